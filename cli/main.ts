@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+/**
+ * The `gocount` command: argument parsing and printing only; every decision lives in lib/.
+ * Errors print one line, "gocount: …", and exit 2 for unusable input, 1 for a failed run.
+ */
+
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { GocountError, UsageError } from '../lib/errors.js';
+import { countCommand } from './count-command.js';
+
+function fail(error: unknown): never {
+  if (error instanceof GocountError) {
+    process.stderr.write(`gocount: ${error.message}\n`);
+    process.exit(error.exitCode);
+  }
+  process.stderr.write(`gocount: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  await yargs(hideBin(process.argv))
+    .scriptName('gocount')
+    .usage('gocount [MxN | M N] [options]\n\nCounts the legal Go positions of an M×N board exactly: the positions in which every string of stones has a liberty.')
+    .command(countCommand)
+    .example('gocount 9x9', 'count the legal positions of a 9×9 board')
+    .example('gocount 5 7 --json', 'the same for 5×7, as JSON')
+    .strict()
+    .help()
+    .alias('h', 'help')
+    .version()
+    .wrap(Math.min(100, process.stdout.columns ?? 100))
+    .fail((message, error) => fail(error ?? new UsageError(`${message} (see gocount --help)`)))
+    .parseAsync();
+}
+
+main().catch(fail);

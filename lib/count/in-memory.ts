@@ -1,0 +1,76 @@
+/**
+ * The exact in-memory counter: a map from state class to its exact count, m·n steps, then the sum
+ * over legal final states (paper §5.5 without the disk). BigInt counts and Map keys make it simple
+ * and obviously exact; it is the oracle the streaming engine is checked against, not the engine.
+ */
+
+import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
+import { HIGH_UNIT, MAX_EXACT_NUMBER_WIDTH } from '../state/layout.js';
+import type { Sweep } from '../board/shape.js';
+
+type StateKey = number | bigint;
+
+/**
+ * L(width, k) for k = 1 … columns, from one sweep: the legal sum at each column boundary is the
+ * count of the board made of the columns done so far.
+ */
+export function countLegalByColumn(sweep: Sweep): bigint[] {
+  const { width, columns } = sweep;
+  const states = new BorderStates(width);
+  const keys = stateKeys(width);
+  const successors = new Uint32Array(2 * MAX_SUCCESSORS);
+  const pair = new Uint32Array(2);
+  let current = new Map<StateKey, bigint>([[keys.key(START_HI, START_LO), 1n]]);
+  const perColumn: bigint[] = [];
+  for (let column = 0; column < columns; column++) {
+    for (let y = 0; y < width; y++) {
+      const next = new Map<StateKey, bigint>();
+      for (const [key, count] of current) {
+        keys.split(key, pair);
+        const made = states.expand(pair[0], pair[1], y, successors, 0, column === columns - 1);
+        for (let s = 0; s < made; s++) {
+          const successor = keys.key(successors[2 * s], successors[2 * s + 1]);
+          next.set(successor, (next.get(successor) ?? 0n) + count);
+        }
+      }
+      current = next;
+    }
+    let legal = 0n;
+    for (const [key, count] of current) {
+      keys.split(key, pair);
+      if (states.isLegalFinal(pair[0], pair[1])) legal += count;
+    }
+    perColumn.push(legal);
+  }
+  return perColumn;
+}
+
+/** L for the whole sweep. */
+export function countLegal(sweep: Sweep): bigint {
+  const perColumn = countLegalByColumn(sweep);
+  return perColumn[perColumn.length - 1];
+}
+
+/** Map keys for packed states: an exact number up to width 17, a BigInt beyond. */
+function stateKeys(width: number) {
+  if (width <= MAX_EXACT_NUMBER_WIDTH) {
+    return {
+      key: (hi: number, lo: number): StateKey => hi * HIGH_UNIT + lo,
+      split(key: StateKey, out: Uint32Array): void {
+        const value = key as number;
+        out[0] = Math.floor(value / HIGH_UNIT);
+        out[1] = value % HIGH_UNIT;
+      },
+    };
+  }
+  const shift = BigInt(Math.log2(HIGH_UNIT));
+  const mask = BigInt(HIGH_UNIT - 1);
+  return {
+    key: (hi: number, lo: number): StateKey => (BigInt(hi) << shift) | BigInt(lo),
+    split(key: StateKey, out: Uint32Array): void {
+      const value = key as bigint;
+      out[0] = Number(value >> shift);
+      out[1] = Number(value & mask);
+    },
+  };
+}

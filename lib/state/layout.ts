@@ -1,0 +1,79 @@
+/**
+ * Where each 3-bit border field lives inside a packed state.
+ *
+ * A state of width m is m fields of 3 bits: up to 57 bits at width 19, more than a JS number holds
+ * exactly and more than 32-bit bitwise operators reach. So a packed state is two unsigned 32-bit
+ * words: `lo` holds the 10 lowest slots (30 bits), `hi` the rest (up to 27 bits). Its numeric value,
+ * which is the sort order, is hi * 2^30 + lo.
+ *
+ * The slot of a field depends on the step y (the number of points of the current column already
+ * placed): field y, the one the next step replaces, goes to the lowest slot, then y+1, y+2, ... and
+ * the fields of the current column last. The predecessors of a state differ mostly in field y, so
+ * this order keeps them next to each other in a sorted stream (paper §5.5, "redundancy").
+ */
+
+export const FIELD_BITS = 3;
+export const FIELD_MASK = 7;
+/** Fields held by the low word. */
+export const LOW_FIELDS = 10;
+/** The value of one unit of the high word: hi * HIGH_UNIT + lo is the state's numeric value. */
+export const HIGH_UNIT = 2 ** 30;
+export const MAX_WIDTH = 19;
+/** Widest state whose numeric value is an exact JS number (3 * 17 = 51 bits < 53). */
+export const MAX_EXACT_NUMBER_WIDTH = 17;
+
+export class FieldLayout {
+  readonly width: number;
+  /** shift[y * width + i]: bit offset of field i at step y within its word. */
+  private readonly shift: Uint8Array;
+  /** high[y * width + i]: 1 when field i at step y lives in the high word. */
+  private readonly high: Uint8Array;
+
+  constructor(width: number) {
+    if (!Number.isInteger(width) || width < 1 || width > MAX_WIDTH) {
+      throw new RangeError(`state width must be an integer from 1 to ${MAX_WIDTH}, got ${width}`);
+    }
+    this.width = width;
+    this.shift = new Uint8Array(width * width);
+    this.high = new Uint8Array(width * width);
+    for (let y = 0; y < width; y++) {
+      for (let i = 0; i < width; i++) {
+        const slot = slotOf(i, y, width);
+        const at = y * width + i;
+        this.high[at] = slot >= LOW_FIELDS ? 1 : 0;
+        this.shift[at] = FIELD_BITS * (slot >= LOW_FIELDS ? slot - LOW_FIELDS : slot);
+      }
+    }
+  }
+
+  /** Fills fields[0..width) from the packed state (hi, lo) at step y. */
+  unpack(hi: number, lo: number, y: number, fields: Uint8Array): void {
+    const base = y * this.width;
+    for (let i = 0; i < this.width; i++) {
+      const word = this.high[base + i] === 1 ? hi : lo;
+      fields[i] = (word >>> this.shift[base + i]) & FIELD_MASK;
+    }
+  }
+
+  /** Packs fields[0..width) for step y and writes hi to out[at], lo to out[at + 1]. */
+  pack(fields: Uint8Array, y: number, out: Uint32Array, at: number): void {
+    const base = y * this.width;
+    let hi = 0;
+    let lo = 0;
+    for (let i = 0; i < this.width; i++) {
+      const bits = fields[i] << this.shift[base + i];
+      if (this.high[base + i] === 1) hi |= bits;
+      else lo |= bits;
+    }
+    out[at] = hi >>> 0;
+    out[at + 1] = lo >>> 0;
+  }
+}
+
+/** Slot (significance rank, 0 = least significant) of field i at step y. */
+function slotOf(i: number, y: number, width: number): number {
+  return (i - y + width) % width;
+}
+
+/** Bit 2 of every field: set exactly in the fields of libertyless stones, whatever the slot order. */
+export const NEEDY_BITS = 0o4444444444;
