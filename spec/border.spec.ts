@@ -9,7 +9,7 @@ function successors(width: number, text: string, y: number, lastColumn = false):
   const code = new Uint32Array(2);
   parseState(states, text, y, code);
   const out = new Uint32Array(2 * MAX_SUCCESSORS);
-  const made = states.expand(code[0], code[1], y, out, 0, lastColumn);
+  const made = states.expandReference(code[0], code[1], y, out, 0, lastColumn);
   const nextY = (y + 1) % width;
   const rendered: string[] = [];
   for (let s = 0; s < made; s++) rendered.push(renderState(states, out[2 * s], out[2 * s + 1], nextY));
@@ -72,7 +72,7 @@ test('width 19: random walks through 57-bit states keep one canonical code per s
     let [hi, lo] = [START_HI, START_LO];
     for (let step = 0; step < 19 * 4; step++) {
       const y = step % 19;
-      const made = states.expand(hi, lo, y, out, 0);
+      const made = states.expandReference(hi, lo, y, out, 0);
       t.true(made === 2 || made === 3);
       const pick = random(made);
       [hi, lo] = [out[2 * pick], out[2 * pick + 1]];
@@ -113,7 +113,7 @@ test('every state reached on small boards has one code, and that code is canonic
         const key = hi * HIGH_UNIT + lo;
         t.is(classOfRendering.get(text) ?? key, key, `${text} has two codes`);
         classOfRendering.set(text, key);
-        const made = states.expand(hi, lo, y, out, 0);
+        const made = states.expandReference(hi, lo, y, out, 0);
         t.true(made === 2 || made === 3);
         for (let s = 0; s < made; s++) next.set(out[2 * s] * HIGH_UNIT + out[2 * s + 1], [out[2 * s], out[2 * s + 1]]);
       }

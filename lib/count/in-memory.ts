@@ -5,6 +5,7 @@
  */
 
 import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
+import { Expander } from '../state/expander.js';
 import { HIGH_UNIT, MAX_EXACT_NUMBER_WIDTH } from '../state/layout.js';
 import type { Sweep } from '../board/shape.js';
 
@@ -17,6 +18,7 @@ type StateKey = number | bigint;
 export function countLegalByColumn(sweep: Sweep): bigint[] {
   const { width, columns } = sweep;
   const states = new BorderStates(width);
+  const expander = new Expander(width);
   const keys = stateKeys(width);
   const successors = new Uint32Array(2 * MAX_SUCCESSORS);
   const pair = new Uint32Array(2);
@@ -27,7 +29,7 @@ export function countLegalByColumn(sweep: Sweep): bigint[] {
       const next = new Map<StateKey, bigint>();
       for (const [key, count] of current) {
         keys.split(key, pair);
-        const made = states.expand(pair[0], pair[1], y, successors, 0, column === columns - 1);
+        const made = expander.expand(pair[0], pair[1], y, successors, 0, column === columns - 1);
         for (let s = 0; s < made; s++) {
           const successor = keys.key(successors[2 * s], successors[2 * s + 1]);
           next.set(successor, (next.get(successor) ?? 0n) + count);

@@ -5,12 +5,13 @@
  * Sets are kept as sorted Float64Arrays of exact state values (width ≤ 17).
  */
 
-import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
+import { MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
+import { Expander } from '../state/expander.js';
 import { HIGH_UNIT, MAX_EXACT_NUMBER_WIDTH } from '../state/layout.js';
 
 export function distinctStatesByColumn(width: number, columns: number): number[] {
   if (width > MAX_EXACT_NUMBER_WIDTH) throw new RangeError(`distinct state counting handles widths up to ${MAX_EXACT_NUMBER_WIDTH}`);
-  const states = new BorderStates(width);
+  const expander = new Expander(width);
   const successors = new Uint32Array(2 * MAX_SUCCESSORS);
   let current: Float64Array = new Float64Array([START_HI * HIGH_UNIT + START_LO]);
   const perColumn: number[] = [];
@@ -21,7 +22,7 @@ export function distinctStatesByColumn(width: number, columns: number): number[]
       for (let i = 0; i < current.length; i++) {
         const value = current[i];
         const hi = Math.floor(value / HIGH_UNIT);
-        const made = states.expand(hi, value - hi * HIGH_UNIT, y, successors, 0);
+        const made = expander.expand(hi, value - hi * HIGH_UNIT, y, successors, 0);
         for (let s = 0; s < made; s++) next[filled++] = successors[2 * s] * HIGH_UNIT + successors[2 * s + 1];
       }
       current = uniqueSorted(next.subarray(0, filled).sort());

@@ -133,8 +133,9 @@ export class BorderStates {
    * Writes the successors of (hi, lo) at step y, one per colour of point (x, y) that keeps the
    * partial board pseudolegal, to out[at..] as (hi, lo) pairs for step (y + 1) mod width.
    * Returns how many: 2 or 3 (in the last column, 0 to 3). The state must be valid.
+   * This is the plain reference: Expander.expand gives the same successors faster.
    */
-  expand(hi: number, lo: number, y: number, out: Uint32Array, at: number, lastColumn = false): number {
+  expandReference(hi: number, lo: number, y: number, out: Uint32Array, at: number, lastColumn = false): number {
     this.decode(hi, lo, y);
     const nextY = y + 1 === this.width ? 0 : y + 1;
     let count = 0;

@@ -24,55 +24,41 @@ export const MAX_EXACT_NUMBER_WIDTH = 17;
 
 export class FieldLayout {
   readonly width: number;
-  /** shift[y * width + i]: bit offset of field i at step y within its word. */
-  private readonly shift: Uint8Array;
-  /** high[y * width + i]: 1 when field i at step y lives in the high word. */
-  private readonly high: Uint8Array;
 
   constructor(width: number) {
     if (!Number.isInteger(width) || width < 1 || width > MAX_WIDTH) {
       throw new RangeError(`state width must be an integer from 1 to ${MAX_WIDTH}, got ${width}`);
     }
     this.width = width;
-    this.shift = new Uint8Array(width * width);
-    this.high = new Uint8Array(width * width);
-    for (let y = 0; y < width; y++) {
-      for (let i = 0; i < width; i++) {
-        const slot = slotOf(i, y, width);
-        const at = y * width + i;
-        this.high[at] = slot >= LOW_FIELDS ? 1 : 0;
-        this.shift[at] = FIELD_BITS * (slot >= LOW_FIELDS ? slot - LOW_FIELDS : slot);
-      }
-    }
   }
 
   /** Fills fields[0..width) from the packed state (hi, lo) at step y. */
   unpack(hi: number, lo: number, y: number, fields: Uint8Array): void {
-    const base = y * this.width;
-    for (let i = 0; i < this.width; i++) {
-      const word = this.high[base + i] === 1 ? hi : lo;
-      fields[i] = (word >>> this.shift[base + i]) & FIELD_MASK;
+    const { width } = this;
+    let word = lo;
+    let i = y; // the field in slot s is (y + s) mod width
+    for (let s = 0; s < width; s++) {
+      if (s === LOW_FIELDS) word = hi;
+      fields[i] = word & FIELD_MASK;
+      word >>>= FIELD_BITS;
+      if (++i === width) i = 0;
     }
   }
 
   /** Packs fields[0..width) for step y and writes hi to out[at], lo to out[at + 1]. */
   pack(fields: Uint8Array, y: number, out: Uint32Array, at: number): void {
-    const base = y * this.width;
-    let hi = 0;
+    const { width } = this;
     let lo = 0;
-    for (let i = 0; i < this.width; i++) {
-      const bits = fields[i] << this.shift[base + i];
-      if (this.high[base + i] === 1) hi |= bits;
-      else lo |= bits;
+    let hi = 0;
+    let i = y;
+    for (let s = 0; s < width; s++) {
+      if (s < LOW_FIELDS) lo |= fields[i] << (FIELD_BITS * s);
+      else hi |= fields[i] << (FIELD_BITS * (s - LOW_FIELDS));
+      if (++i === width) i = 0;
     }
-    out[at] = hi >>> 0;
-    out[at + 1] = lo >>> 0;
+    out[at] = hi;
+    out[at + 1] = lo;
   }
-}
-
-/** Slot (significance rank, 0 = least significant) of field i at step y. */
-function slotOf(i: number, y: number, width: number): number {
-  return (i - y + width) % width;
 }
 
 /** Bit 2 of every field: set exactly in the fields of libertyless stones, whatever the slot order. */

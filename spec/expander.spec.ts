@@ -1,0 +1,59 @@
+import test from 'ava';
+import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../lib/state/border.js';
+import { Expander } from '../lib/state/expander.js';
+import { HIGH_UNIT } from '../lib/state/layout.js';
+
+/** The successors of one state as a sorted list of exact values. */
+function successorValues(made: number, out: Uint32Array): number[] {
+  const values: number[] = [];
+  for (let s = 0; s < made; s++) values.push(out[2 * s] * HIGH_UNIT + out[2 * s + 1]);
+  return values.sort((a, b) => a - b);
+}
+
+test('the fast expander gives the reference successors for every state reached on widths 1 to 7', (t) => {
+  let compared = 0;
+  for (let width = 1; width <= 7; width++) {
+    const reference = new BorderStates(width);
+    const fast = new Expander(width);
+    const a = new Uint32Array(2 * MAX_SUCCESSORS);
+    const b = new Uint32Array(2 * MAX_SUCCESSORS);
+    let frontier = new Map<number, [number, number]>([[0, [START_HI, START_LO]]]);
+    for (let step = 0; step < width * 5; step++) {
+      const y = step % width;
+      const next = new Map<number, [number, number]>();
+      for (const [hi, lo] of frontier.values()) {
+        const expected = successorValues(reference.expandReference(hi, lo, y, a, 0), a);
+        const actual = successorValues(fast.expand(hi, lo, y, b, 0), b);
+        if (actual.join() !== expected.join()) {
+          t.fail(`width ${width} step ${y}: state ${hi * HIGH_UNIT + lo}: ${actual} ≠ ${expected}`);
+          return;
+        }
+        compared++;
+        for (const value of expected) next.set(value, [Math.floor(value / HIGH_UNIT), value % HIGH_UNIT]);
+      }
+      frontier = next;
+    }
+  }
+  t.true(compared > 100_000, `compared ${compared} states`);
+});
+
+test('the fast expander gives the reference successors on random walks at widths 12 to 19', (t) => {
+  let seed = 2024;
+  const random = (k: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) % k;
+  for (let width = 12; width <= 19; width++) {
+    const reference = new BorderStates(width);
+    const fast = new Expander(width);
+    const a = new Uint32Array(2 * MAX_SUCCESSORS);
+    const b = new Uint32Array(2 * MAX_SUCCESSORS);
+    for (let walk = 0; walk < 60; walk++) {
+      let [hi, lo] = [START_HI, START_LO];
+      for (let step = 0; step < width * 5; step++) {
+        const y = step % width;
+        const made = reference.expandReference(hi, lo, y, a, 0);
+        t.deepEqual(successorValues(fast.expand(hi, lo, y, b, 0), b), successorValues(made, a));
+        const pick = random(made);
+        [hi, lo] = [a[2 * pick], a[2 * pick + 1]];
+      }
+    }
+  }
+});
