@@ -1,10 +1,11 @@
 import test from 'ava';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { countLegalByColumn } from '../lib/count/in-memory.js';
 import { paper, paperTablesPath } from './support/paper.js';
 import { sharedReference } from './support/paths.js';
 
-test('the fixture is an exact copy of the shared reference tables', (t) => {
+// CI clones beside ../shared; a clone elsewhere skips this check visibly rather than failing.
+(existsSync(sharedReference) ? test : test.skip)('the fixture is an exact copy of the shared reference tables', (t) => {
   t.is(readFileSync(paperTablesPath, 'utf8'), readFileSync(sharedReference, 'utf8'));
 });
 
