@@ -1,8 +1,16 @@
 /** The default command: count the legal positions of one board. */
 
+import os from 'node:os';
+import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { parseBoard, sweepOf } from '../lib/board/shape.js';
 import { countLegalOf } from '../lib/count/count-board.js';
+import { defaultMemoryBudget } from '../lib/engine/budget.js';
+import { countWithEngine, DEFAULT_FAN_IN } from '../lib/engine/count.js';
+import { progressFor } from '../lib/engine/progress.js';
+import { formatStepTable, formatSummary, summarize } from '../lib/engine/stats.js';
+import { UsageError } from '../lib/errors.js';
+import { parseSize } from '../lib/units.js';
 
 export const DEFAULT_BOARD = '9x9';
 
@@ -11,6 +19,17 @@ interface CountArgs {
   _: (string | number)[];
   json: boolean;
   'keep-orientation': boolean;
+  memory?: string;
+  scratch: string;
+  disk?: string;
+  'fan-in': number;
+  keep: boolean;
+  quiet: boolean;
+  stats: boolean;
+  residues: boolean;
+  'residues-per-pass'?: number;
+  'all-columns': boolean;
+  oracle: boolean;
 }
 
 export const countCommand: CommandModule<object, CountArgs> = {
@@ -23,22 +42,114 @@ export const countCommand: CommandModule<object, CountArgs> = {
         type: 'string',
         array: true,
       })
+      .option('memory', {
+        type: 'string',
+        describe: 'memory budget for the engine\'s buffers, like 512M or 4G; peak RSS stays within it plus a fixed overhead (default: half the free memory)',
+      })
+      .option('scratch', {
+        type: 'string',
+        default: 'scratch',
+        describe: 'folder for run files; each board and modulus set gets its own subfolder',
+      })
+      .option('disk', {
+        type: 'string',
+        describe: 'disk budget, like 20G: refuse to start when the count may need more',
+      })
+      .option('fan-in', {
+        type: 'number',
+        default: DEFAULT_FAN_IN,
+        describe: 'the most run files one merge opens; more are merged in several rounds',
+      })
+      .option('keep', {
+        type: 'boolean',
+        default: false,
+        describe: 'keep every step\'s run files and manifests (normally each step\'s are deleted when the next is complete)',
+      })
+      .option('residues-per-pass', {
+        type: 'number',
+        describe: 'moduli per pass: fewer cut memory and disk per pass, at the price of more passes (default: all in one)',
+      })
+      .option('all-columns', {
+        type: 'boolean',
+        default: false,
+        describe: 'print L(m,1) … L(m,n), the counts of every column prefix, from the same run',
+      })
+      .option('residues', {
+        type: 'boolean',
+        default: false,
+        describe: 'also print the count modulo each modulus',
+      })
+      .option('stats', {
+        type: 'boolean',
+        default: false,
+        describe: 'print per-step figures (states, runs, redundancy, bytes written) and totals on stderr',
+      })
+      .option('quiet', {
+        type: 'boolean',
+        default: false,
+        describe: 'no progress on stderr',
+      })
       .option('json', {
         type: 'boolean',
         default: false,
-        describe: 'print {"m", "n", "legal"} as JSON, the count as a decimal string',
+        describe: 'print {"m", "n", "legal"} as JSON, the count as a decimal string (plus "columns", "residues", "stats" when asked)',
       })
       .option('keep-orientation', {
         type: 'boolean',
         default: false,
         describe: 'sweep the board M points wide as given, instead of along its narrower side',
+      })
+      .option('oracle', {
+        type: 'boolean',
+        default: false,
+        describe: 'count with the exact in-memory BigInt counter instead of the engine (small boards; for checking)',
       }),
-  handler: (args) => {
+  handler: async (args) => {
     // Words after "--" land in args._; they are sizes too ("gocount -- -1 5" must be refused).
     const words = [...(args.size ?? []), ...args._];
     const board = parseBoard(words.length > 0 ? words : [DEFAULT_BOARD]);
-    const legal = countLegalOf(sweepOf(board, args['keep-orientation']));
-    if (args.json) process.stdout.write(`${JSON.stringify({ m: board.m, n: board.n, legal: legal.toString() })}\n`);
-    else process.stdout.write(`${legal}\n`);
+    const sweep = sweepOf(board, args['keep-orientation']);
+    const out: Record<string, unknown> = { m: board.m, n: board.n };
+    const lines: string[] = [];
+
+    if (args.oracle) {
+      const legal = countLegalOf(sweep);
+      out.legal = legal.toString();
+      lines.push(String(legal));
+    } else {
+      const started = performance.now();
+      const result = await countWithEngine({
+        sweep,
+        memory: args.memory === undefined ? defaultMemoryBudget(os.freemem()) : parseSize(args.memory, '--memory'),
+        scratchDir: path.resolve(args.scratch),
+        disk: args.disk === undefined ? undefined : parseSize(args.disk, '--disk'),
+        fanIn: checkedInteger(args['fan-in'], '--fan-in', 2),
+        keep: args.keep,
+        residuesPerPass: args['residues-per-pass'] === undefined ? undefined : checkedInteger(args['residues-per-pass'], '--residues-per-pass', 1),
+        progress: progressFor(process.stderr, args.quiet),
+      });
+      const stats = summarize(result.reports, (performance.now() - started) / 1000);
+      out.legal = result.legal.toString();
+      if (args['all-columns']) {
+        out.columns = result.perColumn.map((legal, k) => ({ m: sweep.width, n: k + 1, legal: legal.toString() }));
+        result.perColumn.forEach((legal, k) => lines.push(`${sweep.width}x${k + 1} ${legal}`));
+      } else {
+        lines.push(String(result.legal));
+      }
+      if (args.residues) {
+        out.residues = result.residues;
+        for (const { modulus, residue } of result.residues) lines.push(`mod ${modulus}: ${residue}`);
+      }
+      if (args.stats) {
+        out.stats = stats;
+        process.stderr.write(`${formatStepTable(result.reports, sweep.width)}\n${formatSummary(stats)}\n`);
+      }
+    }
+    process.stdout.write(args.json ? `${JSON.stringify(out)}\n` : `${lines.join('\n')}\n`);
   },
 };
+
+function checkedInteger(value: number, flag: string, least: number): number {
+  if (!Number.isInteger(value) || value < least) throw new UsageError(`${flag} ${value}: must be an integer of at least ${least}`);
+  return value;
+}

@@ -18,3 +18,12 @@ export class UsageError extends GocountError {
     super(message, 2);
   }
 }
+
+/** A run file or manifest that cannot be used: damaged, cut short, or of another count. */
+export class RunFileError extends GocountError {
+  readonly file: string;
+  constructor(file: string, problem: string) {
+    super(`${file}: ${problem}`, 1);
+    this.file = file;
+  }
+}

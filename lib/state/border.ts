@@ -265,7 +265,7 @@ export class BorderStates {
 
   /** Whether a state at step 0 is a legal final state: no stone lacks a liberty. */
   isLegalFinal(hi: number, lo: number): boolean {
-    return ((hi & NEEDY_BITS) | (lo & NEEDY_BITS)) === 0;
+    return isLegalFinal(hi, lo);
   }
 
   /** Whether (hi, lo) is the one code of a well-formed border state class at step y. */
@@ -277,6 +277,11 @@ export class BorderStates {
   }
 
   private readonly canonicalScratch = new Uint32Array(2);
+}
+
+/** Whether a state at step 0 is a legal final state: no stone lacks a liberty. */
+export function isLegalFinal(hi: number, lo: number): boolean {
+  return ((hi & NEEDY_BITS) | (lo & NEEDY_BITS)) === 0;
 }
 
 /** The `choice` of placePoint that leaves the point empty; black and white are 0 and 1. */

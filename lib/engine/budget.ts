@@ -1,0 +1,66 @@
+/**
+ * Turns a memory budget into buffer sizes. Every large buffer the engine holds is sized here and
+ * allocated once per pass, so the budget bounds the typed arrays; Node itself adds a fixed overhead
+ * on top (see README, "Memory").
+ */
+
+import { UsageError } from '../errors.js';
+import { formatBytes } from '../units.js';
+import { maxStates } from '../board/table1.js';
+import { MAX_LOAD_FACTOR, sortKeyBytes, tableSlotBytes } from './state-table.js';
+import { memoryRunBytes } from './memory-run.js';
+import { MAX_SUCCESSORS } from '../state/border.js';
+
+export interface MemoryPlan {
+  readonly tableCapacity: number;
+  /** Largest step kept in memory instead of files. */
+  readonly memoryRunCapacity: number;
+  /** Records per input batch; successor batches hold three times as many. */
+  readonly batchRecords: number;
+  readonly readBufferBytes: number;
+  readonly writeBufferBytes: number;
+  /** The bytes the plan allocates at most. */
+  readonly plannedBytes: number;
+}
+
+/** Batches alive at once in a step's pipeline, at most (stream buffers plus the one in hand). */
+const BATCHES_IN_FLIGHT = 8;
+const MIN_TABLE = 64;
+
+const clamp = (value: number, least: number, most: number) => Math.min(most, Math.max(least, Math.floor(value)));
+
+/**
+ * Batches, read and write buffers take about a fifth of the budget, within sensible bounds (small
+ * budgets, down to a few hundred KiB, exist to force many runs in tests); the state table and the
+ * in-memory run take the rest.
+ */
+export function planMemory(budget: number, residueCount: number, fanIn: number, width: number): MemoryPlan {
+  const recordBytes = memoryRunBytes(residueCount);
+  const batchRecords = clamp(budget / 16 / (BATCHES_IN_FLIGHT * recordBytes * (1 + MAX_SUCCESSORS)), 16, 4096);
+  const batches = BATCHES_IN_FLIGHT * batchRecords * recordBytes * (1 + MAX_SUCCESSORS);
+  const readBufferBytes = clamp((budget * 0.1) / fanIn, 8 << 10, 1 << 20);
+  const writeBufferBytes = clamp(budget / 32, 64 << 10, 1 << 20);
+  const fixed = batches + fanIn * readBufferBytes + writeBufferBytes;
+  const perSlot = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + recordBytes);
+  // No point in a table larger than the most states a step of this width can have.
+  const needed = Math.ceil((maxStates(width) * 1.05) / MAX_LOAD_FACTOR) + MIN_TABLE;
+  const tableCapacity = Math.min(needed, Math.floor((budget - fixed) / perSlot));
+  if (tableCapacity < MIN_TABLE) {
+    const least = fixed + MIN_TABLE * perSlot;
+    throw new UsageError(`--memory ${formatBytes(budget)} is too small for ${residueCount} residues with --fan-in ${fanIn}: give at least ${formatBytes(least)}`);
+  }
+  const memoryRunCapacity = Math.floor(tableCapacity * MAX_LOAD_FACTOR);
+  return {
+    tableCapacity,
+    memoryRunCapacity,
+    batchRecords,
+    readBufferBytes,
+    writeBufferBytes,
+    plannedBytes: Math.ceil(fixed + tableCapacity * perSlot),
+  };
+}
+
+/** Half the memory free now, at least 256 MiB: the budget when --memory is not given. */
+export function defaultMemoryBudget(freeBytes: number): number {
+  return Math.max(256 * 2 ** 20, Math.floor(freeBytes / 2));
+}

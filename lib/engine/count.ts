@@ -1,0 +1,103 @@
+/**
+ * The streaming count of one board: choose the moduli, split them into passes, run each pass
+ * within the memory budget, and join the residues by the CRT into L(width, k) for every k.
+ */
+
+import { UsageError } from '../errors.js';
+import type { Sweep } from '../board/shape.js';
+import { maxStatesAfter } from '../board/table1.js';
+import { joinResidues, Residue } from '../residues/crt.js';
+import { moduliFor, splitIntoPasses } from '../residues/moduli.js';
+import { formatBytes } from '../units.js';
+import { planMemory } from './budget.js';
+import { PassRunner } from './pass.js';
+import type { Progress, StepReport } from './progress.js';
+import { ScratchFolder } from './scratch.js';
+
+export interface EngineOptions {
+  readonly sweep: Sweep;
+  /** Budget for the engine's buffers, bytes. */
+  readonly memory: number;
+  readonly scratchDir: string;
+  /** Refuse to start when the estimated disk use is larger. */
+  readonly disk?: number;
+  readonly fanIn: number;
+  readonly keep: boolean;
+  /** Moduli per pass; all in one pass when undefined. */
+  readonly residuesPerPass?: number;
+  readonly progress: Progress;
+}
+
+export interface EngineResult {
+  readonly legal: bigint;
+  /** The final count's residues, one per modulus. */
+  readonly residues: Residue[];
+  /** L(width, k) for k = 1 … columns. */
+  readonly perColumn: bigint[];
+  readonly moduli: number[];
+  readonly passes: number;
+  readonly reports: StepReport[];
+}
+
+export const DEFAULT_FAN_IN = 64;
+
+export async function countWithEngine(options: EngineOptions): Promise<EngineResult> {
+  const { sweep, fanIn } = options;
+  if (!Number.isInteger(fanIn) || fanIn < 2) throw new UsageError(`--fan-in ${fanIn}: must be an integer of at least 2`);
+  const moduli = moduliFor(sweep.width * sweep.columns);
+  const perPass = options.residuesPerPass ?? moduli.length;
+  if (!Number.isInteger(perPass) || perPass < 1) throw new UsageError(`--residues-per-pass ${perPass}: must be a positive integer`);
+  const passes = splitIntoPasses(moduli, perPass);
+  const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width));
+  if (options.disk !== undefined) {
+    const needed = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), plans[0].memoryRunCapacity, options.keep);
+    if (needed > options.disk) {
+      throw new UsageError(`this count may need ${formatBytes(needed)} of disk, more than --disk ${formatBytes(options.disk)}`);
+    }
+  }
+
+  const perColumnResidues: number[][] = Array.from({ length: sweep.columns }, () => []);
+  const reports: StepReport[] = [];
+  for (let pass = 0; pass < passes.length; pass++) {
+    const runner = new PassRunner({
+      width: sweep.width,
+      columns: sweep.columns,
+      moduli: passes[pass],
+      plan: plans[pass],
+      fanIn,
+      keep: options.keep,
+      scratch: new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passes[pass] }),
+      progress: options.progress,
+      pass,
+      passes: passes.length,
+    });
+    const result = await runner.run();
+    result.perColumn.forEach((residues, k) => perColumnResidues[k].push(...residues));
+    reports.push(...result.reports);
+  }
+  options.progress.done();
+
+  const perColumn = perColumnResidues.map((residues) => joinResidues(residues.map((residue, r) => ({ modulus: moduli[r], residue }))));
+  const residues = perColumnResidues[sweep.columns - 1].map((residue, r) => ({ modulus: moduli[r], residue }));
+  return { legal: perColumn[sweep.columns - 1], residues, perColumn, moduli, passes: passes.length, reports };
+}
+
+/**
+ * Disk the count may need at its peak: a step that does not fit in memory is written once as runs
+ * (up to 1.5 records a state, 3 + 4K bytes a record), merged once more when there are more runs
+ * than --fan-in, while the next step is written. With --keep every step stays.
+ */
+export function estimateDisk(sweep: Sweep, residueCount: number, inMemory: number, keep: boolean): number {
+  const recordBytes = 3 + 4 * residueCount;
+  let peak = 0;
+  let kept = 0;
+  let previous = 0;
+  for (let step = 0; step <= sweep.width * sweep.columns; step++) {
+    const states = maxStatesAfter(sweep.width, step);
+    const bytes = keep || states > inMemory ? states * 1.5 * recordBytes : 0;
+    kept += bytes;
+    peak = Math.max(peak, 2 * previous + bytes);
+    previous = bytes;
+  }
+  return keep ? kept + peak : peak;
+}

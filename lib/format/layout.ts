@@ -1,0 +1,100 @@
+/**
+ * The run file format, version 1. All integers little-endian.
+ *
+ *   header   "GOCNTRUN" · u16 version · u16 header bytes · u8 width · u8 K (residues a record)
+ *            · u16 columns · u32 step (points placed) · u32 run number · K × u32 moduli
+ *   records  sorted by state, strictly increasing. Each record is a varint A, then a varint D if
+ *            A is odd, then K × u32 residues. A = 2·(lo − previous lo) when the high word is
+ *            unchanged; A = 2·lo + 1 when it changed (always for the first record), and then
+ *            D = hi − previous hi (previous hi = 0 before the first record).
+ *   trailer  "GOCNTEND" · u32 record count low · u32 high · K × u32 residue sums (each mod its
+ *            modulus) · u32 CRC-32 of every byte before it.
+ *
+ * Every value fits 32 bits, so the `varint` package can decode the records independently.
+ */
+
+export const FORMAT_VERSION = 1;
+export const HEADER_MAGIC = 'GOCNTRUN';
+export const TRAILER_MAGIC = 'GOCNTEND';
+export const RUN_SUFFIX = '.run';
+export const TEMP_SUFFIX = '.tmp';
+
+export interface RunHeader {
+  readonly version: number;
+  readonly width: number;
+  readonly columns: number;
+  /** Points placed: the states are at column ⌊step / width⌋, y = step mod width. */
+  readonly step: number;
+  readonly run: number;
+  readonly moduli: readonly number[];
+}
+
+export interface RunTrailer {
+  readonly records: number;
+  readonly sums: readonly number[];
+  readonly crc: number;
+}
+
+export const headerBytes = (residueCount: number): number => 24 + 4 * residueCount;
+export const trailerBytes = (residueCount: number): number => 20 + 4 * residueCount;
+/** The most bytes one record takes: two varints and the residues. */
+export const maxRecordBytes = (residueCount: number): number => 10 + 4 * residueCount;
+
+export function encodeHeader(header: RunHeader): Buffer {
+  const k = header.moduli.length;
+  const buf = Buffer.alloc(headerBytes(k));
+  buf.write(HEADER_MAGIC, 0, 'latin1');
+  buf.writeUInt16LE(header.version, 8);
+  buf.writeUInt16LE(headerBytes(k), 10);
+  buf.writeUInt8(header.width, 12);
+  buf.writeUInt8(k, 13);
+  buf.writeUInt16LE(header.columns, 14);
+  buf.writeUInt32LE(header.step, 16);
+  buf.writeUInt32LE(header.run, 20);
+  header.moduli.forEach((p, i) => buf.writeUInt32LE(p, 24 + 4 * i));
+  return buf;
+}
+
+/** Decodes a header, or returns a sentence saying why the bytes are not one. */
+export function decodeHeader(buf: Buffer): RunHeader | string {
+  if (buf.length < 24) return `too short for a run file header (${buf.length} bytes)`;
+  if (buf.toString('latin1', 0, 8) !== HEADER_MAGIC) return 'not a gocount run file (bad magic)';
+  const version = buf.readUInt16LE(8);
+  if (version !== FORMAT_VERSION) return `run file format version ${version}, this gocount reads version ${FORMAT_VERSION}`;
+  const k = buf.readUInt8(13);
+  const length = buf.readUInt16LE(10);
+  if (k < 1 || length !== headerBytes(k)) return `header length ${length} does not match ${k} residues`;
+  if (buf.length < length) return 'header is cut short';
+  const moduli: number[] = [];
+  for (let i = 0; i < k; i++) moduli.push(buf.readUInt32LE(24 + 4 * i));
+  return {
+    version,
+    width: buf.readUInt8(12),
+    columns: buf.readUInt16LE(14),
+    step: buf.readUInt32LE(16),
+    run: buf.readUInt32LE(20),
+    moduli,
+  };
+}
+
+/** The trailer less its CRC; the writer appends the CRC of everything before it. */
+export function encodeTrailerBody(records: number, sums: ArrayLike<number>): Buffer {
+  const buf = Buffer.alloc(trailerBytes(sums.length) - 4);
+  buf.write(TRAILER_MAGIC, 0, 'latin1');
+  buf.writeUInt32LE(records % 2 ** 32, 8);
+  buf.writeUInt32LE(Math.floor(records / 2 ** 32), 12);
+  for (let i = 0; i < sums.length; i++) buf.writeUInt32LE(sums[i], 16 + 4 * i);
+  return buf;
+}
+
+export function decodeTrailer(buf: Buffer, residueCount: number): RunTrailer | string {
+  if (buf.length !== trailerBytes(residueCount)) return 'trailer is cut short';
+  if (buf.toString('latin1', 0, 8) !== TRAILER_MAGIC) return 'no trailer (bad trailer magic): the file is cut short or damaged';
+  const sums: number[] = [];
+  for (let i = 0; i < residueCount; i++) sums.push(buf.readUInt32LE(16 + 4 * i));
+  return {
+    records: buf.readUInt32LE(8) + buf.readUInt32LE(12) * 2 ** 32,
+    sums,
+    crc: buf.readUInt32LE(16 + 4 * residueCount),
+  };
+}

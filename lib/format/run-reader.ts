@@ -1,0 +1,144 @@
+/**
+ * Reads one run file record by record, checking as it goes: header, varints, strictly increasing
+ * states, residues below their moduli, and, at the end, the trailer's record count, residue sums
+ * and CRC-32. Any failure is a RunFileError naming the file and record.
+ */
+
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
+import { RunFileError } from '../errors.js';
+import { readVarint } from './varint.js';
+import { decodeHeader, decodeTrailer, maxRecordBytes, RunHeader, trailerBytes } from './layout.js';
+
+export class RunReader {
+  readonly path: string;
+  readonly header: RunHeader;
+  /** The current record, valid after next() returned true. */
+  hi = 0;
+  lo = 0;
+  readonly residues: Uint32Array;
+  /** Records read so far. */
+  records = 0;
+
+  private fd: number;
+  private readonly fileSize: number;
+  private readonly recordsEnd: number;
+  private readonly buf: Buffer;
+  private readonly moduli: Float64Array;
+  private readonly sums: Float64Array;
+  private readonly cursor = { pos: 0 };
+  private bufStart = 0; // file offset of buf[0]
+  private bufEnd = 0; // valid bytes in buf
+  private crc = 0;
+  private crcUpTo = 0; // file offset the CRC covers so far
+  private done = false;
+
+  /** Opens and checks the header. `buf` is scratch the caller lends: at least 4 KiB. */
+  constructor(path: string, buf: Buffer) {
+    this.path = path;
+    this.buf = buf;
+    this.fd = openSync(path, 'r');
+    try {
+      this.fileSize = fstatSync(this.fd).size;
+      this.fill();
+      const header = decodeHeader(buf.subarray(0, this.bufEnd));
+      if (typeof header === 'string') throw new RunFileError(path, header);
+      this.header = header;
+      const k = header.moduli.length;
+      this.recordsEnd = this.fileSize - trailerBytes(k);
+      if (this.recordsEnd < buf.readUInt16LE(10)) throw new RunFileError(path, `file is cut short (${this.fileSize} bytes)`);
+      this.residues = new Uint32Array(k);
+      this.moduli = Float64Array.from(header.moduli);
+      this.sums = new Float64Array(k);
+      this.cursor.pos = buf.readUInt16LE(10);
+    } catch (error) {
+      closeSync(this.fd);
+      throw error;
+    }
+  }
+
+  /** Advances to the next record; false at the end, after the trailer checked out. */
+  next(): boolean {
+    if (this.done) return false;
+    const { buf, cursor, residues, moduli, sums } = this;
+    if (this.bufStart + cursor.pos >= this.recordsEnd) {
+      this.finish();
+      return false;
+    }
+    if (this.bufEnd - cursor.pos < maxRecordBytes(residues.length)) this.refill();
+    const end = Math.min(this.bufEnd, this.recordsEnd - this.bufStart);
+    const a = readVarint(buf, cursor, end);
+    if (a < 0) this.fail('damaged varint');
+    if (a % 2 === 1) {
+      const d = readVarint(buf, cursor, end);
+      if (d < 0) this.fail('damaged varint');
+      const lo = (a - 1) / 2;
+      if (this.records > 0 && d === 0) this.fail('state not above the one before');
+      this.hi += d;
+      this.lo = lo;
+    } else {
+      if (this.records === 0 || a === 0) this.fail('state not above the one before');
+      this.lo += a / 2;
+    }
+    if (this.lo >= 2 ** 30 || this.hi >= 2 ** 30) this.fail('state out of range');
+    let pos = cursor.pos;
+    if (pos + 4 * residues.length > end) this.fail('record runs past the end of the records');
+    for (let r = 0; r < residues.length; r++) {
+      const v = (buf[pos] | (buf[pos + 1] << 8) | (buf[pos + 2] << 16) | (buf[pos + 3] << 24)) >>> 0;
+      pos += 4;
+      if (v >= moduli[r]) this.fail(`residue ${v} is not below its modulus ${moduli[r]}`);
+      residues[r] = v;
+      const s = sums[r] + v;
+      sums[r] = s >= moduli[r] ? s - moduli[r] : s;
+    }
+    cursor.pos = pos;
+    this.records++;
+    return true;
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+  }
+
+  private fail(problem: string): never {
+    this.close();
+    throw new RunFileError(this.path, `record ${this.records + 1}: ${problem}`);
+  }
+
+  private finish(): void {
+    if (this.bufStart + this.cursor.pos !== this.recordsEnd) this.fail('records run into the trailer');
+    while (this.bufStart + this.bufEnd < this.fileSize) this.refill();
+    const at = this.recordsEnd - this.bufStart;
+    const trailer = decodeTrailer(this.buf.subarray(at, at + trailerBytes(this.residues.length)), this.residues.length);
+    this.close();
+    if (typeof trailer === 'string') throw new RunFileError(this.path, trailer);
+    if (trailer.crc !== this.crc) throw new RunFileError(this.path, `CRC-32 mismatch: trailer says ${trailer.crc}, content gives ${this.crc}`);
+    if (trailer.records !== this.records) throw new RunFileError(this.path, `trailer says ${trailer.records} records, file holds ${this.records}`);
+    for (let r = 0; r < this.sums.length; r++) {
+      if (trailer.sums[r] !== this.sums[r]) throw new RunFileError(this.path, `residue sum ${r} is ${this.sums[r]}, trailer says ${trailer.sums[r]}`);
+    }
+    this.done = true;
+  }
+
+  /** Moves the unread bytes to the front of the buffer and reads more after them. */
+  private refill(): void {
+    const keep = this.bufEnd - this.cursor.pos;
+    this.buf.copy(this.buf, 0, this.cursor.pos, this.bufEnd);
+    this.bufStart += this.cursor.pos;
+    this.bufEnd = keep;
+    this.cursor.pos = 0;
+    this.fill();
+  }
+
+  private fill(): void {
+    const offset = this.bufStart + this.bufEnd;
+    const n = readSync(this.fd, this.buf, this.bufEnd, this.buf.length - this.bufEnd, offset);
+    const crcEnd = Math.min(offset + n, this.fileSize - 4);
+    if (crcEnd > this.crcUpTo) {
+      this.crc = crc32(this.buf.subarray(this.crcUpTo - this.bufStart, crcEnd - this.bufStart), this.crc);
+      this.crcUpTo = crcEnd;
+    }
+    this.bufEnd += n;
+  }
+}

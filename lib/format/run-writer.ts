@@ -1,0 +1,124 @@
+/**
+ * Writes one sorted run file: header, records, trailer with CRC-32. The file is written under a
+ * temporary name and renamed only when it is complete and synced, so a run file that exists is whole.
+ */
+
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
+import { writeVarint } from './varint.js';
+import { encodeHeader, encodeTrailerBody, maxRecordBytes, RunHeader, TEMP_SUFFIX } from './layout.js';
+
+export interface RunSummary {
+  /** File name within its step folder. */
+  readonly file: string;
+  readonly records: number;
+  readonly sums: number[];
+  readonly bytes: number;
+  readonly crc: number;
+}
+
+export class RunWriter {
+  readonly path: string;
+  private readonly tempPath: string;
+  private readonly chunk: Buffer;
+  private readonly moduli: Float64Array;
+  private readonly sums: Float64Array;
+  private readonly flushAt: number;
+  private fd: number;
+  private used = 0;
+  private crc = 0;
+  private bytes = 0;
+  private records = 0;
+  private prevHi = 0;
+  private prevLo = 0;
+
+  /** `chunk` is scratch the caller lends for buffering: at least 64 KiB. */
+  constructor(path: string, header: RunHeader, chunk: Buffer) {
+    this.path = path;
+    this.tempPath = path + TEMP_SUFFIX;
+    this.chunk = chunk;
+    this.moduli = Float64Array.from(header.moduli);
+    this.sums = new Float64Array(header.moduli.length);
+    this.flushAt = chunk.length - maxRecordBytes(header.moduli.length);
+    this.fd = openSync(this.tempPath, 'w');
+    this.put(encodeHeader(header));
+  }
+
+  /** Appends a record; states must come in strictly increasing order. */
+  append(hi: number, lo: number, residues: Uint32Array, at: number): void {
+    const { chunk, moduli, sums } = this;
+    let pos = this.used;
+    if (this.records === 0 || hi !== this.prevHi) {
+      pos = writeVarint(chunk, pos, lo * 2 + 1);
+      pos = writeVarint(chunk, pos, hi - this.prevHi);
+    } else {
+      pos = writeVarint(chunk, pos, (lo - this.prevLo) * 2);
+    }
+    for (let r = 0; r < moduli.length; r++) {
+      const v = residues[at + r];
+      chunk[pos] = v;
+      chunk[pos + 1] = v >>> 8;
+      chunk[pos + 2] = v >>> 16;
+      chunk[pos + 3] = v >>> 24;
+      pos += 4;
+      const s = sums[r] + v;
+      sums[r] = s >= moduli[r] ? s - moduli[r] : s;
+    }
+    this.used = pos;
+    this.prevHi = hi;
+    this.prevLo = lo;
+    this.records++;
+    if (pos >= this.flushAt) this.drain();
+  }
+
+  /** Writes the trailer, syncs, closes and renames into place. */
+  finish(): RunSummary {
+    this.put(encodeTrailerBody(this.records, this.sums));
+    this.drain(); // the CRC now covers everything before it
+    const crc = this.crc;
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32LE(crc, 0);
+    this.put(tail);
+    this.drain();
+    fsyncSync(this.fd);
+    closeSync(this.fd);
+    this.fd = -1;
+    renameSync(this.tempPath, this.path);
+    return {
+      file: this.path.slice(this.path.lastIndexOf('/') + 1),
+      records: this.records,
+      sums: Array.from(this.sums),
+      bytes: this.bytes,
+      crc,
+    };
+  }
+
+  /** Closes and removes the temporary file; for errors. */
+  abort(): void {
+    if (this.fd >= 0) {
+      try {
+        closeSync(this.fd);
+      } catch {
+        // already unusable; removing it is what matters
+      }
+      this.fd = -1;
+    }
+    rmSync(this.tempPath, { force: true });
+  }
+
+  private put(bytes: Buffer): void {
+    if (this.used + bytes.length > this.chunk.length) this.drain();
+    bytes.copy(this.chunk, this.used);
+    this.used += bytes.length;
+  }
+
+  private drain(): void {
+    if (this.used === 0) return;
+    const data = this.chunk.subarray(0, this.used);
+    let written = 0;
+    while (written < data.length) written += writeSync(this.fd, data, written);
+    this.crc = crc32(data, this.crc);
+    this.bytes += data.length;
+    this.used = 0;
+  }
+}

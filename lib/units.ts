@@ -1,0 +1,40 @@
+/** Human sizes and durations: "512M" in, "1.2 GiB" out. Binary units, as memory is sold. */
+
+import { UsageError } from './errors.js';
+
+const UNITS: Record<string, number> = { '': 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40 };
+
+/** Parses "4G", "512M", "1.5G", "300MB", "2GiB", "1000000" (bytes). Throws a UsageError naming the flag. */
+export function parseSize(text: string, flag: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*$/i.exec(String(text));
+  if (!match) throw new UsageError(`${flag} ${text}: not a size (use a number with K, M, G or T, like 512M or 4G)`);
+  const bytes = Math.floor(Number(match[1]) * UNITS[match[2].toUpperCase()]);
+  if (!(bytes > 0) || !Number.isSafeInteger(bytes)) throw new UsageError(`${flag} ${text}: not a positive size`);
+  return bytes;
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value < 10 && unit > 0 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}
+
+export function formatCount(n: number): string {
+  if (n < 1e4) return String(Math.round(n));
+  if (n < 1e6) return `${(n / 1e3).toFixed(1)}k`;
+  if (n < 1e9) return `${(n / 1e6).toFixed(1)}M`;
+  return `${(n / 1e9).toFixed(2)}G`;
+}
+
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return '?';
+  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(Math.round(seconds % 60)).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
