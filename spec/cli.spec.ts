@@ -32,6 +32,36 @@ test('--help describes every option', (t) => {
   for (const option of ['--json', '--keep-orientation', '--help', '--version', 'MxN']) t.true(run.stdout.includes(option), option);
 });
 
+test('--all-columns --residues --json: every column prefix and the residues, exact', (t) => {
+  const run = runCli(['3x4', '--all-columns', '--residues', '--json', '--quiet', '--memory', '100K', '--fan-in', '2']);
+  t.is(run.status, 0);
+  const out = JSON.parse(run.stdout);
+  t.deepEqual(out.columns.map((c: { legal: string }) => c.legal), ['15', '489', '12675', '321689']);
+  t.is(out.legal, '321689');
+  t.is(out.residues.length, 1);
+  t.is(out.residues[0].residue, 321689);
+});
+
+test('plain --all-columns and --residues lines', (t) => {
+  const run = runCli(['2x3', '--all-columns', '--residues']);
+  t.is(run.status, 0);
+  t.is(run.stdout, '2x1 5\n2x2 57\n2x3 489\nmod 4294967291: 489\n');
+});
+
+test('--stats prints per-step figures and totals on stderr', (t) => {
+  const run = runCli(['4x4', '--stats']);
+  t.is(run.status, 0);
+  t.is(run.stdout, '24318165\n');
+  t.regex(run.stderr, /pass +step +col +y +states/);
+  t.regex(run.stderr, /states expanded .* redundancy .* peak RSS/);
+});
+
+test('--oracle counts with the in-memory BigInt counter', (t) => {
+  const run = runCli(['6x6', '--oracle']);
+  t.is(run.status, 0);
+  t.is(run.stdout, '62567386502084877\n');
+});
+
 const badSizes: Array<[string[], RegExp]> = [
   [['0x3'], /board size "0x3": m = "0" is not a positive integer/],
   [['3x-2'], /n = "-2" is not a positive integer/],
@@ -43,6 +73,12 @@ const badSizes: Array<[string[], RegExp]> = [
   [['20x20'], /the narrower side is 20, above the widest state gocount handles \(19\)/],
   [['20x1', '--keep-orientation'], /the height m is 20, above the widest state gocount handles \(19\)/],
   [['3x3', '--frobnicate'], /Unknown argument: frobnicate/],
+  [['3x3', '--memory', '12Q'], /--memory 12Q: not a size/],
+  [['3x3', '--memory', '10K'], /--memory 10 KiB is too small .* give at least/],
+  [['3x3', '--fan-in', '1'], /--fan-in 1: must be an integer of at least 2/],
+  [['3x3', '--residues-per-pass', '0'], /--residues-per-pass 0: must be an integer of at least 1/],
+  [['9x9', '--memory', '1M', '--disk', '1K'], /may need .* of disk, more than --disk 1.0 KiB/],
+  [['3x3', '--scratch', '/etc/hostname/inside'], /scratch folder .* cannot be written/],
 ];
 
 for (const [args, message] of badSizes) {

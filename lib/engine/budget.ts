@@ -21,6 +21,8 @@ export interface MemoryPlan {
   readonly writeBufferBytes: number;
   /** The bytes the plan allocates at most. */
   readonly plannedBytes: number;
+  /** Whether a step can outgrow the table; if not, in-memory steps need no sorting. */
+  readonly mayOverflow: boolean;
 }
 
 /** Batches alive at once in a step's pipeline, at most (stream buffers plus the one in hand). */
@@ -45,6 +47,7 @@ export function planMemory(budget: number, residueCount: number, fanIn: number, 
   // No point in a table larger than the most states a step of this width can have.
   const needed = Math.ceil((maxStates(width) * 1.05) / MAX_LOAD_FACTOR) + MIN_TABLE;
   const tableCapacity = Math.min(needed, Math.floor((budget - fixed) / perSlot));
+  const mayOverflow = tableCapacity < needed;
   if (tableCapacity < MIN_TABLE) {
     const least = fixed + MIN_TABLE * perSlot;
     throw new UsageError(`--memory ${formatBytes(budget)} is too small for ${residueCount} residues with --fan-in ${fanIn}: give at least ${formatBytes(least)}`);
@@ -57,6 +60,7 @@ export function planMemory(budget: number, residueCount: number, fanIn: number, 
     readBufferBytes,
     writeBufferBytes,
     plannedBytes: Math.ceil(fixed + tableCapacity * perSlot),
+    mayOverflow,
   };
 }
 

@@ -135,7 +135,7 @@ export class PassRunner {
     if (!keep && runs.length === 0 && table.size <= plan.memoryRunCapacity) {
       // Sorted only when the next step may overflow the table: then its runs need the order.
       const memory = this.memory();
-      table.drainTo(memory, table.size > table.maxLoad / 3);
+      table.drainTo(memory, plan.mayOverflow && table.size > table.maxLoad / 3);
       next = { step: step + 1, memory };
     } else {
       if (table.size > 0 || runs.length === 0) runs.push(spill());

@@ -10,8 +10,11 @@ import { MemoryRun } from './memory-run.js';
 export const MAX_LOAD_FACTOR = 0.7;
 
 /** Bytes per slot, and per stored state for the sort keys, for budget planning. */
-export const tableSlotBytes = (residueCount: number): number => 9 + 4 * residueCount;
+export const tableSlotBytes = (residueCount: number): number => 4 * (2 + residueCount);
 export const sortKeyBytes = 8;
+
+/** Set in a slot's first word when the slot holds a state (hi uses at most 27 bits). */
+const OCCUPIED = 2 ** 31;
 
 export interface RecordSink {
   append(hi: number, lo: number, residues: Uint32Array, at: number): void;
@@ -23,10 +26,14 @@ export class StateTable {
   readonly residueCount: number;
   size = 0;
 
-  private readonly hi: Uint32Array;
-  private readonly lo: Uint32Array;
-  private readonly used: Uint8Array;
-  private readonly residues: Uint32Array;
+  /**
+   * Slot i is slots[i·S .. i·S + S) with S = 2 + K: hi + OCCUPIED, lo, then K residues. One array,
+   * so an insert touches one place in memory.
+   */
+  private readonly slots: Uint32Array;
+  private readonly stride: number;
+  /** Maps a 31-bit hash onto [0, capacity) by multiplication, cheaper than a division. */
+  private readonly scale: number;
   private readonly moduli: Float64Array;
   /** Sort keys as 64-bit integers: (hi << 30 | lo), written through a 32-bit view. */
   private readonly keys: BigUint64Array;
@@ -37,10 +44,9 @@ export class StateTable {
     this.maxLoad = Math.max(1, Math.floor(capacity * MAX_LOAD_FACTOR));
     this.residueCount = moduli.length;
     this.moduli = Float64Array.from(moduli);
-    this.hi = new Uint32Array(capacity);
-    this.lo = new Uint32Array(capacity);
-    this.used = new Uint8Array(capacity);
-    this.residues = new Uint32Array(capacity * moduli.length);
+    this.stride = 2 + moduli.length;
+    this.scale = capacity / 2 ** 31;
+    this.slots = new Uint32Array(capacity * this.stride);
     this.keys = new BigUint64Array(this.maxLoad);
     this.keyWords = new Uint32Array(this.keys.buffer);
   }
@@ -51,38 +57,40 @@ export class StateTable {
 
   /** Adds residues src[at..at+K) to state (hi, lo). */
   add(hi: number, lo: number, src: Uint32Array, at: number): void {
-    const { capacity, used, moduli, residues } = this;
+    const { slots, stride, moduli } = this;
     const k = moduli.length;
-    let i = slotHash(hi, lo) % capacity;
-    while (used[i] === 1) {
-      if (this.lo[i] === lo && this.hi[i] === hi) {
-        const base = i * k;
+    const tag = hi + OCCUPIED;
+    const end = this.capacity * stride;
+    let b = ((slotHash(hi, lo) * this.scale) | 0) * stride;
+    for (;;) {
+      const first = slots[b];
+      if (first === 0) break;
+      if (first === tag && slots[b + 1] === lo) {
         for (let r = 0; r < k; r++) {
-          const s = residues[base + r] + src[at + r];
-          residues[base + r] = s >= moduli[r] ? s - moduli[r] : s;
+          const s = slots[b + 2 + r] + src[at + r];
+          slots[b + 2 + r] = s >= moduli[r] ? s - moduli[r] : s;
         }
         return;
       }
-      if (++i === capacity) i = 0;
+      b += stride;
+      if (b === end) b = 0;
     }
-    used[i] = 1;
-    this.hi[i] = hi;
-    this.lo[i] = lo;
-    const base = i * k;
-    for (let r = 0; r < k; r++) residues[base + r] = src[at + r];
+    slots[b] = tag;
+    slots[b + 1] = lo;
+    for (let r = 0; r < k; r++) slots[b + 2 + r] = src[at + r];
     this.size++;
   }
 
   /** Sends every state to `sink` in increasing order, then empties the table. */
   drainSorted(sink: RecordSink): void {
     const n = this.sortedKeys();
-    const { keyWords, residues, residueCount } = this;
+    const { keyWords, slots } = this;
     for (let j = 0; j < n; j++) {
       const low = keyWords[2 * j];
       const high = keyWords[2 * j + 1];
       const hi = (high << 2) | (low >>> 30);
       const lo = low & 0x3fffffff;
-      sink.append(hi, lo, residues, this.find(hi, lo) * residueCount);
+      sink.append(hi, lo, slots, this.find(hi, lo) + 2);
     }
     this.clear();
   }
@@ -92,43 +100,56 @@ export class StateTable {
     run.reset(sorted);
     if (sorted) this.drainSorted(run);
     else {
-      const { used, residues, residueCount } = this;
-      for (let i = 0; i < this.capacity; i++) {
-        if (used[i] === 1) run.append(this.hi[i], this.lo[i], residues, i * residueCount);
+      const { slots, stride } = this;
+      for (let b = 0; b < slots.length; b += stride) {
+        if (slots[b] !== 0) run.append(slots[b] - OCCUPIED, slots[b + 1], slots, b + 2);
       }
       this.clear();
     }
   }
 
   clear(): void {
-    this.used.fill(0);
+    if (this.size > 0) this.slots.fill(0);
     this.size = 0;
   }
 
   /** Fills keys[0..size) with the stored states and sorts them; returns size. */
   private sortedKeys(): number {
-    const { keyWords, used } = this;
+    const { keyWords, slots, stride } = this;
     let n = 0;
-    for (let i = 0; i < this.capacity; i++) {
-      if (used[i] === 0) continue;
-      keyWords[2 * n] = ((this.hi[i] << 30) | this.lo[i]) >>> 0;
-      keyWords[2 * n + 1] = this.hi[i] >>> 2;
+    for (let b = 0; b < slots.length; b += stride) {
+      if (slots[b] === 0) continue;
+      const hi = slots[b] - OCCUPIED;
+      keyWords[2 * n] = ((hi << 30) | slots[b + 1]) >>> 0;
+      keyWords[2 * n + 1] = hi >>> 2;
       n++;
     }
     this.keys.subarray(0, n).sort();
     return n;
   }
 
+  /** The offset of state (hi, lo)'s slot; the state must be present. */
   private find(hi: number, lo: number): number {
-    let i = slotHash(hi, lo) % this.capacity;
-    while (this.lo[i] !== lo || this.hi[i] !== hi) if (++i === this.capacity) i = 0;
-    return i;
+    const { slots, stride } = this;
+    const tag = hi + OCCUPIED;
+    const end = this.capacity * stride;
+    let b = ((slotHash(hi, lo) * this.scale) | 0) * stride;
+    while (slots[b] !== tag || slots[b + 1] !== lo) {
+      b += stride;
+      if (b === end) b = 0;
+    }
+    return b;
   }
 }
 
-/** A 31-bit mix of both words; the low word varies most. */
+/**
+ * A 31-bit mix of both words, leaving out the lowest field: field y, the one the next step
+ * replaces. States that differ only there, often predecessors of the same successors, then share a
+ * home slot and sit side by side; the in-memory run keeps the table's order, so the next step
+ * expands them one after another and their common successors hit table lines still in cache.
+ */
 function slotHash(hi: number, lo: number): number {
-  let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca77);
+  let h = Math.imul((lo >>> 3) ^ Math.imul(hi, 0x9e3779b1), 0x85ebca77);
   h ^= h >>> 15;
   h = Math.imul(h, 0xc2b2ae3d);
   h ^= h >>> 13;
