@@ -13,10 +13,8 @@ import type { RunSummary } from '../format/run-writer.js';
 export function accumulateTransform(table: StateTable, spill: () => RunSummary, pool: BatchPool) {
   return through2.obj({ highWaterMark: 2 }, function (this: { push(chunk: unknown): boolean }, batch: Batch, _encoding, done) {
     try {
-      const k = table.residueCount;
-      const { states, residues } = batch;
-      for (let i = 0; i < batch.size; i++) {
-        table.add(states[2 * i], states[2 * i + 1], residues, i * k);
+      for (let at = 0; at < batch.size; ) {
+        at = table.addBatch(batch.states, batch.residues, at, batch.size);
         if (table.full) this.push(spill());
       }
       pool.give(batch);

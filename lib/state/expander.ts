@@ -26,6 +26,9 @@ import { FieldLayout } from './layout.js';
 
 const NONE = -1;
 
+/** Bit 0 of every field slot in a word: for the colour-flip mask and the stone mask. */
+const FIELD_ONES = 0o1111111111;
+
 export class Expander {
   readonly width: number;
   private readonly layout: FieldLayout;
@@ -38,8 +41,12 @@ export class Expander {
   private readonly above: Int8Array;
   private readonly below: Int8Array;
   private readonly stack: Int8Array;
-  /** The successor being built. */
-  private readonly next: Uint8Array;
+  /** Bit offset of field i in the parent's 60-bit layout: 3 × slot (slots 0–9 in lo, 10– in hi). */
+  private readonly offset: Uint8Array;
+  private y = 0;
+  // The successor being built, as the parent's two words with edits (parent layout).
+  private hi = 0;
+  private lo = 0;
 
   constructor(width: number) {
     this.width = width;
@@ -51,7 +58,7 @@ export class Expander {
     this.above = new Int8Array(width);
     this.below = new Int8Array(width);
     this.stack = new Int8Array(width);
-    this.next = new Uint8Array(width);
+    this.offset = new Uint8Array(width);
   }
 
   /**
@@ -67,47 +74,51 @@ export class Expander {
     let count = 0;
 
     // Empty: frees the strings above and to the left.
-    this.startSuccessor();
+    this.hi = hi;
+    this.lo = lo;
     if (upCode >= NEEDY_CODE) this.liberate(y - 1);
     if (leftCode >= NEEDY_CODE) this.liberate(y);
-    this.next[y] = EMPTY_CODE;
-    this.finish(y, out, at + 2 * count++, 0);
+    this.setField(y, EMPTY_CODE);
+    this.finish(out, at + 2 * count++, 0);
 
     for (let c = 0; c <= WHITE; c++) {
       const upSame = upCode >= STONE_CODE && colour[y - 1] === c;
       const leftSame = leftCode >= STONE_CODE && colour[y] === c;
       const leftLeaves = leftCode >= NEEDY_CODE && !leftSame;
       if (leftLeaves && this.above[y] === NONE && this.below[y] === NONE) continue; // its last liberty
-      this.startSuccessor();
-      const next = this.next;
+      this.hi = hi;
+      this.lo = lo;
       if (leftLeaves) this.dropFromString(y);
       const liberty =
         upCode === EMPTY_CODE || leftCode === EMPTY_CODE || (upSame && upCode < NEEDY_CODE) || (leftSame && leftCode < NEEDY_CODE);
       if (liberty) {
         if (upSame && upCode >= NEEDY_CODE) this.liberate(y - 1);
         if (leftSame && leftCode >= NEEDY_CODE) this.liberate(y);
-        next[y] = STONE_CODE | c;
+        this.setField(y, STONE_CODE | c);
       } else if (leftSame) {
         // Continues the left stone's string in its place: same flags, same colour.
         if (upSame && this.group[y - 1] !== this.group[y]) this.joinStrings(this.group[y - 1], this.group[y]);
       } else if (upSame) {
         // Hangs below the stone above: after it in its string, before whatever followed it.
-        next[y] = NEEDY_CODE | UP | (fields[y - 1] & DOWN);
-        next[y - 1] |= DOWN;
+        this.setField(y, NEEDY_CODE | UP | (fields[y - 1] & DOWN));
+        this.setField(y - 1, fields[y - 1] | DOWN);
       } else {
-        next[y] = y === 0 ? NEEDY_CODE | c : NEEDY_CODE;
+        this.setField(y, y === 0 ? NEEDY_CODE | c : NEEDY_CODE);
       }
-      this.finish(y, out, at + 2 * count++, c);
+      this.finish(out, at + 2 * count++, c);
     }
     return count;
   }
 
   /** Unpacks the parent and decodes the colour, string label and string neighbours of its stones. */
   private readParent(hi: number, lo: number, y: number): void {
-    const { width, fields, colour, group, above, below, stack } = this;
+    const { width, fields, colour, group, above, below, stack, offset } = this;
+    this.y = y;
     this.layout.unpack(hi, lo, y, fields);
     let depth = 0;
-    for (let i = 0; i < width; i++) {
+    for (let i = 0, slot = width - y; i < width; i++, slot++) {
+      if (slot === width) slot = 0;
+      offset[i] = 3 * slot;
       const code = fields[i];
       if (code < NEEDY_CODE) {
         colour[i] = code & 1;
@@ -132,64 +143,85 @@ export class Expander {
     }
   }
 
-  private startSuccessor(): void {
-    const { width, fields, next } = this;
-    for (let i = 0; i < width; i++) next[i] = fields[i];
+  /** Sets field i of the successor being built to `code`. */
+  private setField(i: number, code: number): void {
+    const bit = this.offset[i];
+    if (bit < 30) this.lo = (this.lo & ~(7 << bit)) | (code << bit);
+    else this.hi = (this.hi & ~(7 << (bit - 30))) | (code << (bit - 30));
+  }
+
+  private fieldOf(i: number): number {
+    const bit = this.offset[i];
+    return bit < 30 ? (this.lo >>> bit) & 7 : (this.hi >>> (bit - 30)) & 7;
   }
 
   /** Gives a liberty to every stone of the string through field i. */
   private liberate(i: number): void {
-    const { next, colour, above, below } = this;
-    for (let j = i; j !== NONE; j = above[j]) next[j] = STONE_CODE | colour[j];
-    for (let j = below[i]; j !== NONE; j = below[j]) next[j] = STONE_CODE | colour[j];
+    const { colour, above, below } = this;
+    for (let j = i; j !== NONE; j = above[j]) this.setField(j, STONE_CODE | colour[j]);
+    for (let j = below[i]; j !== NONE; j = below[j]) this.setField(j, STONE_CODE | colour[j]);
   }
 
   /** Field i leaves the border while its string stays on it: its string neighbours lose that link. */
   private dropFromString(i: number): void {
     const up = this.above[i];
     const down = this.below[i];
-    if (up === NONE) this.next[down] &= ~UP; // down > i ≥ 0, so its UP bit is a flag, not a colour
-    else if (down === NONE) this.next[up] &= ~DOWN;
+    if (up === NONE) this.setField(down, this.fields[down] & ~UP); // down > i ≥ 0: a flag, not a colour
+    else if (down === NONE) this.setField(up, this.fields[up] & ~DOWN);
   }
 
   /** Makes the strings labelled a and b one: every member but the first links up, all but the last down. */
   private joinStrings(a: number, b: number): void {
-    const { width, next, group } = this;
+    const { width, fields, group } = this;
     let last = NONE;
     for (let i = 0; i < width; i++) {
-      if (next[i] < NEEDY_CODE || (group[i] !== a && group[i] !== b)) continue;
-      if (last === NONE) next[i] = i === 0 ? next[i] & ~DOWN : next[i] & ~(UP | DOWN);
+      if (fields[i] < NEEDY_CODE || (group[i] !== a && group[i] !== b)) continue;
+      if (last === NONE) this.setField(i, i === 0 ? fields[i] & ~DOWN : NEEDY_CODE);
       else {
-        next[i] = NEEDY_CODE | UP;
-        next[last] |= DOWN;
+        this.setField(i, NEEDY_CODE | UP);
+        this.setField(last, this.fieldOf(last) | DOWN);
       }
       last = i;
     }
   }
 
   /**
-   * Normalises the successor's colours (the first stone from field y+1 on, wrapping, is white) and
-   * packs it. `placed` is the colour of the stone at y, if any.
+   * Normalises the successor's colours (the first stone from field y+1 on, wrapping, is white),
+   * moves it to the next step's layout and writes it. `placed` is the colour of the stone at y.
    */
-  private finish(y: number, out: Uint32Array, at: number, placed: number): void {
-    const { width, next, colour } = this;
-    const nextY = y + 1 === width ? 0 : y + 1;
-    let reference = WHITE;
-    for (let k = 0, i = nextY; k < width; k++) {
-      const code = next[i];
-      if (code >= STONE_CODE) {
-        reference = code < NEEDY_CODE ? code & 1 : i === y ? placed : colour[i];
-        break;
+  private finish(out: Uint32Array, at: number, placed: number): void {
+    const { width, y } = this;
+    let { hi, lo } = this;
+    // The first stone in slot order 1, 2, …, width − 1, then 0 (field y): codes 2–7 have bit 1 or 2.
+    const stonesLo = ((lo >>> 1) | (lo >>> 2)) & FIELD_ONES;
+    const stonesHi = ((hi >>> 1) | (hi >>> 2)) & FIELD_ONES;
+    let bit: number;
+    if ((stonesLo & ~1) !== 0) bit = 31 - Math.clz32(stonesLo & ~1 & -(stonesLo & ~1));
+    else if (stonesHi !== 0) bit = 30 + 31 - Math.clz32(stonesHi & -stonesHi);
+    else bit = stonesLo & 1 ? 0 : -1;
+    if (bit >= 0) {
+      const code = bit < 30 ? (lo >>> bit) & 7 : (hi >>> (bit - 30)) & 7;
+      let field = y + bit / 3;
+      if (field >= width) field -= width;
+      const reference = code < NEEDY_CODE ? code & 1 : field === y ? placed : this.colour[field];
+      if (reference !== WHITE) {
+        // Codes 2 and 3 (bit 2 clear, bit 1 set) swap; field 0 keeps its colour in its UP bit.
+        lo ^= (~lo >>> 2) & (lo >>> 1) & FIELD_ONES;
+        hi ^= (~hi >>> 2) & (hi >>> 1) & FIELD_ONES;
+        const zero = this.offset[0];
+        if (zero < 30) {
+          if (((lo >>> zero) & NEEDY_CODE) !== 0) lo ^= 1 << zero;
+        } else if (((hi >>> (zero - 30)) & NEEDY_CODE) !== 0) hi ^= 1 << (zero - 30);
       }
-      if (++i === width) i = 0;
     }
-    if (reference !== WHITE) {
-      for (let i = 0; i < width; i++) {
-        const code = next[i];
-        if (code === STONE_CODE || code === (STONE_CODE | 1)) next[i] = code ^ 1;
-      }
-      if (next[0] >= NEEDY_CODE) next[0] ^= 1; // field 0 keeps its colour in its UP bit
-    }
-    this.layout.pack(next, nextY, out, at);
+    // Next layout: every field one slot down, field y from slot 0 to the top slot.
+    const moved = lo & 7;
+    lo = (lo >>> 3) | ((hi & 7) << 27);
+    hi >>>= 3;
+    const top = 3 * (width - 1);
+    if (top < 30) lo |= moved << top;
+    else hi |= moved << (top - 30);
+    out[at] = hi;
+    out[at + 1] = lo;
   }
 }
