@@ -28,6 +28,8 @@ const NONE = -1;
 
 /** Bit 0 of every field slot in a word: for the colour-flip mask and the stone mask. */
 const FIELD_ONES = 0o1111111111;
+const LOW_MASK = 0x3fffffff;
+const HIGH_MASK = 0x7ffffff;
 
 export class Expander {
   readonly width: number;
@@ -116,8 +118,7 @@ export class Expander {
     this.y = y;
     this.layout.unpack(hi, lo, y, fields);
     let depth = 0;
-    for (let i = 0, slot = width - y; i < width; i++, slot++) {
-      if (slot === width) slot = 0;
+    for (let i = 0, slot = y; i < width; i++, slot = slot === 0 ? width - 1 : slot - 1) {
       offset[i] = 3 * slot;
       const code = fields[i];
       if (code < NEEDY_CODE) {
@@ -192,17 +193,15 @@ export class Expander {
   private finish(out: Uint32Array, at: number, placed: number): void {
     const { width, y } = this;
     let { hi, lo } = this;
-    // The first stone in slot order 1, 2, …, width − 1, then 0 (field y): codes 2–7 have bit 1 or 2.
+    // The first stone from field y + 1 on, wrapping, is in the highest slot holding a stone (field
+    // y + 1 is in the top slot, field y in slot 0): codes 2–7 have bit 1 or 2 set.
     const stonesLo = ((lo >>> 1) | (lo >>> 2)) & FIELD_ONES;
     const stonesHi = ((hi >>> 1) | (hi >>> 2)) & FIELD_ONES;
-    let bit: number;
-    if ((stonesLo & ~1) !== 0) bit = 31 - Math.clz32(stonesLo & ~1 & -(stonesLo & ~1));
-    else if (stonesHi !== 0) bit = 30 + 31 - Math.clz32(stonesHi & -stonesHi);
-    else bit = stonesLo & 1 ? 0 : -1;
+    const bit = stonesHi !== 0 ? 30 + 31 - Math.clz32(stonesHi) : stonesLo !== 0 ? 31 - Math.clz32(stonesLo) : -1;
     if (bit >= 0) {
       const code = bit < 30 ? (lo >>> bit) & 7 : (hi >>> (bit - 30)) & 7;
-      let field = y + bit / 3;
-      if (field >= width) field -= width;
+      let field = y - bit / 3;
+      if (field < 0) field += width;
       const reference = code < NEEDY_CODE ? code & 1 : field === y ? placed : this.colour[field];
       if (reference !== WHITE) {
         // Codes 2 and 3 (bit 2 clear, bit 1 set) swap; field 0 keeps its colour in its UP bit.
@@ -214,13 +213,14 @@ export class Expander {
         } else if (((hi >>> (zero - 30)) & NEEDY_CODE) !== 0) hi ^= 1 << (zero - 30);
       }
     }
-    // Next layout: every field one slot down, field y from slot 0 to the top slot.
-    const moved = lo & 7;
-    lo = (lo >>> 3) | ((hi & 7) << 27);
-    hi >>>= 3;
+    // Next layout: every field one slot up, field y + 1 from the top slot to slot 0.
     const top = 3 * (width - 1);
-    if (top < 30) lo |= moved << top;
-    else hi |= moved << (top - 30);
+    const moved = top < 30 ? (lo >>> top) & 7 : (hi >>> (top - 30)) & 7;
+    hi = ((hi << 3) | (lo >>> 27)) & HIGH_MASK;
+    lo = ((lo << 3) & LOW_MASK) | moved;
+    const past = top + 3; // where the top field was shifted to: clear it
+    if (past < 30) lo &= ~(7 << past);
+    else hi &= ~(7 << (past - 30));
     out[at] = hi;
     out[at + 1] = lo;
   }

@@ -7,9 +7,13 @@
  * which is the sort order, is hi * 2^30 + lo.
  *
  * The slot of a field depends on the step y (the number of points of the current column already
- * placed): field y, the one the next step replaces, goes to the lowest slot, then y+1, y+2, ... and
- * the fields of the current column last. The predecessors of a state differ mostly in field y, so
- * this order keeps them next to each other in a sorted stream (paper §5.5, "redundancy").
+ * placed): field y, the one the next step replaces, goes to the lowest slot, then y−1, y−2, … (the
+ * current column upwards), then wrapping round to the previous column from the bottom, so field y+1
+ * is the most significant. The predecessors of a state differ mostly in field y and in the strings
+ * just above it, so this order keeps them near each other in a sorted stream (paper §5.5,
+ * "redundancy"): measured on 10×10 with --memory 8M, redundancy 1.41 against 1.60 for the
+ * opposite rotation. From one step to the next every field moves one slot up and field y+1 wraps
+ * from the top slot to slot 0.
  */
 
 export const FIELD_BITS = 3;
@@ -36,12 +40,12 @@ export class FieldLayout {
   unpack(hi: number, lo: number, y: number, fields: Uint8Array): void {
     const { width } = this;
     let word = lo;
-    let i = y; // the field in slot s is (y + s) mod width
+    let i = y; // the field in slot s is (y − s) mod width
     for (let s = 0; s < width; s++) {
       if (s === LOW_FIELDS) word = hi;
       fields[i] = word & FIELD_MASK;
       word >>>= FIELD_BITS;
-      if (++i === width) i = 0;
+      if (--i < 0) i = width - 1;
     }
   }
 
@@ -54,7 +58,7 @@ export class FieldLayout {
     for (let s = 0; s < width; s++) {
       if (s < LOW_FIELDS) lo |= fields[i] << (FIELD_BITS * s);
       else hi |= fields[i] << (FIELD_BITS * (s - LOW_FIELDS));
-      if (++i === width) i = 0;
+      if (--i < 0) i = width - 1;
     }
     out[at] = hi;
     out[at + 1] = lo;
