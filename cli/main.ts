@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     .help()
     .alias('h', 'help')
     .version()
-    .wrap(Math.min(100, process.stdout.columns ?? 100))
+    .wrap(null)
     .fail((message, error) => fail(error ?? new UsageError(`${message} (see gocount --help)`)))
     .parseAsync();
 }
