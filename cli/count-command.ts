@@ -6,7 +6,7 @@ import type { CommandModule } from 'yargs';
 import { parseBoard, sweepOf } from '../lib/board/shape.js';
 import { countLegalOf } from '../lib/count/count-board.js';
 import { defaultMemoryBudget } from '../lib/engine/budget.js';
-import { countWithEngine, DEFAULT_FAN_IN } from '../lib/engine/count.js';
+import { countWithEngine, DEFAULT_FAN_IN, defaultWorkers } from '../lib/engine/count.js';
 import { progressFor } from '../lib/engine/progress.js';
 import { formatStepTable, formatSummary, summarize } from '../lib/engine/stats.js';
 import { UsageError } from '../lib/errors.js';
@@ -28,6 +28,7 @@ interface CountArgs {
   stats: boolean;
   residues: boolean;
   'residues-per-pass'?: number;
+  workers: number;
   'all-columns': boolean;
   oracle: boolean;
 }
@@ -68,6 +69,11 @@ export const countCommand: CommandModule<object, CountArgs> = {
       .option('residues-per-pass', {
         type: 'number',
         describe: 'moduli per pass: fewer cut memory and disk per pass, at the price of more passes (default: all in one)',
+      })
+      .option('workers', {
+        type: 'number',
+        default: defaultWorkers(os.availableParallelism()),
+        describe: 'worker threads: 2 splits the states between two cores (each gets half of --memory); 1 counts in one thread',
       })
       .option('all-columns', {
         type: 'boolean',
@@ -126,6 +132,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
         fanIn: checkedInteger(args['fan-in'], '--fan-in', 2),
         keep: args.keep,
         residuesPerPass: args['residues-per-pass'] === undefined ? undefined : checkedInteger(args['residues-per-pass'], '--residues-per-pass', 1),
+        workers: args.workers,
         progress: progressFor(process.stderr, args.quiet),
       });
       const stats = summarize(result.reports, (performance.now() - started) / 1000);

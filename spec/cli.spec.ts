@@ -33,7 +33,7 @@ test('--help describes every option', (t) => {
 });
 
 test('--all-columns --residues --json: every column prefix and the residues, exact', (t) => {
-  const run = runCli(['3x4', '--all-columns', '--residues', '--json', '--quiet', '--memory', '100K', '--fan-in', '2']);
+  const run = runCli(['3x4', '--all-columns', '--residues', '--json', '--quiet', '--memory', '300K', '--fan-in', '2']);
   t.is(run.status, 0);
   const out = JSON.parse(run.stdout);
   t.deepEqual(out.columns.map((c: { legal: string }) => c.legal), ['15', '489', '12675', '321689']);
@@ -74,10 +74,12 @@ const badSizes: Array<[string[], RegExp]> = [
   [['20x1', '--keep-orientation'], /the height m is 20, above the widest state gocount handles \(19\)/],
   [['3x3', '--frobnicate'], /Unknown argument: frobnicate/],
   [['3x3', '--memory', '12Q'], /--memory 12Q: not a size/],
-  [['3x3', '--memory', '10K'], /--memory 10 KiB is too small .* give at least/],
+  [['3x3', '--memory', '10K'], /--memory 10 KiB(, split over 2 workers,)? is too small .* give at least/],
+  [['3x3', '--memory', '10K', '--workers', '1'], /--memory 10 KiB is too small .* give at least/],
+  [['3x3', '--workers', '3'], /--workers 3: must be 1 or 2/],
   [['3x3', '--fan-in', '1'], /--fan-in 1: must be an integer of at least 2/],
   [['3x3', '--residues-per-pass', '0'], /--residues-per-pass 0: must be an integer of at least 1/],
-  [['9x9', '--memory', '1M', '--disk', '1K'], /may need .* of disk, more than --disk 1.0 KiB/],
+  [['9x9', '--memory', '4M', '--disk', '1K'], /may need .* of disk, more than --disk 1.0 KiB/],
   [['3x3', '--scratch', '/etc/hostname/inside'], /scratch folder .* cannot be written/],
 ];
 

@@ -8,7 +8,7 @@ import type { Sweep } from '../lib/board/shape.js';
 import { tempScratch } from './support/scratch.js';
 
 const engine = (t: import('ava').ExecutionContext, sweep: Sweep, options: Partial<EngineOptions> = {}) =>
-  countWithEngine({ sweep, memory: 64 << 20, scratchDir: tempScratch(t), fanIn: 64, keep: false, progress: silentProgress, ...options });
+  countWithEngine({ sweep, memory: 64 << 20, scratchDir: tempScratch(t), fanIn: 64, keep: false, workers: 1, progress: silentProgress, ...options });
 
 const boards: Array<[number, number]> = [];
 for (let m = 1; m <= 6; m++) for (let n = m; n <= 6; n++) boards.push([m, n]);
@@ -71,4 +71,29 @@ test('7×7 in memory, from files, and over passes agree with Table 3', async (t)
   const expected = 83677847847984287628595n;
   t.is((await engine(t, { width: 7, columns: 7 })).legal, expected);
   t.is((await engine(t, { width: 7, columns: 7 }, { memory: 400 << 10, fanIn: 4, residuesPerPass: 2 })).legal, expected);
+});
+
+test('two workers give the oracle count on boards up to 5×5 and rectangles, in memory and from files', async (t) => {
+  for (const [m, n] of [[1, 1], [2, 3], [3, 3], [4, 4], [3, 7], [5, 5], [4, 6]]) {
+    const sweep = { width: m, columns: n };
+    const expected = countLegal(sweep);
+    t.is((await engine(t, sweep, { workers: 2 })).legal, expected, `${m}×${n} in memory`);
+    t.is((await engine(t, sweep, { workers: 2, memory: 300 << 10, fanIn: 2 })).legal, expected, `${m}×${n} from files`);
+  }
+});
+
+test('two workers with a tiny budget, --keep, and passes: runs from both partitions in every step, exact', async (t) => {
+  const sweep = { width: 7, columns: 5 };
+  const scratchDir = tempScratch(t);
+  const result = await engine(t, sweep, { workers: 2, memory: 260 << 10, fanIn: 2, keep: true, residuesPerPass: 1, scratchDir });
+  t.is(result.legal, countLegal(sweep));
+  t.true(result.reports.some((r) => r.runsIn > 4), 'some step merged in rounds');
+  const pass = readdirSync(path.join(scratchDir, '7x5'))[0];
+  const files = readdirSync(path.join(scratchDir, '7x5', pass, 'step-00020'));
+  t.true(files.some((f) => f.startsWith('run-p0-')) && files.some((f) => f.startsWith('run-p1-')), files.join(' '));
+});
+
+test('the column-boundary sums with two workers', async (t) => {
+  const sweep = { width: 3, columns: 8 };
+  t.deepEqual((await engine(t, sweep, { workers: 2 })).perColumn, countLegalByColumn(sweep));
 });

@@ -36,7 +36,9 @@ const clamp = (value: number, least: number, most: number) => Math.min(most, Mat
  * budgets, down to a few hundred KiB, exist to force many runs in tests); the state table and the
  * in-memory run take the rest.
  */
-export function planMemory(budget: number, residueCount: number, fanIn: number, width: number): MemoryPlan {
+export function planMemory(total: number, residueCount: number, fanIn: number, width: number, workers = 1): MemoryPlan {
+  // Each worker gets an equal share of the budget and holds about an equal share of the states.
+  const budget = Math.floor(total / workers);
   const recordBytes = memoryRunBytes(residueCount);
   const batchRecords = clamp(budget / 16 / (BATCHES_IN_FLIGHT * recordBytes * (1 + MAX_SUCCESSORS)), 16, 4096);
   const batches = BATCHES_IN_FLIGHT * batchRecords * recordBytes * (1 + MAX_SUCCESSORS);
@@ -45,12 +47,14 @@ export function planMemory(budget: number, residueCount: number, fanIn: number, 
   const fixed = batches + fanIn * readBufferBytes + writeBufferBytes;
   const perSlot = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + recordBytes);
   // No point in a table larger than the most states a step of this width can have.
-  const needed = Math.ceil((maxStates(width) * 1.05) / MAX_LOAD_FACTOR) + MIN_TABLE;
+  const share = workers === 1 ? 1 : 1.1 / workers; // hash shares vary a little
+  const needed = Math.ceil((maxStates(width) * 1.05 * share) / MAX_LOAD_FACTOR) + MIN_TABLE;
   const tableCapacity = Math.min(needed, Math.floor((budget - fixed) / perSlot));
   const mayOverflow = tableCapacity < needed;
   if (tableCapacity < MIN_TABLE) {
-    const least = fixed + MIN_TABLE * perSlot;
-    throw new UsageError(`--memory ${formatBytes(budget)} is too small for ${residueCount} residues with --fan-in ${fanIn}: give at least ${formatBytes(least)}`);
+    const least = workers * (fixed + MIN_TABLE * perSlot);
+    const split = workers > 1 ? `, split over ${workers} workers,` : '';
+    throw new UsageError(`--memory ${formatBytes(total)}${split} is too small for ${residueCount} residues with --fan-in ${fanIn}: give at least ${formatBytes(least)}`);
   }
   const memoryRunCapacity = Math.floor(tableCapacity * MAX_LOAD_FACTOR);
   return {

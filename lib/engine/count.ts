@@ -12,7 +12,6 @@ import { formatBytes } from '../units.js';
 import { planMemory } from './budget.js';
 import { PassRunner } from './pass.js';
 import type { Progress, StepReport } from './progress.js';
-import { ScratchFolder } from './scratch.js';
 
 export interface EngineOptions {
   readonly sweep: Sweep;
@@ -25,6 +24,8 @@ export interface EngineOptions {
   readonly keep: boolean;
   /** Moduli per pass; all in one pass when undefined. */
   readonly residuesPerPass?: number;
+  /** 1: count in this thread; 2: split the states between two worker threads. */
+  readonly workers?: number;
   readonly progress: Progress;
 }
 
@@ -41,6 +42,11 @@ export interface EngineResult {
 
 export const DEFAULT_FAN_IN = 64;
 
+/** Two workers when there are two cores to run them. */
+export function defaultWorkers(cores: number): number {
+  return cores >= 2 ? 2 : 1;
+}
+
 export async function countWithEngine(options: EngineOptions): Promise<EngineResult> {
   const { sweep, fanIn } = options;
   if (!Number.isInteger(fanIn) || fanIn < 2) throw new UsageError(`--fan-in ${fanIn}: must be an integer of at least 2`);
@@ -48,7 +54,10 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
   const perPass = options.residuesPerPass ?? moduli.length;
   if (!Number.isInteger(perPass) || perPass < 1) throw new UsageError(`--residues-per-pass ${perPass}: must be a positive integer`);
   const passes = splitIntoPasses(moduli, perPass);
-  const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width));
+  const workers = options.workers ?? 1;
+  if (workers !== 1 && workers !== 2) throw new UsageError(`--workers ${workers}: must be 1 or 2`);
+  if (options.memory < 1) throw new UsageError('--memory must be positive');
+  const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers));
   if (options.disk !== undefined) {
     const needed = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), plans[0].memoryRunCapacity, options.keep);
     if (needed > options.disk) {
@@ -66,7 +75,8 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
       plan: plans[pass],
       fanIn,
       keep: options.keep,
-      scratch: new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passes[pass] }),
+      scratchDir: options.scratchDir,
+      partitions: workers,
       progress: options.progress,
       pass,
       passes: passes.length,

@@ -33,8 +33,10 @@ export class ScratchFolder {
     return path.join(this.root, `step-${String(step).padStart(5, '0')}`);
   }
 
-  runPath(step: number, run: number): string {
-    return path.join(this.stepDir(step), `run-${String(run).padStart(5, '0')}.run`);
+  /** A run file; with several partitions, each names its own: run-p1-00003.run. */
+  runPath(step: number, run: number, partition?: number): string {
+    const owner = partition === undefined ? '' : `p${partition}-`;
+    return path.join(this.stepDir(step), `run-${owner}${String(run).padStart(5, '0')}.run`);
   }
 
   /** Creates the folder afresh, checking it can be written. */
@@ -50,13 +52,6 @@ export class ScratchFolder {
       }
       throw error;
     }
-  }
-
-  freshStepDir(step: number): string {
-    const dir = this.stepDir(step);
-    fse.removeSync(dir);
-    fse.ensureDirSync(dir);
-    return dir;
   }
 
   removeStep(step: number): void {

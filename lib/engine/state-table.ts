@@ -17,6 +17,8 @@ export const sortKeyBytes = 8;
 const PREFETCH = 8;
 const HOME_MASK = 15;
 
+const LOW_WORD = 0x3fffffff;
+
 /** Set in a slot's first word when the slot holds a state (hi uses at most 27 bits). */
 const OCCUPIED = 2 ** 31;
 
@@ -39,14 +41,19 @@ export class StateTable {
   /** Maps a 31-bit hash onto [0, capacity) by multiplication, cheaper than a division. */
   private readonly scale: number;
   private readonly moduli: Float64Array;
-  /** Sort keys as 64-bit integers: (hi << 30 | lo), written through a 32-bit view. */
+  /**
+   * Sort keys as 64-bit integers written through a 32-bit view: the state's 3·width bits on top and,
+   * when they leave room for it, the slot number below (indexBits > 0), so a sorted key leads
+   * straight to its slot; otherwise just the state, and the slot is found by probing again.
+   */
   private readonly keys: BigUint64Array;
   private readonly keyWords: Uint32Array;
+  private readonly indexBits: number;
   /** Home slots of the inserts in flight in addBatch, and a sink for the early reads. */
   private readonly homes = new Int32Array(HOME_MASK + 1);
   touched = 0;
 
-  constructor(capacity: number, moduli: readonly number[]) {
+  constructor(capacity: number, moduli: readonly number[], width: number) {
     this.capacity = capacity;
     this.maxLoad = Math.max(1, Math.floor(capacity * MAX_LOAD_FACTOR));
     this.residueCount = moduli.length;
@@ -56,6 +63,8 @@ export class StateTable {
     this.slots = new Uint32Array(capacity * this.stride);
     this.keys = new BigUint64Array(this.maxLoad);
     this.keyWords = new Uint32Array(this.keys.buffer);
+    const room = Math.min(32, 64 - 3 * width);
+    this.indexBits = capacity <= 2 ** room ? room : 0;
   }
 
   get full(): boolean {
@@ -124,13 +133,19 @@ export class StateTable {
   /** Sends every state to `sink` in increasing order, then empties the table. */
   drainSorted(sink: RecordSink): void {
     const n = this.sortedKeys();
-    const { keyWords, slots } = this;
+    const { keyWords, slots, stride, indexBits: b } = this;
     for (let j = 0; j < n; j++) {
       const low = keyWords[2 * j];
       const high = keyWords[2 * j + 1];
-      const hi = (high << 2) | (low >>> 30);
-      const lo = low & 0x3fffffff;
-      sink.append(hi, lo, slots, this.find(hi, lo) + 2);
+      if (b === 32) sink.append(0, high, slots, low * stride + 2);
+      else if (b > 0) {
+        const lo = ((low >>> b) | (high << (32 - b))) & LOW_WORD;
+        sink.append(high >>> (b - 2), lo, slots, (low & ((1 << b) - 1)) * stride + 2);
+      } else {
+        const hi = (high << 2) | (low >>> 30);
+        const lo = low & LOW_WORD;
+        sink.append(hi, lo, slots, this.find(hi, lo) + 2);
+      }
     }
     this.clear();
   }
@@ -153,15 +168,24 @@ export class StateTable {
     this.size = 0;
   }
 
-  /** Fills keys[0..size) with the stored states and sorts them; returns size. */
+  /** Fills keys[0..size) with the stored states (and slots) and sorts them; returns size. */
   private sortedKeys(): number {
-    const { keyWords, slots, stride } = this;
+    const { keyWords, slots, stride, indexBits: b } = this;
     let n = 0;
-    for (let b = 0; b < slots.length; b += stride) {
-      if (slots[b] === 0) continue;
-      const hi = slots[b] - OCCUPIED;
-      keyWords[2 * n] = ((hi << 30) | slots[b + 1]) >>> 0;
-      keyWords[2 * n + 1] = hi >>> 2;
+    for (let i = 0, at = 0; at < slots.length; i++, at += stride) {
+      if (slots[at] === 0) continue;
+      const hi = slots[at] - OCCUPIED;
+      const lo = slots[at + 1];
+      if (b === 32) {
+        keyWords[2 * n] = i; // widths up to 10: the state is lo alone
+        keyWords[2 * n + 1] = lo;
+      } else if (b > 0) {
+        keyWords[2 * n] = ((lo << b) | i) >>> 0;
+        keyWords[2 * n + 1] = ((lo >>> (32 - b)) | (hi << (b - 2))) >>> 0;
+      } else {
+        keyWords[2 * n] = ((hi << 30) | lo) >>> 0;
+        keyWords[2 * n + 1] = hi >>> 2;
+      }
       n++;
     }
     this.keys.subarray(0, n).sort();

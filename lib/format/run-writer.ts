@@ -15,6 +15,8 @@ export interface RunSummary {
   readonly sums: number[];
   readonly bytes: number;
   readonly crc: number;
+  /** The partition (worker) whose states the run holds. */
+  readonly partition?: number;
 }
 
 export class RunWriter {

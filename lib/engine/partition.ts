@@ -1,0 +1,282 @@
+/**
+ * One partition of a pass: the states whose owner (ownerOf) is this partition, with their buffers.
+ * With one partition that is every state. A step is a stream pipeline, merge → expand → (route to
+ * the peer) → accumulate (buffer, combine, flush sorted runs) → collect runs; the pass coordinator
+ * decides after it whether the step's states stay in memory or go to files, and writes manifests.
+ */
+
+import path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import fse from 'fs-extra';
+import { RunFileError } from '../errors.js';
+import { FORMAT_VERSION, RunHeader } from '../format/layout.js';
+import { RunReader } from '../format/run-reader.js';
+import { RunSummary, RunWriter } from '../format/run-writer.js';
+import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
+import { accumulateTransform } from './accumulate-stage.js';
+import { Batch, BatchPool } from './batch.js';
+import type { MemoryPlan } from './budget.js';
+import { ExpandStage, expandTransform } from './expand-stage.js';
+import { MemoryRun } from './memory-run.js';
+import { RunMerger } from './merge.js';
+import { ownerOf, PeerLink } from './peer.js';
+import { routeTransform } from './route-stage.js';
+import { diskError, ScratchFolder } from './scratch.js';
+import { RecordSink, StateTable } from './state-table.js';
+
+export interface PartitionOptions {
+  readonly width: number;
+  readonly columns: number;
+  readonly moduli: readonly number[];
+  readonly plan: MemoryPlan;
+  readonly fanIn: number;
+  readonly scratchDir: string;
+  readonly partition: number;
+  readonly partitions: number;
+}
+
+/** What a partition reports after expanding a step. */
+export interface StepPart {
+  readonly statesIn: number;
+  readonly successors: number;
+  /** Runs already written because the table filled. */
+  readonly spilled: number;
+  /** States left in the table. */
+  readonly held: number;
+  readonly dropped: number[];
+  /** At a column boundary: the legal states' residues. */
+  readonly legal?: number[];
+}
+
+export class PartitionRunner {
+  readonly options: PartitionOptions;
+  private readonly scratch: ScratchFolder;
+  private readonly table: StateTable;
+  private readonly stage: ExpandStage;
+  private readonly inputPool: BatchPool;
+  private readonly successorPool: BatchPool;
+  private readonly writeChunk: Buffer;
+  private readonly peer?: PeerLink;
+  private memoryRun?: MemoryRun;
+  private readBuffers: Buffer[] = [];
+  private runs: RunSummary[] = [];
+
+  constructor(options: PartitionOptions, peer?: PeerLink) {
+    this.options = options;
+    const { plan, moduli, width } = options;
+    this.scratch = new ScratchFolder(options.scratchDir, { width, columns: options.columns, moduli });
+    this.table = new StateTable(plan.tableCapacity, moduli, width);
+    this.stage = new ExpandStage(width, moduli);
+    this.inputPool = new BatchPool(plan.batchRecords, moduli.length);
+    this.successorPool = new BatchPool(MAX_SUCCESSORS * plan.batchRecords, moduli.length);
+    this.writeChunk = Buffer.allocUnsafe(plan.writeBufferBytes);
+    this.peer = peer;
+    peer?.handleInbound((states, residues, size) => {
+      for (let at = 0; at < size; ) {
+        at = this.table.addBatch(states, residues, at, size);
+        if (this.table.full) this.spill(this.stepOut);
+      }
+    });
+  }
+
+  private stepOut = 0;
+
+  /** Step 0: the all-edge state, in the partition that owns it; with toFiles also as a run file. */
+  begin(toFiles: boolean): RunSummary[] {
+    const memory = this.memory();
+    memory.reset(true);
+    if (ownerOf(START_HI, START_LO, this.options.partitions) !== this.options.partition) return toFiles ? [this.writeRun(0, 1, () => {})] : [];
+    const one = new Uint32Array(this.options.moduli.length).fill(1);
+    memory.append(START_HI, START_LO, one, 0);
+    return toFiles ? [this.writeRun(0, 1, (sink) => sink.append(START_HI, START_LO, one, 0))] : [];
+  }
+
+  /**
+   * Expands the states after `step` points: from memory when `files` is null, else from this
+   * partition's run files of that step. Successors stay in the table (or spilled runs) until finish.
+   */
+  async expand(step: number, files: string[] | null, onProgress: (states: number) => void): Promise<StepPart> {
+    const { width, columns, partition, partitions, moduli } = this.options;
+    const { table, stage } = this;
+    const y = step % width;
+    const atBoundary = y === 0 && step > 0;
+    stage.startStep(y, Math.floor(step / width) === columns - 1, atBoundary);
+    this.runs = [];
+    this.stepOut = step + 1;
+    const source = this.openSource(step, files);
+    const stages: NodeJS.ReadWriteStream[] = [expandTransform(stage, this.successorPool, this.inputPool, () => onProgress(stage.statesIn))];
+    if (this.peer) stages.push(routeTransform(partition, partitions, this.peer, moduli.length));
+    try {
+      await pipeline(
+        Readable.from(source.batches, { objectMode: true, highWaterMark: 2 }),
+        ...(stages as [NodeJS.ReadWriteStream]),
+        accumulateTransform(table, () => this.spill(step + 1), this.successorPool),
+        new Writable({ objectMode: true, write: (_run, _encoding, done) => done() }),
+      );
+      if (this.peer) {
+        await this.peer.end(step);
+        await this.peer.peerEnded(step);
+        if (this.peer.error) throw this.peer.error;
+      }
+    } catch (error) {
+      source.close();
+      table.clear();
+      throw error;
+    }
+    return {
+      statesIn: stage.statesIn,
+      successors: stage.successorsOut,
+      spilled: this.runs.length,
+      held: table.size,
+      dropped: Array.from(stage.dropped),
+      legal: atBoundary ? Array.from(stage.legal) : undefined,
+    };
+  }
+
+  /** Ends the step: its states go to run files (returned) or stay in memory (none returned). */
+  finish(step: number, toFiles: boolean): RunSummary[] {
+    const { table, options } = this;
+    if (!toFiles) {
+      // Sorted only when the next step may overflow the table: then its runs need the order.
+      table.drainTo(this.memory(), options.plan.mayOverflow && table.size > table.maxLoad / 3);
+      return [];
+    }
+    if (table.size > 0 || this.runs.length === 0) this.spill(step);
+    return this.runs;
+  }
+
+  /** Residues of the legal final states of this partition. */
+  legalSums(step: number, files: string[] | null): number[] {
+    const { moduli } = this.options;
+    const sums = new Float64Array(moduli.length);
+    const sink: RecordSink = {
+      append(hi, lo, residues, at) {
+        if (!isLegalFinal(hi, lo)) return;
+        for (let r = 0; r < moduli.length; r++) sums[r] = (sums[r] + residues[at + r]) % moduli[r];
+      },
+    };
+    if (files === null) {
+      for (const batch of this.memory().batches(this.options.plan.batchRecords)) {
+        for (let i = 0; i < batch.size; i++) sink.append(batch.states[2 * i], batch.states[2 * i + 1], batch.residues, i * moduli.length);
+      }
+    } else {
+      new RunMerger(this.openReaders(this.mergeDown(step, files), step), moduli).drainTo(sink);
+    }
+    return Array.from(sums);
+  }
+
+  close(): void {
+    this.peer?.close();
+  }
+
+  /** The step's states as a stream of batches, each state once. */
+  private openSource(step: number, files: string[] | null): { batches: Iterable<Batch>; close: () => void } {
+    const { plan } = this.options;
+    if (files === null) return { batches: this.memory().batches(plan.batchRecords), close: () => {} };
+    const readers = this.openReaders(this.mergeDown(step, files), step);
+    const merger = new RunMerger(readers, this.options.moduli);
+    const pool = this.inputPool;
+    function* batches(): Generator<Batch> {
+      for (;;) {
+        const batch = pool.take();
+        if (!merger.fill(batch)) {
+          pool.give(batch);
+          return;
+        }
+        yield batch;
+      }
+    }
+    return { batches: batches(), close: () => readers.forEach((reader) => reader.close()) };
+  }
+
+  /** While there are more runs than --fan-in, merges groups of them into fewer, larger runs. */
+  private mergeDown(step: number, files: string[]): string[] {
+    const { fanIn, partition } = this.options;
+    for (let level = 1; files.length > fanIn; level++) {
+      const dir = path.join(this.scratch.stepDir(step), 'merge', `p${partition}-level-${level}`);
+      fse.ensureDirSync(dir);
+      const merged: string[] = [];
+      for (let first = 0; first < files.length; first += fanIn) {
+        const readers = this.openReaders(files.slice(first, first + fanIn), step);
+        const file = path.join(dir, `run-${String(merged.length + 1).padStart(5, '0')}.run`);
+        const writer = new RunWriter(file, this.header(step, merged.length + 1), this.writeChunk);
+        try {
+          new RunMerger(readers, this.options.moduli).drainTo(writer);
+          writer.finish();
+        } catch (error) {
+          writer.abort();
+          readers.forEach((reader) => reader.close());
+          throw diskError(error, file);
+        }
+        merged.push(file);
+      }
+      if (level > 1) fse.removeSync(path.dirname(files[0]));
+      files = merged;
+    }
+    return files;
+  }
+
+  private openReaders(files: string[], step: number): RunReader[] {
+    while (this.readBuffers.length < files.length) this.readBuffers.push(Buffer.allocUnsafe(this.options.plan.readBufferBytes));
+    const readers: RunReader[] = [];
+    try {
+      for (const file of files) {
+        const reader = new RunReader(file, this.readBuffers[readers.length]);
+        readers.push(reader);
+        this.checkHeader(reader, step);
+      }
+    } catch (error) {
+      readers.forEach((reader) => reader.close());
+      throw error;
+    }
+    return readers;
+  }
+
+  private checkHeader(reader: RunReader, step: number): void {
+    const { header } = reader;
+    const { width, columns, moduli } = this.options;
+    const problem =
+      header.width !== width || header.columns !== columns
+        ? `holds a ${header.width}-wide sweep of ${header.columns} columns, not ${width} of ${columns}`
+        : header.step !== step
+          ? `holds step ${header.step}, expected ${step}`
+          : header.moduli.join() !== moduli.join()
+            ? 'holds residues for other moduli'
+            : undefined;
+    if (problem) throw new RunFileError(reader.path, problem);
+  }
+
+  private header(step: number, run: number): RunHeader {
+    const { width, columns, moduli } = this.options;
+    return { version: FORMAT_VERSION, width, columns, step, run, moduli };
+  }
+
+  /** Drains the table into the next run file of the states after `step` points. */
+  private spill(step: number): RunSummary {
+    const summary = this.writeRun(step, this.runs.length + 1, (sink) => this.table.drainSorted(sink));
+    this.runs.push(summary);
+    return summary;
+  }
+
+  /** Writes one run file of the states after `step` points; `fill` appends them in order. */
+  private writeRun(step: number, run: number, fill: (sink: RecordSink) => void): RunSummary {
+    const { partition, partitions } = this.options;
+    fse.ensureDirSync(this.scratch.stepDir(step));
+    const file = this.scratch.runPath(step, run, partitions > 1 ? partition : undefined);
+    let writer: RunWriter | undefined;
+    try {
+      writer = new RunWriter(file, this.header(step, run), this.writeChunk);
+      fill(writer);
+      return { ...writer.finish(), partition };
+    } catch (error) {
+      writer?.abort();
+      throw diskError(error, file);
+    }
+  }
+
+  private memory(): MemoryRun {
+    this.memoryRun ??= new MemoryRun(this.options.plan.memoryRunCapacity, this.options.moduli.length);
+    return this.memoryRun;
+  }
+}

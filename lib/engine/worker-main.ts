@@ -1,0 +1,44 @@
+/**
+ * A partition worker (worker_threads): runs one PartitionRunner and answers the pass coordinator's
+ * calls, { id, op, … } → { id, result } or { id, error }. Its peer link is a MessagePort to the
+ * other worker, handed over in workerData.
+ */
+
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { GocountError } from '../errors.js';
+import { PeerLink } from './peer.js';
+import { PartitionOptions, PartitionRunner } from './partition.js';
+import { MAX_SUCCESSORS } from '../state/border.js';
+
+const { options, peerPort } = workerData as { options: PartitionOptions; peerPort: MessagePort };
+const port = parentPort!;
+const peer = new PeerLink(peerPort, options.moduli.length, MAX_SUCCESSORS * options.plan.batchRecords);
+const runner = new PartitionRunner(options, peer);
+
+let lastProgress = 0;
+function progress(states: number): void {
+  const now = Date.now();
+  if (now - lastProgress < 250) return;
+  lastProgress = now;
+  port.postMessage({ progress: states });
+}
+
+port.on('message', async (message: { id: number; op: string; step: number; files: string[] | null; toFiles: boolean }) => {
+  try {
+    let result: unknown;
+    if (message.op === 'begin') result = runner.begin(message.toFiles);
+    else if (message.op === 'expand') result = await runner.expand(message.step, message.files, progress);
+    else if (message.op === 'finish') result = runner.finish(message.step, message.toFiles);
+    else if (message.op === 'legal') result = runner.legalSums(message.step, message.files);
+    else if (message.op === 'close') {
+      runner.close();
+      port.close();
+      return;
+    }
+    port.postMessage({ id: message.id, result });
+  } catch (error) {
+    const exitCode = error instanceof GocountError ? error.exitCode : 1;
+    const text = error instanceof Error ? (error instanceof GocountError ? error.message : `${error.stack ?? error.message}`) : String(error);
+    port.postMessage({ id: message.id, error: { message: text, exitCode, internal: !(error instanceof GocountError) } });
+  }
+});

@@ -1,0 +1,75 @@
+import test from 'ava';
+import { StateTable } from '../lib/engine/state-table.js';
+import { MemoryRun } from '../lib/engine/memory-run.js';
+import { HIGH_UNIT } from '../lib/state/layout.js';
+
+const moduli = [4294967291, 4294967279, 7];
+
+/** Random states of a width, with repeats, and the expected per-state sums. */
+function sample(width: number, count: number, distinct: number) {
+  let seed = width * 7919;
+  const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const pool: Array<[number, number]> = [];
+  for (let i = 0; i < distinct; i++) {
+    const value = Math.floor(random() * 2 ** Math.min(3 * width, 52));
+    pool.push([Math.floor(value / HIGH_UNIT), value % HIGH_UNIT]);
+  }
+  if (width === 19) pool.push([2 ** 27 - 1, 2 ** 30 - 1]);
+  const states = new Uint32Array(2 * count);
+  const residues = new Uint32Array(3 * count);
+  const expected = new Map<number, number[]>();
+  for (let i = 0; i < count; i++) {
+    const [hi, lo] = pool[Math.floor(random() * pool.length)];
+    states.set([hi, lo], 2 * i);
+    const r = moduli.map((p) => Math.floor(random() * p));
+    residues.set(r, 3 * i);
+    const key = hi * HIGH_UNIT + lo;
+    const sum = expected.get(key) ?? [0, 0, 0];
+    expected.set(key, sum.map((s, k) => (s + r[k]) % moduli[k]));
+  }
+  return { states, residues, expected };
+}
+
+for (const [width, capacity] of [[4, 1000], [10, 5000], [11, 5000], [13, 5000], [19, 100], [19, 5000]] as const) {
+  test(`width ${width}, ${capacity} slots: equal states combine, and drain in strictly increasing order`, (t) => {
+    const { states, residues, expected } = sample(width, 2000, Math.min(600, Math.floor(capacity * 0.6)));
+    const table = new StateTable(capacity, moduli, width);
+    for (let at = 0; at < 2000; ) {
+      at = table.addBatch(states, residues, at, 2000);
+      t.false(table.full);
+    }
+    t.is(table.size, expected.size);
+    const seen: number[] = [];
+    table.drainSorted({
+      append(hi, lo, src, at) {
+        const key = hi * HIGH_UNIT + lo;
+        t.deepEqual(Array.from(src.subarray(at, at + 3)), expected.get(key), `state ${key}`);
+        seen.push(key);
+      },
+    });
+    t.is(seen.length, expected.size);
+    t.true(seen.every((key, i) => i === 0 || key > seen[i - 1]), 'strictly increasing');
+    t.is(table.size, 0);
+  });
+}
+
+test('addBatch stops when the table reaches its load', (t) => {
+  const { states, residues } = sample(9, 2000, 1500);
+  const table = new StateTable(100, moduli, 9);
+  const stopped = table.addBatch(states, residues, 0, 2000);
+  t.true(table.full);
+  t.is(table.size, table.maxLoad);
+  t.true(stopped < 2000);
+});
+
+test('drainTo a memory run keeps every state once', (t) => {
+  const { states, residues, expected } = sample(7, 1000, 300);
+  const table = new StateTable(1000, moduli, 7);
+  table.addBatch(states, residues, 0, 1000);
+  const run = new MemoryRun(table.maxLoad, 3);
+  table.drainTo(run, false);
+  t.is(run.count, expected.size);
+  let total = 0;
+  for (const batch of run.batches(64)) total += batch.size;
+  t.is(total, expected.size);
+});
