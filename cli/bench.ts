@@ -26,6 +26,7 @@ const args = yargs(hideBin(process.argv))
   .option('boards', { type: 'string', describe: 'comma-separated boards instead, like 7x7,9x9' })
   .option('memory', { type: 'string', describe: 'passed to gocount --memory' })
   .option('residues-per-pass', { type: 'number', describe: 'passed to gocount --residues-per-pass' })
+  .option('workers', { type: 'number', describe: 'passed to gocount --workers' })
   .strict()
   .help()
   .parseSync();
@@ -41,6 +42,7 @@ for (const board of boards) {
   const flags = [board, '--stats', '--json', '--quiet', '--scratch', scratch];
   if (memory) flags.push('--memory', memory);
   if (args['residues-per-pass']) flags.push('--residues-per-pass', String(args['residues-per-pass']));
+  if (args.workers) flags.push('--workers', String(args.workers));
   const started = performance.now();
   const child = spawnSync(process.execPath, [cli, ...flags], { encoding: 'utf8', maxBuffer: 1 << 26 });
   const wall = (performance.now() - started) / 1000;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { parseSize } from '../lib/units.js';
+import { formatDuration, parseSize } from '../lib/units.js';
 import { UsageError } from '../lib/errors.js';
 
 test('human sizes', (t) => {
@@ -17,4 +17,11 @@ test('bad sizes name the flag', (t) => {
     const error = t.throws(() => parseSize(text, '--disk'), { instanceOf: UsageError });
     t.regex(error!.message, /^--disk /);
   }
+});
+
+test('durations round without a 60th second', (t) => {
+  t.is(formatDuration(3.25), '3.3s');
+  t.is(formatDuration(59.7), '1m00s');
+  t.is(formatDuration(179.6), '3m00s');
+  t.is(formatDuration(3725), '1h02m');
 });
