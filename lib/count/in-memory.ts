@@ -4,7 +4,7 @@
  * and obviously exact; it is the oracle the streaming engine is checked against, not the engine.
  */
 
-import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
+import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
 import { Expander } from '../state/expander.js';
 import { HIGH_UNIT, MAX_EXACT_NUMBER_WIDTH } from '../state/layout.js';
 import type { Sweep } from '../board/shape.js';
@@ -17,7 +17,6 @@ type StateKey = number | bigint;
  */
 export function countLegalByColumn(sweep: Sweep): bigint[] {
   const { width, columns } = sweep;
-  const states = new BorderStates(width);
   const expander = new Expander(width);
   const keys = stateKeys(width);
   const successors = new Uint32Array(2 * MAX_SUCCESSORS);
@@ -40,7 +39,7 @@ export function countLegalByColumn(sweep: Sweep): bigint[] {
     let legal = 0n;
     for (const [key, count] of current) {
       keys.split(key, pair);
-      if (states.isLegalFinal(pair[0], pair[1])) legal += count;
+      if (isLegalFinal(pair[0], pair[1])) legal += count;
     }
     perColumn.push(legal);
   }

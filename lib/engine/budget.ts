@@ -19,8 +19,6 @@ export interface MemoryPlan {
   readonly batchRecords: number;
   readonly readBufferBytes: number;
   readonly writeBufferBytes: number;
-  /** The bytes the plan allocates at most. */
-  readonly plannedBytes: number;
   /** Whether a step can outgrow the table; if not, in-memory steps need no sorting. */
   readonly mayOverflow: boolean;
 }
@@ -63,7 +61,6 @@ export function planMemory(total: number, residueCount: number, fanIn: number, w
     batchRecords,
     readBufferBytes,
     writeBufferBytes,
-    plannedBytes: Math.ceil(fixed + tableCapacity * perSlot),
     mayOverflow,
   };
 }

@@ -56,10 +56,9 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
   const passes = splitIntoPasses(moduli, perPass);
   const workers = options.workers ?? 1;
   if (workers !== 1 && workers !== 2) throw new UsageError(`--workers ${workers}: must be 1 or 2`);
-  if (options.memory < 1) throw new UsageError('--memory must be positive');
   const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers));
   if (options.disk !== undefined) {
-    const needed = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), plans[0].memoryRunCapacity, options.keep);
+    const needed = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), workers * plans[0].memoryRunCapacity, options.keep);
     if (needed > options.disk) {
       throw new UsageError(`this count may need ${formatBytes(needed)} of disk, more than --disk ${formatBytes(options.disk)}`);
     }

@@ -9,7 +9,6 @@ export const memoryRunBytes = (residueCount: number): number => 8 + 4 * residueC
 
 export class MemoryRun {
   count = 0;
-  sorted = false;
   readonly capacity: number;
   readonly residueCount: number;
   private readonly states: Uint32Array;
@@ -22,9 +21,8 @@ export class MemoryRun {
     this.residues = new Uint32Array(residueCount * capacity);
   }
 
-  reset(sorted: boolean): void {
+  reset(): void {
     this.count = 0;
-    this.sorted = sorted;
   }
 
   append(hi: number, lo: number, src: Uint32Array, at: number): void {

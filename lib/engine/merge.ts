@@ -8,10 +8,6 @@ import type { Batch } from './batch.js';
 import type { RecordSink } from './state-table.js';
 
 export class RunMerger {
-  /** Records read from all runs, and distinct states produced. */
-  recordsIn = 0;
-  statesOut = 0;
-
   private readonly heap: RunReader[] = [];
   private readonly moduli: Float64Array;
   private readonly current: Uint32Array;
@@ -65,12 +61,10 @@ export class RunMerger {
       }
       this.advanceTop();
     }
-    this.statesOut++;
   }
 
   private advanceTop(): void {
     const { heap } = this;
-    this.recordsIn++;
     if (heap[0].next()) this.siftDown(0);
     else {
       const last = heap.pop()!;

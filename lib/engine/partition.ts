@@ -85,7 +85,7 @@ export class PartitionRunner {
   /** Step 0: the all-edge state, in the partition that owns it; with toFiles also as a run file. */
   begin(toFiles: boolean): RunSummary[] {
     const memory = this.memory();
-    memory.reset(true);
+    memory.reset();
     if (ownerOf(START_HI, START_LO, this.options.partitions) !== this.options.partition) return toFiles ? [this.writeRun(0, 1, () => {})] : [];
     const one = new Uint32Array(this.options.moduli.length).fill(1);
     memory.append(START_HI, START_LO, one, 0);
@@ -112,7 +112,7 @@ export class PartitionRunner {
         Readable.from(source.batches, { objectMode: true, highWaterMark: 2 }),
         ...(stages as [NodeJS.ReadWriteStream]),
         accumulateTransform(table, () => this.spill(step + 1), this.successorPool),
-        new Writable({ objectMode: true, write: (_run, _encoding, done) => done() }),
+        new Writable({ objectMode: true, write: (_nothing, _encoding, done) => done() }), // the pipeline's end
       );
       if (this.peer) {
         await this.peer.end(step);

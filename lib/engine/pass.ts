@@ -85,7 +85,6 @@ export class PassRunner {
           runsIn: manifest ? manifest.runs.length : 0,
           successors: stepParts.reduce((n, part) => n + part.successors, 0),
           runsOut: runs.length,
-          recordsOut: runs.reduce((n, run) => n + run.records, 0),
           bytesOut: runs.reduce((n, run) => n + run.bytes, 0),
           seconds: (performance.now() - started) / 1000,
         };

@@ -14,9 +14,8 @@ export interface StepReport {
   readonly recordsIn: number;
   readonly runsIn: number;
   readonly successors: number;
-  /** Run files written by this step, their records and bytes; 0 when it stayed in memory. */
+  /** Run files written by this step and their bytes; 0 when it stayed in memory. */
   readonly runsOut: number;
-  readonly recordsOut: number;
   readonly bytesOut: number;
   readonly seconds: number;
 }

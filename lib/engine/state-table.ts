@@ -152,7 +152,7 @@ export class StateTable {
 
   /** Copies every state into `run` (sorted when asked), then empties the table. */
   drainTo(run: MemoryRun, sorted: boolean): void {
-    run.reset(sorted);
+    run.reset();
     if (sorted) this.drainSorted(run);
     else {
       const { slots, stride } = this;

@@ -263,11 +263,6 @@ export class BorderStates {
     this.layout.pack(fields, y, out, at);
   }
 
-  /** Whether a state at step 0 is a legal final state: no stone lacks a liberty. */
-  isLegalFinal(hi: number, lo: number): boolean {
-    return isLegalFinal(hi, lo);
-  }
-
   /** Whether (hi, lo) is the one code of a well-formed border state class at step y. */
   isCanonical(hi: number, lo: number, y: number): boolean {
     if (!this.decode(hi, lo, y)) return false;
