@@ -104,6 +104,7 @@ export class PartitionRunner {
     stage.startStep(y, Math.floor(step / width) === columns - 1, atBoundary);
     this.runs = [];
     this.stepOut = step + 1;
+    this.peer?.beginStep(step);
     const source = this.openSource(step, files);
     const stages: NodeJS.ReadWriteStream[] = [expandTransform(stage, this.successorPool, this.inputPool, () => onProgress(stage.statesIn))];
     if (this.peer) stages.push(routeTransform(partition, partitions, this.peer, moduli.length));

@@ -4,6 +4,8 @@
  * transferred, not copied, and come back with the acknowledgement for reuse. At most MAX_IN_FLIGHT
  * batches are unacknowledged, so neither side queues without bound; a worker waiting for credit
  * keeps its event loop free to take in its peer's batches, so the two never wait on each other.
+ * Batches carry their step: one that arrives before this worker has begun that step (the two
+ * workers start a step on separate messages, in no fixed order) waits, unacknowledged, until it has.
  */
 
 import type { MessagePort } from 'node:worker_threads';
@@ -18,8 +20,10 @@ export function ownerOf(hi: number, lo: number, partitions: number): number {
   return (h >>> 0) % partitions;
 }
 
+type BatchMessage = { t: 'batch'; step: number; size: number; states: Uint32Array; residues: Uint32Array };
+
 type PeerMessage =
-  | { t: 'batch'; size: number; states: Uint32Array; residues: Uint32Array }
+  | BatchMessage
   | { t: 'ack'; states: Uint32Array; residues: Uint32Array }
   | { t: 'end'; step: number };
 
@@ -30,7 +34,10 @@ export class PeerLink {
   private readonly k: number;
   private readonly capacity: number;
   private readonly free: Array<{ states: Uint32Array; residues: Uint32Array }> = [];
-  private readonly pending: Array<{ states: Uint32Array; residues: Uint32Array; size: number }> = [];
+  private readonly pending: BatchMessage[] = [];
+  /** Batches for a step this worker has not begun yet. */
+  private early: BatchMessage[] = [];
+  private step = -1;
   private states: Uint32Array;
   private residues: Uint32Array;
   private size = 0;
@@ -51,9 +58,17 @@ export class PeerLink {
     port.on('message', (message: PeerMessage) => this.receive(message));
   }
 
-  /** Where inbound batches go during a step. */
+  /** Where inbound batches go. */
   handleInbound(handler: InboundHandler): void {
     this.onBatch = handler;
+  }
+
+  /** Starts `step`: batches sent are tagged with it, and the peer's early ones for it are taken in. */
+  beginStep(step: number): void {
+    this.step = step;
+    const early = this.early;
+    this.early = [];
+    for (const message of early) this.receive(message);
   }
 
   /** Queues record i of (states, residues) for the peer. */
@@ -97,7 +112,7 @@ export class PeerLink {
   }
 
   private post(): void {
-    this.pending.push({ states: this.states, residues: this.residues, size: this.size });
+    this.pending.push({ t: 'batch', step: this.step, states: this.states, residues: this.residues, size: this.size });
     [this.states, this.residues] = this.buffers();
     this.size = 0;
     this.drain();
@@ -107,7 +122,7 @@ export class PeerLink {
     while (this.pending.length > 0 && this.inFlight < MAX_IN_FLIGHT) {
       const batch = this.pending.shift()!;
       this.inFlight++;
-      this.port.postMessage({ t: 'batch', ...batch }, [batch.states.buffer as ArrayBuffer, batch.residues.buffer as ArrayBuffer]);
+      this.port.postMessage(batch, [batch.states.buffer as ArrayBuffer, batch.residues.buffer as ArrayBuffer]);
     }
     if (this.pending.length === 0) {
       const waiters = this.readyWaiters;
@@ -122,6 +137,10 @@ export class PeerLink {
       this.free.push({ states: message.states, residues: message.residues });
       this.drain();
     } else if (message.t === 'batch') {
+      if (message.step !== this.step) {
+        this.early.push(message);
+        return;
+      }
       try {
         if (!this.failure) this.onBatch(message.states, message.residues, message.size);
       } catch (error) {

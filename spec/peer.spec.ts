@@ -1,0 +1,36 @@
+import test from 'ava';
+import { MessageChannel } from 'node:worker_threads';
+import { ownerOf, PeerLink } from '../lib/engine/peer.js';
+
+test('a batch for a step the receiver has not begun waits for beginStep, and ends are kept per step', async (t) => {
+  const { port1, port2 } = new MessageChannel();
+  const sender = new PeerLink(port1, 1, 2);
+  const receiver = new PeerLink(port2, 1, 2);
+  const received: number[] = [];
+  receiver.handleInbound((states, residues, size) => {
+    for (let i = 0; i < size; i++) received.push(states[2 * i + 1] * 1000 + residues[i]);
+  });
+  sender.beginStep(5);
+  const states = Uint32Array.from([0, 7, 0, 8, 0, 9]);
+  const residues = Uint32Array.from([1, 2, 3]);
+  for (let i = 0; i < 3; i++) sender.queue(states, residues, i);
+  await sender.end(5);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.deepEqual(received, [], 'held while the receiver is before step 5');
+  receiver.beginStep(5);
+  await receiver.peerEnded(5);
+  t.deepEqual(received, [7001, 8002, 9003]);
+  sender.close();
+  receiver.close();
+});
+
+test('ownership splits states about evenly and is stable', (t) => {
+  let ones = 0;
+  for (let i = 0; i < 10000; i++) {
+    const owner = ownerOf(i >>> 3, (i * 2654435761) >>> 2, 2);
+    t.is(owner, ownerOf(i >>> 3, (i * 2654435761) >>> 2, 2));
+    ones += owner;
+  }
+  t.true(ones > 4500 && ones < 5500, `${ones} of 10000`);
+  t.is(ownerOf(123, 456, 1), 0);
+});
