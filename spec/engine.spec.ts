@@ -36,7 +36,7 @@ test('the sums at column boundaries are L(m,1) … L(m,n)', async (t) => {
 
 test('a tiny memory budget and --fan-in 2 force many runs and merges in rounds; the count stays exact', async (t) => {
   const sweep = { width: 7, columns: 5 };
-  const result = await engine(t, sweep, { memory: 200 << 10, fanIn: 2 });
+  const result = await engine(t, sweep, { memory: 150 << 10, fanIn: 2 });
   t.is(result.legal, countLegal(sweep));
   const runsIn = Math.max(...result.reports.map((r) => r.runsIn));
   t.true(runsIn > 4, `the largest step was read from ${runsIn} runs: merged in ${Math.ceil(Math.log2(runsIn))} rounds`);

@@ -73,3 +73,11 @@ test('drainTo a memory run keeps every state once', (t) => {
   for (const batch of run.batches(64)) total += batch.size;
   t.is(total, expected.size);
 });
+
+test('a memory run refuses a state past its capacity instead of dropping it', (t) => {
+  const run = new MemoryRun(2, 1);
+  const residues = Uint32Array.from([5]);
+  run.append(0, 1, residues, 0);
+  run.append(0, 2, residues, 0);
+  t.throws(() => run.append(0, 3, residues, 0), { instanceOf: RangeError });
+});

@@ -26,6 +26,8 @@ export interface MemoryPlan {
 /** Batches alive at once in a step's pipeline, at most (stream buffers plus the one in hand). */
 const BATCHES_IN_FLIGHT = 8;
 const MIN_TABLE = 64;
+/** The in-memory run's size, as a share of the table's load, when the table cannot hold every step. */
+const SMALL_RUN_SHARE = 0.25;
 
 const clamp = (value: number, least: number, most: number) => Math.min(most, Math.max(least, Math.floor(value)));
 
@@ -43,18 +45,22 @@ export function planMemory(total: number, residueCount: number, fanIn: number, w
   const readBufferBytes = clamp((budget * 0.1) / fanIn, 8 << 10, 1 << 20);
   const writeBufferBytes = clamp(budget / 32, 64 << 10, 1 << 20);
   const fixed = batches + fanIn * readBufferBytes + writeBufferBytes;
-  const perSlot = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + recordBytes);
   // No point in a table larger than the most states a step of this width can have.
   const share = workers === 1 ? 1 : 1.1 / workers; // hash shares vary a little
   const needed = Math.ceil((maxStates(width) * 1.05 * share) / MAX_LOAD_FACTOR) + MIN_TABLE;
+  // A table that holds every step keeps each one in memory: room for a full in-memory run. One that
+  // cannot keeps only the early, small steps in memory: a quarter of that, and more table instead.
+  const fullRun = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + recordBytes);
+  const mayOverflow = Math.floor((budget - fixed) / fullRun) < needed;
+  const runShare = mayOverflow ? SMALL_RUN_SHARE : 1;
+  const perSlot = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + runShare * recordBytes);
   const tableCapacity = Math.min(needed, Math.floor((budget - fixed) / perSlot));
-  const mayOverflow = tableCapacity < needed;
   if (tableCapacity < MIN_TABLE) {
     const least = workers * (fixed + MIN_TABLE * perSlot);
     const split = workers > 1 ? `, split over ${workers} workers,` : '';
     throw new UsageError(`--memory ${formatBytes(total)}${split} is too small for ${residueCount} residues with --fan-in ${fanIn}: give at least ${formatBytes(least)}`);
   }
-  const memoryRunCapacity = Math.floor(tableCapacity * MAX_LOAD_FACTOR);
+  const memoryRunCapacity = Math.floor(tableCapacity * MAX_LOAD_FACTOR * runShare);
   return {
     tableCapacity,
     memoryRunCapacity,

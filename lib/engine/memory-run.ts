@@ -26,6 +26,7 @@ export class MemoryRun {
   }
 
   append(hi: number, lo: number, src: Uint32Array, at: number): void {
+    if (this.count === this.capacity) throw new RangeError(`in-memory run full at ${this.capacity} states`);
     const n = this.count++;
     this.states[2 * n] = hi;
     this.states[2 * n + 1] = lo;

@@ -44,6 +44,8 @@ export interface StepPart {
   readonly spilled: number;
   /** States left in the table. */
   readonly held: number;
+  /** Whether they fit in the in-memory run. */
+  readonly fitsInMemory: boolean;
   readonly dropped: number[];
   /** At a column boundary: the legal states' residues. */
   readonly legal?: number[];
@@ -130,6 +132,7 @@ export class PartitionRunner {
       successors: stage.successorsOut,
       spilled: this.runs.length,
       held: table.size,
+      fitsInMemory: table.size <= this.options.plan.memoryRunCapacity,
       dropped: Array.from(stage.dropped),
       legal: atBoundary ? Array.from(stage.legal) : undefined,
     };

@@ -70,7 +70,7 @@ export class PassRunner {
             }),
           ),
         );
-        const toFiles = keep || stepParts.some((part) => part.spilled > 0);
+        const toFiles = keep || stepParts.some((part) => part.spilled > 0 || !part.fitsInMemory);
         const runs = (await Promise.all(parts.map((part) => part.finish(step + 1, toFiles)))).flat();
         const next = toFiles ? this.finishStep(step + 1, runs, this.sumOf(stepParts.map((part) => part.dropped))) : undefined;
         if (manifest && !keep) this.scratch.removeStep(step);
