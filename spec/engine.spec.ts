@@ -28,10 +28,13 @@ test('the engine equals the in-memory oracle on every board up to 6×6 and recta
   }
 });
 
-test('the sums at column boundaries are L(m,1) … L(m,n)', async (t) => {
-  const sweep = { width: 4, columns: 9 };
-  const result = await engine(t, sweep);
+test('the sums at column boundaries are L(m,1) … L(m,n); the scratch folder is left empty', async (t) => {
+  const sweep = { width: 6, columns: 7 };
+  const scratchDir = tempScratch(t);
+  const result = await engine(t, sweep, { memory: 200 << 10, fanIn: 4, scratchDir });
   t.deepEqual(result.perColumn, countLegalByColumn(sweep));
+  t.true(result.reports.some((r) => r.runsOut > 0), 'some step went to files');
+  t.deepEqual(readdirSync(scratchDir), []);
 });
 
 test('a tiny memory budget and --fan-in 2 force many runs and merges in rounds; the count stays exact', async (t) => {

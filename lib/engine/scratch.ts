@@ -58,8 +58,15 @@ export class ScratchFolder {
     fse.removeSync(this.stepDir(step));
   }
 
+  /** Removes this count's folder, and the sweep's folder above it when nothing else is left there. */
   removeAll(): void {
     fse.removeSync(this.root);
+    const sweep = path.dirname(this.root);
+    try {
+      if (fse.readdirSync(sweep).length === 0) fse.rmdirSync(sweep);
+    } catch {
+      // gone already, or in use by another count: leave it
+    }
   }
 }
 
