@@ -81,3 +81,20 @@ test('a memory run refuses a state past its capacity instead of dropping it', (t
   run.append(0, 2, residues, 0);
   t.throws(() => run.append(0, 3, residues, 0), { instanceOf: RangeError });
 });
+
+test('a table that starts small doubles as it fills and loses nothing', (t) => {
+  const { states, residues, expected } = sample(13, 2000, 1000);
+  const table = new StateTable(4096, moduli, 13, 16);
+  t.is(table.capacity, 16);
+  t.is(table.addBatch(states, residues, 0, 2000), 2000);
+  t.true(table.capacity >= 1024 && table.capacity <= 4096, `grew to ${table.capacity}`);
+  t.is(table.size, expected.size);
+  let drained = 0;
+  table.drainSorted({
+    append(hi, lo, src, at) {
+      t.deepEqual(Array.from(src.subarray(at, at + 3)), expected.get(hi * HIGH_UNIT + lo));
+      drained++;
+    },
+  });
+  t.is(drained, expected.size);
+});

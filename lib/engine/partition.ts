@@ -86,7 +86,7 @@ export class PartitionRunner {
 
   /** Step 0: the all-edge state, in the partition that owns it; with toFiles also as a run file. */
   begin(toFiles: boolean): RunSummary[] {
-    const memory = this.memory();
+    const memory = this.memory(1);
     memory.reset();
     if (ownerOf(START_HI, START_LO, this.options.partitions) !== this.options.partition) return toFiles ? [this.writeRun(0, 1, () => {})] : [];
     const one = new Uint32Array(this.options.moduli.length).fill(1);
@@ -143,7 +143,7 @@ export class PartitionRunner {
     const { table, options } = this;
     if (!toFiles) {
       // Sorted only when the next step may overflow the table: then its runs need the order.
-      table.drainTo(this.memory(), options.plan.mayOverflow && table.size > table.maxLoad / 3);
+      table.drainTo(this.memory(table.size), options.plan.mayOverflow && table.size > table.maxLoad / 3);
       return [];
     }
     if (table.size > 0 || this.runs.length === 0) this.spill(step);
@@ -161,7 +161,7 @@ export class PartitionRunner {
       },
     };
     if (files === null) {
-      for (const batch of this.memory().batches(this.options.plan.batchRecords)) {
+      for (const batch of this.memory(0).batches(this.options.plan.batchRecords)) {
         for (let i = 0; i < batch.size; i++) sink.append(batch.states[2 * i], batch.states[2 * i + 1], batch.residues, i * moduli.length);
       }
     } else {
@@ -177,7 +177,7 @@ export class PartitionRunner {
   /** The step's states as a stream of batches, each state once. */
   private openSource(step: number, files: string[] | null): { batches: Iterable<Batch>; close: () => void } {
     const { plan } = this.options;
-    if (files === null) return { batches: this.memory().batches(plan.batchRecords), close: () => {} };
+    if (files === null) return { batches: this.memory(0).batches(plan.batchRecords), close: () => {} };
     const readers = this.openReaders(this.mergeDown(step, files), step);
     const merger = new RunMerger(readers, this.options.moduli);
     const pool = this.inputPool;
@@ -279,8 +279,12 @@ export class PartitionRunner {
     }
   }
 
-  private memory(): MemoryRun {
-    this.memoryRun ??= new MemoryRun(this.options.plan.memoryRunCapacity, this.options.moduli.length);
+  /** The in-memory run, with room for at least `states` (allocated as steps grow, up to the plan's). */
+  private memory(states: number): MemoryRun {
+    if (!this.memoryRun || this.memoryRun.capacity < states) {
+      const capacity = Math.min(this.options.plan.memoryRunCapacity, Math.max(states, 2 * (this.memoryRun?.capacity ?? 0), 1024));
+      this.memoryRun = new MemoryRun(capacity, this.options.moduli.length);
+    }
     return this.memoryRun;
   }
 }

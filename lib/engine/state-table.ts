@@ -1,6 +1,8 @@
 /**
  * The in-memory buffer of one step's successors: an open-addressing hash table from state to its
- * residues, so equal states are combined as they arrive. When it holds maxLoad states it is drained
+ * residues, so equal states are combined as they arrive. It starts small and doubles as it fills, up
+ * to the capacity the memory budget allows, so a count touches only the memory its steps need. When
+ * it holds maxLoad states at full capacity it is drained
  * in state order into a run file, or, at the end of a step that fit, into a MemoryRun.
  */
 
@@ -12,6 +14,9 @@ export const MAX_LOAD_FACTOR = 0.7;
 /** Bytes per slot, and per stored state for the sort keys, for budget planning. */
 export const tableSlotBytes = (residueCount: number): number => 4 * (2 + residueCount);
 export const sortKeyBytes = 8;
+
+/** Slots a table starts with (it doubles from there). */
+const INITIAL_CAPACITY = 1 << 16;
 
 /** How far ahead addBatch reads home slots. */
 const PREFETCH = 8;
@@ -27,8 +32,11 @@ export interface RecordSink {
 }
 
 export class StateTable {
-  readonly capacity: number;
-  readonly maxLoad: number;
+  /** Slots now, and the most the budget allows. */
+  capacity: number;
+  readonly maxCapacity: number;
+  /** States held before the table grows, or at full capacity is full. */
+  maxLoad: number;
   readonly residueCount: number;
   size = 0;
 
@@ -36,43 +44,73 @@ export class StateTable {
    * Slot i is slots[i·S .. i·S + S) with S = 2 + K: hi + OCCUPIED, lo, then K residues. One array,
    * so an insert touches one place in memory.
    */
-  private readonly slots: Uint32Array;
+  private slots: Uint32Array;
   private readonly stride: number;
   /** Maps a 31-bit hash onto [0, capacity) by multiplication, cheaper than a division. */
-  private readonly scale: number;
+  private scale: number;
   private readonly moduli: Float64Array;
   /**
    * Sort keys as 64-bit integers written through a 32-bit view: the state's 3·width bits on top and,
    * when they leave room for it, the slot number below (indexBits > 0), so a sorted key leads
    * straight to its slot; otherwise just the state, and the slot is found by probing again.
    */
-  private readonly keys: BigUint64Array;
-  private readonly keyWords: Uint32Array;
-  private readonly indexBits: number;
+  private keys = new BigUint64Array(0);
+  private keyWords = new Uint32Array(0);
+  private indexBits = 0;
+  private readonly width: number;
   /** Home slots of the inserts in flight in addBatch, and a sink for the early reads. */
   private readonly homes = new Int32Array(HOME_MASK + 1);
   touched = 0;
 
-  constructor(capacity: number, moduli: readonly number[], width: number) {
-    this.capacity = capacity;
-    this.maxLoad = Math.max(1, Math.floor(capacity * MAX_LOAD_FACTOR));
+  constructor(maxCapacity: number, moduli: readonly number[], width: number, initialCapacity = INITIAL_CAPACITY) {
+    this.maxCapacity = maxCapacity;
     this.residueCount = moduli.length;
     this.moduli = Float64Array.from(moduli);
     this.stride = 2 + moduli.length;
-    this.scale = capacity / 2 ** 31;
-    this.slots = new Uint32Array(capacity * this.stride);
-    this.keys = new BigUint64Array(this.maxLoad);
-    this.keyWords = new Uint32Array(this.keys.buffer);
-    const room = Math.min(32, 64 - 3 * width);
-    this.indexBits = capacity <= 2 ** room ? room : 0;
+    this.width = width;
+    this.capacity = 0;
+    this.maxLoad = 0;
+    this.scale = 0;
+    this.slots = new Uint32Array(0);
+    this.resize(Math.min(maxCapacity, initialCapacity));
   }
 
+  /** Holding all it may: time to drain it into a run. */
   get full(): boolean {
-    return this.size >= this.maxLoad;
+    return this.size >= this.maxLoad && this.capacity === this.maxCapacity;
+  }
+
+  /** Doubles the table (up to maxCapacity), moving every state; false when it cannot grow. */
+  private grow(): boolean {
+    if (this.capacity === this.maxCapacity) return false;
+    const old = this.slots;
+    this.resize(Math.min(this.maxCapacity, 2 * this.capacity));
+    const { stride, slots } = this;
+    const end = this.capacity * stride;
+    for (let from = 0; from < old.length; from += stride) {
+      if (old[from] === 0) continue;
+      let b = ((slotHash(old[from] - OCCUPIED, old[from + 1]) * this.scale) | 0) * stride;
+      while (slots[b] !== 0) {
+        b += stride;
+        if (b === end) b = 0;
+      }
+      for (let w = 0; w < stride; w++) slots[b + w] = old[from + w];
+    }
+    return true;
+  }
+
+  private resize(capacity: number): void {
+    this.capacity = capacity;
+    this.maxLoad = Math.max(1, Math.floor(capacity * MAX_LOAD_FACTOR));
+    this.scale = capacity / 2 ** 31;
+    this.slots = new Uint32Array(capacity * this.stride);
+    const room = Math.min(32, 64 - 3 * this.width);
+    this.indexBits = capacity <= 2 ** room ? room : 0;
   }
 
   /** Adds residues src[at..at+K) to state (hi, lo). */
   add(hi: number, lo: number, src: Uint32Array, at: number): void {
+    if (this.size >= this.maxLoad && !this.grow()) throw new RangeError('state table full');
     this.insertAt(((slotHash(hi, lo) * this.scale) | 0) * this.stride, hi, lo, src, at);
   }
 
@@ -107,6 +145,14 @@ export class StateTable {
    * slot of the insert PREFETCH places ahead: the cache misses of the two overlap.
    */
   addBatch(states: Uint32Array, src: Uint32Array, from: number, to: number): number {
+    for (;;) {
+      from = this.addRange(states, src, from, to);
+      if (from === to || !this.grow()) return from;
+    }
+  }
+
+  /** addBatch without growing: stops at maxLoad. */
+  private addRange(states: Uint32Array, src: Uint32Array, from: number, to: number): number {
     const { slots, stride, scale, homes } = this;
     const k = this.residueCount;
     const ahead = Math.min(to, from + PREFETCH);
@@ -133,7 +179,7 @@ export class StateTable {
   /** Sends every state to `sink` in increasing order, then empties the table. */
   drainSorted(sink: RecordSink): void {
     const n = this.sortedKeys();
-    const { keyWords, slots, stride, indexBits: b } = this;
+    const { keyWords, slots, stride, indexBits: b } = this; // after sortedKeys: it may renew keyWords
     for (let j = 0; j < n; j++) {
       const low = keyWords[2 * j];
       const high = keyWords[2 * j + 1];
@@ -170,6 +216,10 @@ export class StateTable {
 
   /** Fills keys[0..size) with the stored states (and slots) and sorts them; returns size. */
   private sortedKeys(): number {
+    if (this.keys.length < this.size) {
+      this.keys = new BigUint64Array(this.maxLoad);
+      this.keyWords = new Uint32Array(this.keys.buffer);
+    }
     const { keyWords, slots, stride, indexBits: b } = this;
     let n = 0;
     for (let i = 0, at = 0; at < slots.length; i++, at += stride) {
