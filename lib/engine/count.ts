@@ -52,7 +52,7 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
   if (!Number.isInteger(fanIn) || fanIn < 2) throw new UsageError(`--fan-in ${fanIn}: must be an integer of at least 2`);
   const moduli = moduliFor(sweep.width * sweep.columns);
   const perPass = options.residuesPerPass ?? moduli.length;
-  if (!Number.isInteger(perPass) || perPass < 1) throw new UsageError(`--residues-per-pass ${perPass}: must be a positive integer`);
+  if (!Number.isInteger(perPass) || perPass < 1) throw new UsageError(`--residues-per-pass ${perPass}: must be an integer of at least 1`);
   const passes = splitIntoPasses(moduli, perPass);
   const workers = options.workers ?? 1;
   if (workers !== 1 && workers !== 2) throw new UsageError(`--workers ${workers}: must be 1 or 2`);

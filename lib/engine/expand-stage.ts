@@ -9,6 +9,7 @@ import through2 from 'through2';
 import { isLegalFinal, MAX_SUCCESSORS } from '../state/border.js';
 import { Expander } from '../state/expander.js';
 import { Batch, BatchPool } from './batch.js';
+import { addResidues } from '../residues/sums.js';
 
 export class ExpandStage {
   readonly dropped: Float64Array;
@@ -51,24 +52,19 @@ export class ExpandStage {
       const hi = inStates[2 * i];
       const lo = inStates[2 * i + 1];
       const base = i * k;
-      if (this.sumLegal && isLegalFinal(hi, lo)) addInto(legal, inResidues, base, 1, moduli);
+      if (this.sumLegal && isLegalFinal(hi, lo)) addResidues(legal, inResidues, base, 1, moduli);
       const made = expander.expand(hi, lo, y, output.states, 2 * out, lastColumn);
       for (let s = 0; s < made; s++) {
         const to = (out + s) * k;
         for (let r = 0; r < k; r++) outResidues[to + r] = inResidues[base + r];
       }
       out += made;
-      if (made < MAX_SUCCESSORS) addInto(dropped, inResidues, base, MAX_SUCCESSORS - made, moduli);
+      if (made < MAX_SUCCESSORS) addResidues(dropped, inResidues, base, MAX_SUCCESSORS - made, moduli);
     }
     output.size = out;
     this.statesIn += input.size;
     this.successorsOut += out;
   }
-}
-
-/** tally[r] += times × src[at + r] (mod moduli[r]). times ≤ 3 keeps every value exact. */
-function addInto(tally: Float64Array, src: Uint32Array, at: number, times: number, moduli: Float64Array): void {
-  for (let r = 0; r < moduli.length; r++) tally[r] = (tally[r] + times * src[at + r]) % moduli[r];
 }
 
 /** The stage as a transform stream: batches in, successor batches out; onBatch after each. */

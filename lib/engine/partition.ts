@@ -23,6 +23,7 @@ import { RunMerger } from './merge.js';
 import { ownerOf, PeerLink } from './peer.js';
 import { routeTransform } from './route-stage.js';
 import { diskError, ScratchFolder } from './scratch.js';
+import { addResidues } from '../residues/sums.js';
 import { RecordSink, StateTable } from './state-table.js';
 
 export interface PartitionOptions {
@@ -153,11 +154,11 @@ export class PartitionRunner {
   /** Residues of the legal final states of this partition. */
   legalSums(step: number, files: string[] | null): number[] {
     const { moduli } = this.options;
+    const moduliArray = Float64Array.from(moduli);
     const sums = new Float64Array(moduli.length);
     const sink: RecordSink = {
       append(hi, lo, residues, at) {
-        if (!isLegalFinal(hi, lo)) return;
-        for (let r = 0; r < moduli.length; r++) sums[r] = (sums[r] + residues[at + r]) % moduli[r];
+        if (isLegalFinal(hi, lo)) addResidues(sums, residues, at, 1, moduliArray);
       },
     };
     if (files === null) {

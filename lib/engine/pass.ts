@@ -14,6 +14,7 @@ import { localPartition, PartitionHandle, workerPartitions } from './partition-h
 import type { PartitionOptions } from './partition.js';
 import type { Progress, StepReport } from './progress.js';
 import { diskError, ScratchFolder } from './scratch.js';
+import { sumResidueVectors } from '../residues/sums.js';
 
 export interface PassOptions {
   readonly width: number;
@@ -132,8 +133,7 @@ export class PassRunner {
 
   /** Residue-wise sum of the partitions' residue vectors. */
   private sumOf(vectors: number[][]): number[] {
-    const { moduli } = this.options;
-    return moduli.map((p, r) => vectors.reduce((s, v) => (s + v[r]) % p, 0));
+    return sumResidueVectors(this.options.moduli, vectors);
   }
 
   private zeros(): number[] {

@@ -8,6 +8,7 @@ import { readFileSync, renameSync, writeFileSync, fsyncSync, openSync, closeSync
 import { RunFileError } from '../errors.js';
 import { FORMAT_VERSION, TEMP_SUFFIX } from './layout.js';
 import type { RunSummary } from './run-writer.js';
+import { sumResidueVectors } from '../residues/sums.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'gocount-step';
@@ -34,7 +35,7 @@ export function buildManifest(
   dropped: ArrayLike<number>,
 ): StepManifest {
   const { moduli } = identity;
-  const sums = moduli.map((p, r) => runs.reduce((s, run) => (s + run.sums[r]) % p, 0));
+  const sums = sumResidueVectors(moduli, runs.map((run) => run.sums));
   return {
     format: MANIFEST_FORMAT,
     version: FORMAT_VERSION,

@@ -1,0 +1,11 @@
+/** Residue arithmetic off and on the hot path: adding residue vectors modulo their moduli. */
+
+/** tally[r] += times × src[at + r] (mod moduli[r]). times ≤ 3 keeps every value exact. */
+export function addResidues(tally: Float64Array, src: Uint32Array, at: number, times: number, moduli: Float64Array): void {
+  for (let r = 0; r < moduli.length; r++) tally[r] = (tally[r] + times * src[at + r]) % moduli[r];
+}
+
+/** The residue-wise sum of several residue vectors. */
+export function sumResidueVectors(moduli: readonly number[], vectors: readonly (readonly number[])[]): number[] {
+  return moduli.map((p, r) => vectors.reduce((s, v) => (s + v[r]) % p, 0));
+}
