@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { parseBoard, sweepOf } from '../lib/board/shape.js';
 import { countLegalOf } from '../lib/count/count-board.js';
+import { checkFinalCount } from '../lib/count/final-check.js';
 import { defaultMemoryBudget } from '../lib/engine/budget.js';
 import { countWithEngine, DEFAULT_FAN_IN, defaultWorkers } from '../lib/engine/count.js';
 import { progressFor } from '../lib/engine/progress.js';
@@ -49,7 +50,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       .option('scratch', {
         type: 'string',
         default: 'scratch',
-        describe: 'folder for run files; each board and modulus set gets its own subfolder',
+        describe: 'folder for run files; each board and modulus set gets its own subfolder, and a rerun with the same folder resumes an interrupted count',
       })
       .option('disk', {
         type: 'string',
@@ -63,7 +64,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       .option('keep', {
         type: 'boolean',
         default: false,
-        describe: 'keep every step\'s run files and manifests (normally each step\'s are deleted when the next is complete)',
+        describe: 'keep every step\'s run files and manifests (normally a step\'s are deleted once a later step is on disk)',
       })
       .option('residues-per-pass', {
         type: 'number',
@@ -119,6 +120,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
 
     if (args.oracle) {
       const legal = countLegalOf(sweep);
+      checkFinalCount(board.m, board.n, legal);
       out.legal = legal.toString();
       lines.push(String(legal));
     } else {
@@ -134,6 +136,8 @@ export const countCommand: CommandModule<object, CountArgs> = {
         workers: args.workers,
         progress: progressFor(process.stderr, args.quiet),
       });
+      const product = result.moduli.reduce((p, q) => p * BigInt(q), 1n);
+      result.perColumn.forEach((legal, k) => checkFinalCount(sweep.width, k + 1, legal, product));
       const stats = summarize(result.reports, (performance.now() - started) / 1000);
       out.legal = result.legal.toString();
       if (args['all-columns']) {

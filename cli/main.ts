@@ -8,6 +8,8 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { GocountError, UsageError } from '../lib/errors.js';
 import { countCommand } from './count-command.js';
+import { inspectCommand } from './inspect-command.js';
+import { verifyCommand } from './verify-command.js';
 
 function fail(error: unknown): never {
   if (error instanceof GocountError) {
@@ -23,8 +25,12 @@ async function main(): Promise<void> {
     .scriptName('gocount')
     .usage('gocount [MxN | M N] [options]\n\nCounts the legal Go positions of an M×N board exactly: the positions in which every string of stones has a liberty.')
     .command(countCommand)
+    .command(verifyCommand)
+    .command(inspectCommand)
     .example('gocount 9x9', 'count the legal positions of a 9×9 board')
     .example('gocount 5 7 --json', 'the same for 5×7, as JSON')
+    .example('gocount verify scratch/', 'check every run file and manifest left in scratch/')
+    .example('gocount inspect run-00001.run', 'show a run file\'s header, trailer and first records')
     .strict()
     .help()
     .alias('h', 'help')

@@ -11,6 +11,7 @@ import { moduliFor, splitIntoPasses } from '../residues/moduli.js';
 import { formatBytes } from '../units.js';
 import { planMemory } from './budget.js';
 import { PassRunner } from './pass.js';
+import { ScratchFolder } from './scratch.js';
 import type { Progress, StepReport } from './progress.js';
 
 export interface EngineOptions {
@@ -85,6 +86,9 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
     reports.push(...result.reports);
   }
   options.progress.done();
+  if (!options.keep) {
+    for (const passModuli of passes) new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passModuli }).removeAll();
+  }
 
   const perColumn = perColumnResidues.map((residues) => joinResidues(residues.map((residue, r) => ({ modulus: moduli[r], residue }))));
   const residues = perColumnResidues[sweep.columns - 1].map((residue, r) => ({ modulus: moduli[r], residue }));

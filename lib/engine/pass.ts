@@ -2,7 +2,9 @@
  * One pass of the count: all m·n steps for one set of moduli (paper §5.5), over one partition in
  * this thread or two in workers. After each step the coordinator decides whether the states stay in
  * memory (they fit, and no file is asked for) or go to run files; then it writes the step's manifest,
- * which makes the step complete, and only then deletes the step before.
+ * which makes the step complete, and only then deletes the step before. A pass that finds its
+ * folder from an earlier, interrupted run resumes from the latest complete step in it; a finished
+ * pass leaves result.json, so a rerun after a crash in a later pass skips it.
  */
 
 import path from 'node:path';
@@ -13,6 +15,7 @@ import type { MemoryPlan } from './budget.js';
 import { localPartition, PartitionHandle, workerPartitions } from './partition-handle.js';
 import type { PartitionOptions } from './partition.js';
 import type { Progress, StepReport } from './progress.js';
+import { findResumePoint } from './resume.js';
 import { diskError, ScratchFolder } from './scratch.js';
 import { sumResidueVectors } from '../residues/sums.js';
 
@@ -50,16 +53,29 @@ export class PassRunner {
   async run(): Promise<PassResult> {
     const { width, columns, keep, progress, partitions } = this.options;
     const steps = width * columns;
-    this.scratch.prepare();
-    progress.passStart(this.options.pass, this.options.passes, steps);
+    const fresh = this.scratch.open();
+    const finished = fresh ? undefined : this.scratch.readResult();
+    if (finished) {
+      progress.note(`gocount: pass ${this.options.pass + 1} was finished before; its residues are in ${this.scratch.root}`);
+      return { perColumn: finished, reports: [] };
+    }
+    const resumed = fresh ? undefined : findResumePoint(this.scratch, partitions, (message) => progress.note(message));
+    if (resumed) progress.note(`gocount: resuming from step ${resumed.step} of ${steps} in ${this.scratch.root}`);
+    const firstStep = resumed?.step ?? 0;
+    progress.passStart(this.options.pass, this.options.passes, steps, firstStep);
     const parts = this.openPartitions();
     try {
-      const perColumn: number[][] = [];
+      const perColumn: number[][] = resumed ? resumed.columnSums.map((sums) => [...sums]) : [];
       const reports: StepReport[] = [];
-      let manifest: StepManifest | undefined;
-      const startRuns = (await Promise.all(parts.map((part) => part.begin(keep)))).flat();
-      if (keep) manifest = this.finishStep(0, startRuns, this.zeros());
-      for (let step = 0; step < steps; step++) {
+      // The step the next one reads from files (undefined: from memory), and the latest step on
+      // disk, which a crash resumes from: it stays until a later step's manifest is written.
+      let manifest = resumed;
+      let onDisk = resumed;
+      if (!resumed) {
+        const startRuns = (await Promise.all(parts.map((part) => part.begin(keep)))).flat();
+        if (keep) manifest = onDisk = this.finishStep(0, startRuns, this.zeros(), perColumn);
+      }
+      for (let step = firstStep; step < steps; step++) {
         progress.stepStart(step);
         const started = performance.now();
         const expanded = new Array<number>(partitions).fill(0);
@@ -71,11 +87,15 @@ export class PassRunner {
             }),
           ),
         );
+        if (step % width === 0 && step > 0) perColumn.push(this.sumOf(stepParts.map((part) => part.legal!)));
         const toFiles = keep || stepParts.some((part) => part.spilled > 0 || !part.fitsInMemory);
         const runs = (await Promise.all(parts.map((part) => part.finish(step + 1, toFiles)))).flat();
-        const next = toFiles ? this.finishStep(step + 1, runs, this.sumOf(stepParts.map((part) => part.dropped))) : undefined;
-        if (manifest && !keep) this.scratch.removeStep(step);
-        else if (manifest) fse.removeSync(path.join(this.scratch.stepDir(step), 'merge'));
+        const next = toFiles ? this.finishStep(step + 1, runs, this.sumOf(stepParts.map((part) => part.dropped)), perColumn) : undefined;
+        if (manifest) fse.removeSync(path.join(this.scratch.stepDir(step), 'merge'));
+        if (next) {
+          if (onDisk && !keep) this.scratch.removeStep(onDisk.step);
+          onDisk = next;
+        }
 
         const statesIn = stepParts.reduce((n, part) => n + part.statesIn, 0);
         const report: StepReport = {
@@ -91,12 +111,12 @@ export class PassRunner {
         };
         reports.push(report);
         progress.stepEnd(report);
-        if (step % width === 0 && step > 0) perColumn.push(this.sumOf(stepParts.map((part) => part.legal!)));
         manifest = next;
       }
       const final = manifest;
       perColumn.push(this.sumOf(await Promise.all(parts.map((part, i) => part.legalSums(steps, this.filesOf(final, i))))));
-      if (!keep) this.scratch.removeAll();
+      this.scratch.writeResult(perColumn);
+      if (!keep) for (const step of this.scratch.steps()) this.scratch.removeStep(step);
       return { perColumn, reports };
     } finally {
       await Promise.all(parts.map((part) => part.close()));
@@ -117,9 +137,9 @@ export class PassRunner {
   }
 
   /** Writes the manifest that makes the step complete. */
-  private finishStep(step: number, runs: RunSummary[], dropped: ArrayLike<number>): StepManifest {
-    const { width, columns, moduli } = this.options;
-    const manifest = buildManifest({ width, columns, step, moduli }, runs, dropped);
+  private finishStep(step: number, runs: RunSummary[], dropped: ArrayLike<number>, columnSums: number[][]): StepManifest {
+    const { width, columns, moduli, partitions } = this.options;
+    const manifest = buildManifest({ width, columns, step, moduli, partitions }, runs, dropped, columnSums);
     const file = path.join(this.scratch.stepDir(step), MANIFEST_FILE);
     try {
       fse.ensureDirSync(path.dirname(file));

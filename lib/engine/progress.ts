@@ -21,7 +21,10 @@ export interface StepReport {
 }
 
 export interface Progress {
-  passStart(pass: number, passes: number, steps: number): void;
+  /** A pass of `steps` steps begins, at `firstStep` when it resumes after a crash. */
+  passStart(pass: number, passes: number, steps: number, firstStep: number): void;
+  /** A line worth telling the user, such as where a count resumes. */
+  note(message: string): void;
   stepStart(step: number): void;
   /** States expanded so far in the current step. */
   advance(states: number): void;
@@ -31,6 +34,7 @@ export interface Progress {
 
 export const silentProgress: Progress = {
   passStart() {},
+  note() {},
   stepStart() {},
   advance() {},
   stepEnd() {},
@@ -52,13 +56,19 @@ abstract class Tracker implements Progress {
   protected readonly started = Date.now();
   protected stepStarted = Date.now();
   private stepsDone = 0;
+  private stepsLeft = 0;
 
   constructor(protected readonly stream: NodeJS.WriteStream) {}
 
-  passStart(pass: number, passes: number, steps: number): void {
+  passStart(pass: number, passes: number, steps: number, firstStep: number): void {
     this.pass = pass;
     this.passes = passes;
     this.steps = steps;
+    this.stepsLeft = (passes - pass) * steps - firstStep;
+  }
+
+  note(message: string): void {
+    this.stream.write(`${message}\n`);
   }
 
   stepStart(step: number): void {
@@ -73,16 +83,16 @@ abstract class Tracker implements Progress {
 
   stepEnd(_report: StepReport): void {
     this.stepsDone++;
+    this.stepsLeft--;
   }
 
   done(): void {}
 
-  /** Seconds left, from the average step so far: later steps are as large as the latest. */
+  /** Seconds left, from the average step so far in this process. */
   protected eta(): number {
     const elapsed = (Date.now() - this.started) / 1000;
-    const total = this.passes * this.steps;
     if (this.stepsDone === 0) return NaN;
-    return (elapsed / this.stepsDone) * (total - this.stepsDone);
+    return (elapsed / this.stepsDone) * this.stepsLeft;
   }
 
   protected where(): string {
@@ -119,6 +129,10 @@ class BarProgress extends Tracker {
   override stepEnd(report: StepReport): void {
     super.stepEnd(report);
     this.draw(Date.now());
+  }
+
+  override note(message: string): void {
+    this.stream.write(`\r\x1b[K${message}\n`);
   }
 
   override done(): void {

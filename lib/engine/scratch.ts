@@ -1,22 +1,31 @@
 /**
  * Where a count keeps its files: one folder per sweep and modulus set under the scratch directory,
  *   <scratch>/<width>x<columns>/moduli-<K>-<hash>/count.json     what this folder counts
+ *                                                /result.json    the pass's residues, once it is done
  *                                                /step-00042/     the states after 42 points:
  *                                                   manifest.json, run-00001.run, …, merge/ (temporary)
- * so passes with other moduli, and other boards, never share files.
+ * so passes with other moduli, and other boards, never share files. A folder found in place is
+ * reused (the count resumes) only when its count.json names the same count.
  */
 
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import fse from 'fs-extra';
 import { GocountError, UsageError } from '../errors.js';
-import { FORMAT_VERSION } from '../format/layout.js';
+import { FORMAT_VERSION, TEMP_SUFFIX } from '../format/layout.js';
+import { writeFileAtomically } from '../format/atomic.js';
 
 export interface CountIdentity {
   readonly width: number;
   readonly columns: number;
   readonly moduli: readonly number[];
 }
+
+export const COUNT_FILE = 'count.json';
+export const COUNT_FORMAT = 'gocount-count';
+export const RESULT_FILE = 'result.json';
+const STEP_PATTERN = /^step-(\d{5,})$/;
 
 export class ScratchFolder {
   readonly root: string;
@@ -30,7 +39,7 @@ export class ScratchFolder {
   }
 
   stepDir(step: number): string {
-    return path.join(this.root, `step-${String(step).padStart(5, '0')}`);
+    return path.join(this.root, stepFolderName(step));
   }
 
   /** A run file; with several partitions, each names its own: run-p1-00003.run. */
@@ -39,19 +48,68 @@ export class ScratchFolder {
     return path.join(this.stepDir(step), `run-${owner}${String(run).padStart(5, '0')}.run`);
   }
 
-  /** Creates the folder afresh, checking it can be written. */
-  prepare(): void {
+  /**
+   * Opens the folder: creates it when absent or empty (returns true), or checks that the count it
+   * holds is this one (returns false: the caller may resume). Refuses a folder of another count.
+   */
+  open(): boolean {
     try {
-      fse.removeSync(this.root);
+      const entries = fse.pathExistsSync(this.root) ? fse.readdirSync(this.root) : [];
+      if (entries.length > 0) {
+        this.checkIdentity();
+        return false;
+      }
       fse.ensureDirSync(this.root);
-      fse.writeJsonSync(path.join(this.root, 'count.json'), { format: 'gocount-count', version: FORMAT_VERSION, ...this.identity }, { spaces: 1 });
+      writeFileAtomically(path.join(this.root, COUNT_FILE), JSON.stringify({ format: COUNT_FORMAT, version: FORMAT_VERSION, ...this.identity }, null, 1) + '\n');
+      return true;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EEXIST') {
+      if (code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'EPERM') {
         throw new UsageError(`scratch folder ${this.root} cannot be written (${code})`);
       }
-      throw error;
+      throw diskError(error, this.root);
     }
+  }
+
+  /** The steps that have a folder, in order. */
+  steps(): number[] {
+    return fse
+      .readdirSync(this.root)
+      .map((name) => STEP_PATTERN.exec(name))
+      .filter((match) => match !== null)
+      .map((match) => Number(match[1]))
+      .sort((a, b) => a - b);
+  }
+
+  /** The residues of every column prefix, once the pass has finished; undefined before. */
+  readResult(): number[][] | undefined {
+    const file = path.join(this.root, RESULT_FILE);
+    if (!fse.pathExistsSync(file)) return undefined;
+    const result = fse.readJsonSync(file, { throws: false }) as { moduli?: number[]; perColumn?: number[][]; crc?: number } | null;
+    const valid =
+      result?.moduli?.join() === this.identity.moduli.join() &&
+      result.crc === resultCrc(result.perColumn) &&
+      result.perColumn?.length === this.identity.columns &&
+      result.perColumn.every((residues) => residues.length === this.identity.moduli.length && residues.every((r, i) => Number.isInteger(r) && r >= 0 && r < this.identity.moduli[i]));
+    if (!valid) {
+      fse.removeSync(file); // damaged: the pass is counted again
+      return undefined;
+    }
+    return result.perColumn;
+  }
+
+  writeResult(perColumn: number[][]): void {
+    writeFileAtomically(path.join(this.root, RESULT_FILE), JSON.stringify({ moduli: this.identity.moduli, perColumn, crc: resultCrc(perColumn) }) + '\n');
+  }
+
+  /** Removes what an interrupted run leaves: temporary files and merge folders. */
+  removeLeftovers(): void {
+    for (const step of this.steps()) {
+      const dir = this.stepDir(step);
+      fse.removeSync(path.join(dir, 'merge'));
+      for (const name of fse.readdirSync(dir)) if (name.endsWith(TEMP_SUFFIX)) fse.removeSync(path.join(dir, name));
+    }
+    for (const name of fse.readdirSync(this.root)) if (name.endsWith(TEMP_SUFFIX)) fse.removeSync(path.join(this.root, name));
   }
 
   removeStep(step: number): void {
@@ -68,11 +126,34 @@ export class ScratchFolder {
       // gone already, or in use by another count: leave it
     }
   }
+
+  private checkIdentity(): void {
+    const file = path.join(this.root, COUNT_FILE);
+    const found = fse.readJsonSync(file, { throws: false }) as Record<string, unknown> | null;
+    const here = `scratch folder ${this.root}`;
+    const advice = 'remove it or choose another --scratch';
+    if (found?.format !== COUNT_FORMAT) throw new UsageError(`${here} is not empty and has no readable ${COUNT_FILE}; ${advice}`);
+    if (found.version !== FORMAT_VERSION) throw new UsageError(`${here} holds format version ${found.version}, this gocount writes ${FORMAT_VERSION}; ${advice}`);
+    const { width, columns, moduli } = this.identity;
+    if (found.width !== width || found.columns !== columns) {
+      throw new UsageError(`${here} holds a ${found.width}-wide sweep of ${found.columns} columns, not ${width} of ${columns}; ${advice}`);
+    }
+    if (!Array.isArray(found.moduli) || found.moduli.join() !== moduli.join()) throw new UsageError(`${here} holds residues for other moduli; ${advice}`);
+  }
+}
+
+/** CRC-32 of the residues in result.json, so a damaged one is counted again, not trusted. */
+export function resultCrc(perColumn: unknown): number {
+  return crc32(JSON.stringify(perColumn ?? null));
+}
+
+export function stepFolderName(step: number): string {
+  return `step-${String(step).padStart(5, '0')}`;
 }
 
 /** Turns ENOSPC and friends into one clear line. */
 export function diskError(error: unknown, where: string): unknown {
   const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return new GocountError(`disk full while writing ${where}; finished steps are kept`, 1);
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new GocountError(`disk full while writing ${where}; finished steps are kept: free some space and run the same command again to resume`, 1);
   return error;
 }

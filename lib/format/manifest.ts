@@ -4,9 +4,10 @@
  * manifest exists; it is written under a temporary name and renamed.
  */
 
-import { readFileSync, renameSync, writeFileSync, fsyncSync, openSync, closeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { RunFileError } from '../errors.js';
-import { FORMAT_VERSION, TEMP_SUFFIX } from './layout.js';
+import { writeFileAtomically } from './atomic.js';
+import { FORMAT_VERSION } from './layout.js';
 import type { RunSummary } from './run-writer.js';
 import { sumResidueVectors } from '../residues/sums.js';
 
@@ -20,6 +21,8 @@ export interface StepManifest {
   readonly columns: number;
   readonly step: number;
   readonly moduli: number[];
+  /** How many partitions (workers) wrote the runs; each run names its own. */
+  readonly partitions: number;
   readonly runs: RunSummary[];
   readonly records: number;
   /** Per residue: the sum over all runs of this step. */
@@ -27,12 +30,15 @@ export interface StepManifest {
   readonly bytes: number;
   /** Per residue: what the step before sent to successors it dropped (zeros at step 0). */
   readonly dropped: number[];
+  /** columnSums[k − 1]: L(width, k) per residue, for the columns finished before this step. */
+  readonly columnSums: number[][];
 }
 
 export function buildManifest(
-  identity: { width: number; columns: number; step: number; moduli: readonly number[] },
+  identity: { width: number; columns: number; step: number; moduli: readonly number[]; partitions: number },
   runs: RunSummary[],
   dropped: ArrayLike<number>,
+  columnSums: number[][],
 ): StepManifest {
   const { moduli } = identity;
   const sums = sumResidueVectors(moduli, runs.map((run) => run.sums));
@@ -43,21 +49,18 @@ export function buildManifest(
     columns: identity.columns,
     step: identity.step,
     moduli: [...moduli],
+    partitions: identity.partitions,
     runs,
     records: runs.reduce((n, run) => n + run.records, 0),
     sums,
     bytes: runs.reduce((n, run) => n + run.bytes, 0),
     dropped: Array.from(dropped),
+    columnSums: columnSums.map((sums) => [...sums]),
   };
 }
 
 export function writeManifest(path: string, manifest: StepManifest): void {
-  const temp = path + TEMP_SUFFIX;
-  writeFileSync(temp, JSON.stringify(manifest, null, 1) + '\n');
-  const fd = openSync(temp, 'r');
-  fsyncSync(fd);
-  closeSync(fd);
-  renameSync(temp, path);
+  writeFileAtomically(path, JSON.stringify(manifest, null, 1) + '\n');
 }
 
 export function readManifest(path: string): StepManifest {

@@ -25,7 +25,8 @@ export class RunReader {
   private readonly recordsEnd: number;
   private readonly buf: Buffer;
   private readonly moduli: Float64Array;
-  private readonly sums: Float64Array;
+  /** Per residue: the sum of the records read so far (the trailer's, once next() returned false). */
+  readonly sums: Float64Array;
   private readonly cursor = { pos: 0 };
   private bufStart = 0; // file offset of buf[0]
   private bufEnd = 0; // valid bytes in buf

@@ -6,6 +6,7 @@
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { writeVarint } from './varint.js';
+import { chargeWrite } from './write-faults.js';
 import { encodeHeader, encodeTrailerBody, maxRecordBytes, RunHeader, TEMP_SUFFIX } from './layout.js';
 
 export interface RunSummary {
@@ -117,6 +118,7 @@ export class RunWriter {
   private drain(): void {
     if (this.used === 0) return;
     const data = this.chunk.subarray(0, this.used);
+    chargeWrite(data.length);
     let written = 0;
     while (written < data.length) written += writeSync(this.fd, data, written);
     this.crc = crc32(data, this.crc);

@@ -9,6 +9,7 @@ export interface PaperTables {
   legalAlmostSquare: { values: Record<string, string> };
   legal1xn: { values: number[] };
   legal2xn: { values: number[] };
+  asymptotic: Record<'A' | 'B' | 'L', string>;
 }
 
 export const paperTablesPath = path.join(fixturesDir, 'paper-tables.json');

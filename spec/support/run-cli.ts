@@ -1,5 +1,5 @@
 /** Runs the built command in a child process and collects what it printed. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cliPath } from './paths.js';
 
 export interface CliResult {
@@ -8,11 +8,26 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { cwd?: string; timeout?: number } = {}): CliResult {
+export function runCli(args: string[], options: { cwd?: string; timeout?: number; env?: Record<string, string> } = {}): CliResult {
   const result = spawnSync(process.execPath, [cliPath, ...args], {
     encoding: 'utf8',
     cwd: options.cwd,
+    env: { ...process.env, ...options.env },
     timeout: options.timeout ?? 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Starts the command and kills it with SIGKILL after `ms`; resolves whether it was still running. */
+export function killAfter(args: string[], ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { stdio: 'ignore' });
+    let exited = false;
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      exited = true;
+      resolve(signal === 'SIGKILL' && code === null && exited);
+    });
+  });
 }

@@ -1,0 +1,83 @@
+/**
+ * Where a pass restarts after a crash or a kill: the latest step whose manifest exists and whose
+ * run files all check out, read in full (header, every record, trailer, CRC-32) and matched against
+ * the manifest. Steps without a manifest were never finished and are removed; a step whose files
+ * fail is removed too, with a note, and the one before it is tried. Nothing unchecked is used.
+ */
+
+import path from 'node:path';
+import fse from 'fs-extra';
+import { GocountError, UsageError } from '../errors.js';
+import { RUN_SUFFIX } from '../format/layout.js';
+import { MANIFEST_FILE, readManifest, StepManifest } from '../format/manifest.js';
+import { RunReader } from '../format/run-reader.js';
+import type { ScratchFolder } from './scratch.js';
+
+const READ_BUFFER_BYTES = 1 << 20;
+
+/** The manifest to resume from, or undefined to start at step 0. */
+export function findResumePoint(scratch: ScratchFolder, partitions: number, note: (message: string) => void): StepManifest | undefined {
+  scratch.removeLeftovers();
+  const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  for (const step of scratch.steps().reverse()) {
+    const dir = scratch.stepDir(step);
+    if (!fse.pathExistsSync(path.join(dir, MANIFEST_FILE))) {
+      scratch.removeStep(step); // cut short before its manifest: never complete
+      continue;
+    }
+    let manifest: StepManifest;
+    try {
+      manifest = readManifest(path.join(dir, MANIFEST_FILE));
+      checkStepFiles(dir, manifest, scratch, step, buffer);
+    } catch (error) {
+      if (!(error instanceof GocountError)) throw error;
+      note(`gocount: not resuming from step ${step}: ${error.message}`);
+      scratch.removeStep(step);
+      continue;
+    }
+    if (manifest.partitions !== partitions) {
+      throw new UsageError(`step ${step} in ${scratch.root} was written by ${manifest.partitions} worker(s): resume it with --workers ${manifest.partitions}`);
+    }
+    return manifest;
+  }
+  return undefined;
+}
+
+/** Throws a GocountError unless the step folder holds exactly the manifest's runs, each whole. */
+function checkStepFiles(dir: string, manifest: StepManifest, scratch: ScratchFolder, step: number, buffer: Buffer): void {
+  const { width, columns, moduli } = scratch.identity;
+  const problem = (what: string): never => {
+    throw new GocountError(`${path.join(dir, MANIFEST_FILE)}: ${what}`, 1);
+  };
+  if (manifest.step !== step || manifest.width !== width || manifest.columns !== columns || manifest.moduli.join() !== moduli.join()) {
+    problem('describes another step or count');
+  }
+  if (!Array.isArray(manifest.columnSums) || manifest.columnSums.length !== columnsSummedBefore(step, width)) problem('column sums missing');
+  const listed = new Set(manifest.runs.map((run) => run.file));
+  for (const name of fse.readdirSync(dir)) {
+    if (name.endsWith(RUN_SUFFIX) && !listed.has(name)) problem(`${name} is not listed`);
+  }
+  for (const run of manifest.runs) {
+    const file = path.join(dir, run.file);
+    if (!fse.pathExistsSync(file)) problem(`${run.file} is missing`);
+    const reader = new RunReader(file, buffer);
+    try {
+      const { header } = reader;
+      if (header.step !== step || header.width !== width || header.columns !== columns || header.moduli.join() !== moduli.join()) {
+        problem(`${run.file} holds another step or count`);
+      }
+      while (reader.next()) {
+        // reading checks every record, then the trailer and CRC-32
+      }
+    } finally {
+      reader.close();
+    }
+    if (reader.records !== run.records) problem(`${run.file} holds ${reader.records} records, the manifest says ${run.records}`);
+    if (Array.from(reader.sums).join() !== run.sums.join()) problem(`${run.file}: residue sums differ from the manifest's`);
+  }
+}
+
+/** How many column sums the manifest of `step` carries: those of boundaries expanded before it. */
+export function columnsSummedBefore(step: number, width: number): number {
+  return step === 0 ? 0 : Math.floor((step - 1) / width);
+}

@@ -1,0 +1,78 @@
+/**
+ * Checks a count's folder (the one holding count.json): every step folder, then what ties the
+ * steps together. Every state has three one-point extensions (paper §5.3), so for each residue
+ *   3 × (sum of step k) = (sum of step k+1) + (sum step k sent to dropped successors)   mod p,
+ * and the legal states at each column boundary, summed, are the column sums the later manifests
+ * and result.json carry.
+ */
+
+import path from 'node:path';
+import fse from 'fs-extra';
+import { COUNT_FILE, COUNT_FORMAT, CountIdentity, RESULT_FILE, resultCrc, stepFolderName } from '../engine/scratch.js';
+import { FORMAT_VERSION } from '../format/layout.js';
+import { MANIFEST_FILE, StepManifest } from '../format/manifest.js';
+import type { Problem } from './problems.js';
+import { checkStep, StepCheck, stepOfFolder } from './step-check.js';
+
+export interface CountCheck {
+  readonly dir: string;
+  readonly identity?: CountIdentity;
+  readonly steps: StepCheck[];
+  readonly problems: Problem[];
+}
+
+export function checkCount(dir: string): CountCheck {
+  const problems: Problem[] = [];
+  const countFile = path.join(dir, COUNT_FILE);
+  const found = fse.readJsonSync(countFile, { throws: false }) as (CountIdentity & { format?: string; version?: number }) | null;
+  if (found?.format !== COUNT_FORMAT || found.version !== FORMAT_VERSION || !Array.isArray(found.moduli)) {
+    problems.push({ file: countFile, problem: `not a readable ${COUNT_FORMAT} file of version ${FORMAT_VERSION}` });
+    return { dir, steps: [], problems };
+  }
+  const identity: CountIdentity = { width: found.width, columns: found.columns, moduli: found.moduli };
+  const steps = fse
+    .readdirSync(dir)
+    .filter((name) => stepOfFolder(name) !== undefined)
+    .sort()
+    .map((name) => checkStep(path.join(dir, name), identity));
+  for (const step of steps) problems.push(...step.problems);
+  const complete = steps.filter((step) => step.manifest).map((step) => step.manifest!);
+  const { moduli } = identity;
+
+  for (let i = 0; i + 1 < complete.length; i++) {
+    const [before, after] = [complete[i], complete[i + 1]];
+    if (after.step !== before.step + 1) continue;
+    const broken = moduli.filter((p, r) => (3 * before.sums[r]) % p !== (after.sums[r] + after.dropped[r]) % p);
+    if (broken.length > 0) {
+      problems.push({
+        file: path.join(dir, stepFolderName(after.step)),
+        problem: `conservation fails from step ${before.step}: 3 × its sum ≠ this step's sum + the dropped sum, modulo ${broken.join(', ')}`,
+      });
+    }
+  }
+
+  // Column sums: each manifest's list extends the one before, and boundary steps' legal states give them.
+  const resultFile = path.join(dir, RESULT_FILE);
+  const result = fse.pathExistsSync(resultFile) ? (fse.readJsonSync(resultFile, { throws: false }) as { perColumn?: number[][]; crc?: number } | null) : undefined;
+  if (result === null) problems.push({ file: resultFile, problem: 'not readable JSON' });
+  else if (result && result.crc !== resultCrc(result.perColumn)) problems.push({ file: resultFile, problem: 'CRC-32 of its residues does not match' });
+  const carried: { file: string; sums: number[][] }[] = complete.map((manifest) => ({ file: manifestPath(dir, manifest), sums: manifest.columnSums }));
+  if (result?.perColumn) carried.push({ file: resultFile, sums: result.perColumn });
+  for (let i = 0; i + 1 < carried.length; i++) {
+    const [a, b] = [carried[i], carried[i + 1]];
+    if (a.sums.some((sums, k) => b.sums[k]?.join() !== sums.join())) problems.push({ file: b.file, problem: `column sums disagree with ${a.file}` });
+  }
+  for (const step of steps) {
+    if (!step.legal || step.problems.length > 0) continue;
+    const column = step.manifest!.step / identity.width;
+    const later = carried.find((c) => c.sums.length >= column);
+    if (later && later.sums[column - 1].join() !== step.legal.join()) {
+      problems.push({ file: later.file, problem: `L(${identity.width},${column}) residues differ from the legal states of step ${step.manifest!.step}` });
+    }
+  }
+  return { dir, identity, steps, problems };
+}
+
+function manifestPath(dir: string, manifest: StepManifest): string {
+  return path.join(dir, stepFolderName(manifest.step), MANIFEST_FILE);
+}

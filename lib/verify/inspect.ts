@@ -1,0 +1,85 @@
+/**
+ * `gocount inspect FILE`: a run file's header, trailer and selected records, each state rendered
+ * with the core's rendering (render.ts) beside its raw code and residues.
+ */
+
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { GocountError, UsageError } from '../errors.js';
+import { decodeTrailer, HEADER_MAGIC, RunHeader, RunTrailer, trailerBytes } from '../format/layout.js';
+import { RunReader } from '../format/run-reader.js';
+import { BorderStates } from '../state/border.js';
+import { describeCode, renderState } from '../state/render.js';
+
+export interface InspectedRecord {
+  /** 1-based, as verify's messages count them. */
+  readonly record: number;
+  readonly state: string;
+  readonly code: string;
+  readonly residues: number[];
+}
+
+export interface Inspection {
+  readonly file: string;
+  readonly bytes: number;
+  readonly header: RunHeader;
+  readonly trailer: RunTrailer | string;
+  readonly records: InspectedRecord[];
+  /** Set when reading stopped at a damaged record. */
+  readonly error?: string;
+}
+
+export function inspectRun(file: string, skip: number, limit: number): Inspection {
+  let reader: RunReader;
+  try {
+    reader = new RunReader(file, Buffer.allocUnsafe(1 << 16));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR') throw new UsageError(`${file}: not a readable file (${code})`);
+    if (error instanceof GocountError && / magic|too short/.test(error.message)) throw new UsageError(`${file}: not a gocount run file (it does not start with ${HEADER_MAGIC})`);
+    throw error;
+  }
+  const { header } = reader;
+  const states = new BorderStates(header.width);
+  const y = header.step % header.width;
+  const records: InspectedRecord[] = [];
+  let error: string | undefined;
+  try {
+    while (records.length < limit && reader.next()) {
+      if (reader.records <= skip) continue;
+      let state: string;
+      try {
+        state = renderState(states, reader.hi, reader.lo, y);
+      } catch {
+        state = '(not a well-formed state)';
+      }
+      records.push({ record: reader.records, state, code: describeCode(reader.hi, reader.lo), residues: Array.from(reader.residues) });
+    }
+  } catch (failure) {
+    if (!(failure instanceof GocountError)) throw failure;
+    error = failure.message;
+  } finally {
+    reader.close();
+  }
+  return { file, bytes: fileSize(file), header, trailer: readTrailer(file, header.moduli.length), records, error };
+}
+
+function fileSize(file: string): number {
+  const fd = openSync(file, 'r');
+  try {
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readTrailer(file: string, residueCount: number): RunTrailer | string {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(size, trailerBytes(residueCount)));
+    readSync(fd, buf, 0, buf.length, size - buf.length);
+    return decodeTrailer(buf, residueCount);
+  } finally {
+    closeSync(fd);
+  }
+}

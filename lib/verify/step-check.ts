@@ -1,0 +1,91 @@
+/**
+ * Checks one step folder: its manifest lists exactly the run files present, each file checks out on
+ * its own and agrees with the manifest's summary of it, and the manifest's totals add up.
+ */
+
+import path from 'node:path';
+import fse from 'fs-extra';
+import { GocountError } from '../errors.js';
+import { RUN_SUFFIX, TEMP_SUFFIX } from '../format/layout.js';
+import { MANIFEST_FILE, readManifest, StepManifest } from '../format/manifest.js';
+import { sumResidueVectors } from '../residues/sums.js';
+import type { CountIdentity } from '../engine/scratch.js';
+import type { Problem } from './problems.js';
+import { checkRunFile, RunCheck } from './run-check.js';
+
+export interface StepCheck {
+  readonly dir: string;
+  readonly manifest?: StepManifest;
+  readonly runs: RunCheck[];
+  /** At a column boundary: the legal states' residues over all runs. */
+  readonly legal?: number[];
+  readonly problems: Problem[];
+}
+
+const STEP_NAME = /^step-(\d+)$/;
+
+/** The step a folder's name gives, if it is named like one. */
+export function stepOfFolder(dir: string): number | undefined {
+  const match = STEP_NAME.exec(path.basename(dir));
+  return match ? Number(match[1]) : undefined;
+}
+
+export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
+  const problems: Problem[] = [];
+  const manifestFile = path.join(dir, MANIFEST_FILE);
+  const names = fse.readdirSync(dir).sort();
+  for (const name of names) {
+    if (name.endsWith(TEMP_SUFFIX)) problems.push({ file: path.join(dir, name), problem: 'temporary file left by an interrupted write' });
+    if (name === 'merge') problems.push({ file: path.join(dir, name), problem: 'merge folder left by an interrupted step' });
+  }
+  if (!names.includes(MANIFEST_FILE)) {
+    problems.push({ file: manifestFile, problem: 'no manifest: this step was never completed' });
+    return { dir, runs: [], problems };
+  }
+  let manifest: StepManifest;
+  try {
+    manifest = readManifest(manifestFile);
+  } catch (error) {
+    if (!(error instanceof GocountError)) throw error;
+    problems.push({ file: manifestFile, problem: error.message.slice(manifestFile.length + 2) });
+    return { dir, runs: [], problems };
+  }
+  const bad = (problem: string) => problems.push({ file: manifestFile, problem });
+  const folderStep = stepOfFolder(dir);
+  if (folderStep !== undefined && folderStep !== manifest.step) bad(`describes step ${manifest.step}, but its folder is step ${folderStep}`);
+  if (identity) {
+    if (manifest.width !== identity.width || manifest.columns !== identity.columns) bad(`describes a ${manifest.width}-wide sweep of ${manifest.columns} columns, not ${identity.width} of ${identity.columns}`);
+    if (manifest.moduli.join() !== identity.moduli.join()) bad('describes other moduli than its count folder');
+  }
+  const { moduli } = manifest;
+  const listed = new Set(manifest.runs.map((run) => run.file));
+  for (const name of names) {
+    if (name.endsWith(RUN_SUFFIX) && !listed.has(name)) problems.push({ file: path.join(dir, name), problem: 'run file not listed in the manifest' });
+  }
+  const runs: RunCheck[] = [];
+  for (const summary of manifest.runs) {
+    const file = path.join(dir, summary.file);
+    if (!names.includes(summary.file)) {
+      bad(`lists ${summary.file}, which is missing`);
+      continue;
+    }
+    const run = checkRunFile(file, { width: manifest.width, columns: manifest.columns, step: manifest.step, moduli });
+    runs.push(run);
+    problems.push(...run.problems);
+    if (run.problems.length > 0) continue;
+    const differs: string[] = [];
+    if (run.records !== summary.records) differs.push(`${run.records} records, the manifest says ${summary.records}`);
+    if (run.bytes !== summary.bytes) differs.push(`${run.bytes} bytes, the manifest says ${summary.bytes}`);
+    if (run.crc !== summary.crc) differs.push('a CRC-32 other than the manifest\'s');
+    if (run.sums.join() !== summary.sums.join()) differs.push('residue sums other than the manifest\'s');
+    if (!Number.isInteger(summary.partition) || summary.partition! < 0 || summary.partition! >= manifest.partitions) differs.push(`partition ${summary.partition} of ${manifest.partitions}`);
+    for (const what of differs) problems.push({ file, problem: `has ${what}` });
+  }
+  const records = manifest.runs.reduce((n, run) => n + run.records, 0);
+  const bytes = manifest.runs.reduce((n, run) => n + run.bytes, 0);
+  if (manifest.records !== records) bad(`total of ${manifest.records} records, its runs add up to ${records}`);
+  if (manifest.bytes !== bytes) bad(`total of ${manifest.bytes} bytes, its runs add up to ${bytes}`);
+  if (sumResidueVectors(moduli, manifest.runs.map((run) => run.sums)).join() !== manifest.sums.join()) bad('residue sums are not the sums of its runs\'');
+  const legal = runs.every((run) => run.legal) && runs.length > 0 ? sumResidueVectors(moduli, runs.map((run) => run.legal!)) : undefined;
+  return { dir, manifest, runs, legal, problems };
+}

@@ -1,0 +1,116 @@
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { copyFixtureRuns, filesUnder } from './support/fixture-runs.js';
+import { killAfter, runCli } from './support/run-cli.js';
+import { paper } from './support/paper.js';
+import { tempScratch } from './support/scratch.js';
+
+const L77 = paper.legalSquare.values['7'];
+/** Small enough a budget that every step of 7×7 goes to run files, so there is always a step to resume from. */
+const spilling = ['--memory', '300K', '--fan-in', '4', '--quiet'];
+
+for (const workers of ['1', '2']) {
+  test(`killed with SIGKILL at random moments, 7×7 with ${workers} worker(s) resumes to the exact count`, async (t) => {
+    const scratch = tempScratch(t);
+    const args = ['7x7', ...spilling, '--scratch', scratch, '--workers', workers];
+    let killed = 0;
+    for (let trial = 0; trial < 6; trial++) {
+      // Node starts in about 0.15 s; the whole count takes about 1 s.
+      if (await killAfter(args, 150 + Math.floor(Math.random() * 1000))) killed++;
+    }
+    t.log(`${killed} of 6 runs were killed mid-count`);
+    t.true(killed > 0);
+    const run = runCli(args);
+    t.is(run.status, 0, run.stderr);
+    t.is(run.stdout, `${L77}\n`);
+    t.deepEqual(readdirSync(scratch), [], 'a finished count leaves nothing behind');
+  });
+}
+
+test('a flipped byte in the step a count would resume from is caught; the count falls back a step and stays exact', (t) => {
+  for (const [board, legal, workers] of [
+    ['4x4', '24318165', '1'],
+    ['3x3', '12675', '2'],
+  ]) {
+    for (let trial = 0; trial < 3; trial++) {
+      const scratch = tempScratch(t);
+      const count = path.join(copyFixtureRuns(scratch), board, 'moduli-1-08a5248018');
+      const steps = readdirSync(count).filter((name) => name.startsWith('step-')).length - 1;
+      const resumeAt = 1 + Math.floor(Math.random() * steps);
+      rmSync(path.join(count, 'result.json'));
+      for (let step = resumeAt + 1; step <= steps; step++) rmSync(path.join(count, `step-${String(step).padStart(5, '0')}`), { recursive: true });
+      const runs = filesUnder(path.join(count, `step-${String(resumeAt).padStart(5, '0')}`)).filter((file) => file.endsWith('.run'));
+      const file = runs[Math.floor(Math.random() * runs.length)];
+      const bytes = readFileSync(file);
+      bytes[Math.floor(Math.random() * bytes.length)] ^= 0x40;
+      writeFileSync(file, bytes);
+      const run = runCli([board, '--scratch', path.dirname(path.dirname(count)), '--workers', workers]);
+      t.is(run.status, 0, run.stderr);
+      t.is(run.stdout, `${legal}\n`);
+      t.regex(run.stderr, new RegExp(`not resuming from step ${resumeAt}: .*${path.basename(file)}`));
+      t.regex(run.stderr, new RegExp(`resuming from step ${resumeAt - 1} of ${steps}`));
+    }
+  }
+});
+
+test('disk full: a clear message, exit 1, no temporary file left, finished steps kept; the rerun resumes exactly', (t) => {
+  const scratch = tempScratch(t);
+  const args = ['7x7', ...spilling, '--scratch', scratch, '--workers', '2'];
+  const full = runCli(args, { env: { GOCOUNT_DISK_FULL_AFTER: '1000000' } });
+  t.is(full.status, 1);
+  t.is(full.stdout, '');
+  t.regex(full.stderr, /^gocount: disk full while writing .*\.run; finished steps are kept: free some space and run the same command again to resume\n$/);
+  const left = filesUnder(scratch);
+  t.deepEqual(left.filter((file) => file.endsWith('.tmp')), []);
+  t.true(left.some((file) => file.endsWith('manifest.json')));
+  const again = runCli(args);
+  t.is(again.status, 0, again.stderr);
+  t.is(again.stdout, `${L77}\n`);
+});
+
+test('a pass finished before a crash is not counted again; the next pass resumes from its last step', (t) => {
+  const scratch = tempScratch(t);
+  const args = ['5x5', '--residues-per-pass', '1', '--keep', '--scratch', scratch, '--workers', '1'];
+  t.is(runCli(args).stdout, '414295148741\n');
+  const counts = readdirSync(path.join(scratch, '5x5')).map((name) => path.join(scratch, '5x5', name));
+  t.is(counts.length, 2);
+  // Make the second pass look interrupted after step 10: no result, no later steps.
+  const second = counts.find((dir) => JSON.parse(readFileSync(path.join(dir, 'count.json'), 'utf8')).moduli[0] === 4294967279)!;
+  rmSync(path.join(second, 'result.json'));
+  for (let step = 11; step <= 25; step++) rmSync(path.join(second, `step-${String(step).padStart(5, '0')}`), { recursive: true });
+  const run = runCli(args);
+  t.is(run.status, 0, run.stderr);
+  t.is(run.stdout, '414295148741\n');
+  t.regex(run.stderr, /pass 1 was finished before/);
+  t.regex(run.stderr, /resuming from step 10 of 25/);
+});
+
+test('a folder of another count, format or worker count is refused with exit 2, not overwritten', (t) => {
+  const scratch = tempScratch(t);
+  t.is(runCli(['4x4', '--keep', '--scratch', scratch, '--workers', '1', '--memory', '300K', '--fan-in', '2']).status, 0);
+  const count = path.join(scratch, '4x4', readdirSync(path.join(scratch, '4x4'))[0]);
+  rmSync(path.join(count, 'result.json'));
+  const workers = runCli(['4x4', '--scratch', scratch, '--workers', '2']);
+  t.is(workers.status, 2);
+  t.regex(workers.stderr, /step 16 in .* was written by 1 worker\(s\): resume it with --workers 1\n$/);
+
+  const countFile = path.join(count, 'count.json');
+  const identity = JSON.parse(readFileSync(countFile, 'utf8'));
+  writeFileSync(countFile, JSON.stringify({ ...identity, version: 99 }));
+  const version = runCli(['4x4', '--scratch', scratch]);
+  t.is(version.status, 2);
+  t.regex(version.stderr, /holds format version 99, this gocount writes 1; remove it or choose another --scratch\n$/);
+  writeFileSync(countFile, JSON.stringify({ ...identity, columns: 5 }));
+  t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /holds a 4-wide sweep of 5 columns, not 4 of 4/);
+  rmSync(countFile);
+  t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /is not empty and has no readable count.json/);
+  t.true(existsSync(path.join(count, 'step-00016', 'manifest.json')), 'nothing was overwritten');
+
+  const stranger = path.join(scratch, 'elsewhere', '3x3', 'moduli-1-08a5248018');
+  mkdirSync(stranger, { recursive: true });
+  writeFileSync(path.join(stranger, 'notes.txt'), 'mine');
+  const refused = runCli(['3x3', '--scratch', path.join(scratch, 'elsewhere')]);
+  t.is(refused.status, 2);
+  t.is(readFileSync(path.join(stranger, 'notes.txt'), 'utf8'), 'mine');
+});

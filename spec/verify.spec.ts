@@ -1,0 +1,157 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { FORMAT_VERSION } from '../lib/format/layout.js';
+import { RunWriter } from '../lib/format/run-writer.js';
+import { verifyPath } from '../lib/verify/verify.js';
+import { copyFixtureRuns, filesUnder, fixtureRuns } from './support/fixture-runs.js';
+import { runCli } from './support/run-cli.js';
+import { tempScratch } from './support/scratch.js';
+
+const count4 = path.join(fixtureRuns, '4x4', 'moduli-1-08a5248018');
+const P = 4294967291;
+
+/** A seeded generator, so a failing trial can be replayed from the seed the test logs. */
+function random(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
+test('verify: the committed fixtures are clean, exit 0, with a one-line summary', (t) => {
+  const run = runCli(['verify', fixtureRuns]);
+  t.is(run.status, 0);
+  t.is(run.stdout, 'checked 2 counts, 27 steps, 37 run files, 1426 records: no problems\n');
+  t.is(run.stderr, '');
+});
+
+test('verify takes a run file, a step folder, a manifest or a board folder, and --json', (t) => {
+  t.is(runCli(['verify', path.join(count4, 'step-00006', 'run-00001.run')]).stdout, 'checked 1 run file, 93 records: no problems\n');
+  t.is(runCli(['verify', path.join(count4, 'step-00006')]).stdout, 'checked 1 step, 1 run file, 93 records: no problems\n');
+  t.is(runCli(['verify', path.join(count4, 'step-00006', 'manifest.json')]).status, 0);
+  t.is(runCli(['verify', path.join(fixtureRuns, '3x3')]).stdout, 'checked 1 count, 10 steps, 20 run files, 170 records: no problems\n');
+  const json = JSON.parse(runCli(['verify', fixtureRuns, '--json']).stdout);
+  t.like(json, { ok: true, counts: 2, steps: 27, files: 37, records: 1426, problems: [] });
+});
+
+test('every flipped byte in a run file is caught by verify, naming the file', (t) => {
+  const runs = copyFixtureRuns(tempScratch(t));
+  const files = filesUnder(runs).filter((file) => file.endsWith('.run'));
+  const seed = Date.now();
+  t.log(`seed ${seed}, ${files.length} run files`);
+  const next = random(seed);
+  const trials = 300;
+  let caught = 0;
+  for (let trial = 0; trial < trials; trial++) {
+    const file = files[Math.floor(next() * files.length)];
+    const original = readFileSync(file);
+    const damaged = Buffer.from(original);
+    const at = Math.floor(next() * damaged.length);
+    damaged[at] ^= 1 + Math.floor(next() * 255);
+    writeFileSync(file, damaged);
+    const report = verifyPath(runs);
+    if (report.problems.some((problem) => problem.file === file)) caught++;
+    else t.fail(`flip at byte ${at} of ${file} went unnoticed`);
+    writeFileSync(file, original);
+  }
+  t.is(caught, trials);
+  t.deepEqual(verifyPath(runs).problems, []);
+});
+
+test('verify reports a broken conservation law, missing, extra and temporary files, and unfinished steps', (t) => {
+  const runs = copyFixtureRuns(tempScratch(t));
+  const count = path.join(runs, '4x4', 'moduli-1-08a5248018');
+  const manifestFile = path.join(count, 'step-00005', 'manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+  manifest.dropped[0] += 1;
+  writeFileSync(manifestFile, JSON.stringify(manifest));
+  rmSync(path.join(count, 'step-00009', 'run-00001.run'));
+  writeFileSync(path.join(count, 'step-00010', 'run-00002.run'), 'stray');
+  writeFileSync(path.join(count, 'step-00011', 'run-00002.run.tmp'), 'half');
+  rmSync(path.join(count, 'step-00012', 'manifest.json'));
+  const run = runCli(['verify', runs]);
+  t.is(run.status, 1);
+  const lines = run.stdout.trim().split('\n');
+  t.deepEqual(lines.slice(0, -1).sort(), [
+    `${count}/step-00005: conservation fails from step 4: 3 × its sum ≠ this step's sum + the dropped sum, modulo ${P}`,
+    `${count}/step-00009/manifest.json: lists run-00001.run, which is missing`,
+    `${count}/step-00010/run-00002.run: run file not listed in the manifest`,
+    `${count}/step-00011/run-00002.run.tmp: temporary file left by an interrupted write`,
+    `${count}/step-00012/manifest.json: no manifest: this step was never completed`,
+  ]);
+  t.is(lines.at(-1), 'checked 2 counts, 27 steps, 35 run files, 1164 records: 5 problems');
+});
+
+test('verify checks that every state is a valid border state for its step, and in increasing order', (t) => {
+  const dir = tempScratch(t);
+  const write = (name: string, step: number, states: [number, number][]) => {
+    const file = path.join(dir, name);
+    const writer = new RunWriter(file, { version: FORMAT_VERSION, width: 4, columns: 4, step, run: 1, moduli: [P] }, Buffer.alloc(1 << 16));
+    for (const [hi, lo] of states) writer.append(hi, lo, Uint32Array.of(1), 0);
+    writer.finish();
+    return file;
+  };
+  // At step 6 of a 4×4 sweep, no field is an edge; 0x253 is ".XO." (fixture record 3).
+  t.deepEqual(verifyPath(write('good.run', 6, [[0, 0x253]])).problems, []);
+  // 0x48 is "..##", a state of step 2 (same y): canonical, but its edges are impossible at step 6.
+  const edge = verifyPath(write('edge.run', 6, [[0, 0x48]])).problems;
+  t.is(edge.length, 1);
+  t.regex(edge[0].problem, /state hi=0x0 lo=0x48 has an edge at field 2, impossible after this step/);
+  t.is(edge[0].record, 1);
+  const messy = verifyPath(write('messy.run', 6, [[0, 0x253], [0, 0x277]])).problems;
+  t.regex(messy[0].problem, /state hi=0x0 lo=0x277 is not a canonical border state/);
+  t.is(messy[0].record, 2);
+  const twice = verifyPath(write('twice.run', 6, [[0, 0x253], [0, 0x253]])).problems;
+  t.deepEqual(twice.map((p) => [p.record, p.problem]), [[2, 'state is not above the one before; later records not checked']]);
+});
+
+test('inspect prints the header, trailer and rendered records; --json and --skip', (t) => {
+  const file = path.join(count4, 'step-00006', 'run-00001.run');
+  const run = runCli(['inspect', file, '--first', '3', '--skip', '2']);
+  t.is(run.status, 0);
+  t.is(
+    run.stdout,
+    [
+      `file     ${file} (528 bytes)`,
+      'format   gocount run file, version 1',
+      'sweep    4 wide, 4 columns',
+      'step     6 points placed (column 2, next point at y = 2)',
+      'run      1',
+      'moduli   4294967291',
+      'trailer  93 records, residue sums 657, CRC-32 0x7be44c73',
+      '',
+      '  record  state  code                      residues',
+      '       3  .XO.   hi=0x0 lo=0x253           18',
+      '       4  .O..   hi=0x0 lo=0x259           18',
+      '       5  .OO.   hi=0x0 lo=0x25b           16',
+      '',
+    ].join('\n'),
+  );
+  const json = JSON.parse(runCli(['inspect', file, '--first', '1', '--json']).stdout);
+  t.like(json, { header: { width: 4, columns: 4, step: 6, moduli: [P] }, trailer: { records: 93 } });
+  t.deepEqual(json.records[0].residues.length, 1);
+});
+
+const badInput: Array<[string[], RegExp]> = [
+  [['verify', 'package.json'], /package.json: not a gocount run file \(it does not start with GOCNTRUN\)/],
+  [['verify', 'no/such/place'], /no\/such\/place: no such file or folder/],
+  [['verify', 'lib'], /lib: holds no gocount count folder/],
+  [['verify'], /Not enough non-option arguments/],
+  [['inspect', 'package.json'], /package.json: not a gocount run file/],
+  [['inspect', 'no/such.run'], /no\/such.run: not a readable file \(ENOENT\)/],
+  [['inspect', path.join(count4, 'step-00006', 'run-00001.run'), '--first', '-1'], /--first -1: must be a whole number/],
+];
+
+for (const [args, message] of badInput) {
+  test(`bad input ${JSON.stringify(args)}: one clear line, exit code 2`, (t) => {
+    const run = runCli(args);
+    t.is(run.status, 2);
+    t.is(run.stdout, '');
+    t.regex(run.stderr, message);
+    t.regex(run.stderr, /^gocount: [^\n]+\n$/);
+  });
+}
