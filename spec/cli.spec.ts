@@ -1,5 +1,6 @@
 import test from 'ava';
 import { runCli } from './support/run-cli.js';
+import { testRefusals } from './support/refusals.js';
 
 test('gocount 3x3 prints the exact count and exits 0', (t) => {
   const run = runCli(['3x3']);
@@ -83,12 +84,4 @@ const badSizes: Array<[string[], RegExp]> = [
   [['3x3', '--scratch', '/etc/hostname/inside'], /scratch folder .* cannot be written/],
 ];
 
-for (const [args, message] of badSizes) {
-  test(`bad input ${JSON.stringify(args)}: one clear line, exit code 2`, (t) => {
-    const run = runCli(args);
-    t.is(run.status, 2);
-    t.is(run.stdout, '');
-    t.regex(run.stderr, message);
-    t.regex(run.stderr, /^gocount: [^\n]+\n$/);
-  });
-}
+testRefusals(badSizes);

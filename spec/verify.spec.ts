@@ -6,6 +6,7 @@ import { RunWriter } from '../lib/format/run-writer.js';
 import { verifyPath } from '../lib/verify/verify.js';
 import { copyFixtureRuns, filesUnder, fixtureRuns } from './support/fixture-runs.js';
 import { runCli } from './support/run-cli.js';
+import { testRefusals } from './support/refusals.js';
 import { tempScratch } from './support/scratch.js';
 
 const count4 = path.join(fixtureRuns, '4x4', 'moduli-1-08a5248018');
@@ -146,12 +147,4 @@ const badInput: Array<[string[], RegExp]> = [
   [['inspect', path.join(count4, 'step-00006', 'run-00001.run'), '--first', '-1'], /--first -1: must be a whole number/],
 ];
 
-for (const [args, message] of badInput) {
-  test(`bad input ${JSON.stringify(args)}: one clear line, exit code 2`, (t) => {
-    const run = runCli(args);
-    t.is(run.status, 2);
-    t.is(run.stdout, '');
-    t.regex(run.stderr, message);
-    t.regex(run.stderr, /^gocount: [^\n]+\n$/);
-  });
-}
+testRefusals(badInput);
