@@ -25,6 +25,13 @@ export function largestPrimes(k: number): number[] {
   return primes.slice(0, k);
 }
 
+/** The k largest primes below `limit` (small moduli, for arithmetic whose products must stay exact). */
+export function primesBelow(limit: number, k: number): number[] {
+  const found: number[] = [];
+  for (let candidate = limit - 1; found.length < k && candidate > 2; candidate--) if (isPrime(candidate)) found.push(candidate);
+  return found;
+}
+
 export function productOf(moduli: readonly number[]): bigint {
   return moduli.reduce((product, p) => product * BigInt(p), 1n);
 }

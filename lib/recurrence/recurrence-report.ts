@@ -1,0 +1,20 @@
+/** Everything `gocount recurrence M` reports: the recurrence, and λ_M and a_M from it. */
+
+import { UsageError } from '../errors.js';
+import { buildColumnTransfer, exactTerms } from './column-transfer.js';
+import { DominantRoot, dominantRoot } from './dominant-root.js';
+import { findRecurrence, Recurrence } from './find-recurrence.js';
+
+export const MAX_RECURRENCE_HEIGHT = 6;
+
+export interface RecurrenceReport extends Recurrence, DominantRoot {}
+
+export function recurrenceOf(height: number, digits: number): RecurrenceReport {
+  if (!Number.isInteger(height) || height < 1 || height > MAX_RECURRENCE_HEIGHT) {
+    throw new UsageError(`height ${height}: recurrence handles heights 1 to ${MAX_RECURRENCE_HEIGHT} (order 791 at 6; the order grows about fourfold per row)`);
+  }
+  const transfer = buildColumnTransfer(height);
+  const recurrence = findRecurrence(height, transfer);
+  const terms = exactTerms(transfer, recurrence.coefficients.length + 3).slice(1);
+  return { ...recurrence, ...dominantRoot(recurrence.coefficients, terms, height, digits) };
+}
