@@ -8,6 +8,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { GocountError, UsageError } from '../lib/errors.js';
 import { countCommand } from './count-command.js';
+import { estimateCommand } from './estimate-command.js';
 import { inspectCommand } from './inspect-command.js';
 import { recurrenceCommand } from './recurrence-command.js';
 import { verifyCommand } from './verify-command.js';
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     .command(verifyCommand)
     .command(inspectCommand)
     .command(recurrenceCommand)
+    .command(estimateCommand)
     .example('gocount 9x9', 'count the legal positions of a 9×9 board')
     .example('gocount 5 7 --json', 'the same for 5×7, as JSON')
     .example('gocount verify scratch/', 'check every run file and manifest left in scratch/')
