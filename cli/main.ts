@@ -11,6 +11,7 @@ import { countCommand } from './count-command.js';
 import { estimateCommand } from './estimate-command.js';
 import { inspectCommand } from './inspect-command.js';
 import { recurrenceCommand } from './recurrence-command.js';
+import { statesCommand } from './states-command.js';
 import { verifyCommand } from './verify-command.js';
 
 function fail(error: unknown): never {
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
     .command(countCommand)
     .command(verifyCommand)
     .command(inspectCommand)
+    .command(statesCommand)
     .command(recurrenceCommand)
     .command(estimateCommand)
     .example('gocount 9x9', 'count the legal positions of a 9×9 board')
