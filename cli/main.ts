@@ -11,6 +11,7 @@ import { countCommand } from './count-command.js';
 import { estimateCommand } from './estimate-command.js';
 import { inspectCommand } from './inspect-command.js';
 import { recurrenceCommand } from './recurrence-command.js';
+import { sampleCommand } from './sample-command.js';
 import { statesCommand } from './states-command.js';
 import { verifyCommand } from './verify-command.js';
 
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     .command(statesCommand)
     .command(recurrenceCommand)
     .command(estimateCommand)
+    .command(sampleCommand)
     .example('gocount 9x9', 'count the legal positions of a 9×9 board')
     .example('gocount 5 7 --json', 'the same for 5×7, as JSON')
     .example('gocount verify scratch/', 'check every run file and manifest left in scratch/')

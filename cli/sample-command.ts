@@ -1,0 +1,49 @@
+/** `gocount sample MxN`: an unbiased estimate of L(m,n) by Heuristic Sampling (paper §5.8). */
+
+import type { CommandModule } from 'yargs';
+import { parseBoard, sweepOf } from '../lib/board/shape.js';
+import { knownCount } from '../lib/count/known-count.js';
+import { UsageError } from '../lib/errors.js';
+import { HeuristicSampler, MAX_SAMPLE_POINTS, seededRandom } from '../lib/sample/heuristic-sampling.js';
+
+interface SampleArgs {
+  size: (string | number)[];
+  runs: number;
+  seed?: number;
+  json: boolean;
+}
+
+export const sampleCommand: CommandModule<object, SampleArgs> = {
+  command: 'sample <size..>',
+  describe: 'estimate L(m,n) by Heuristic Sampling over the tree of border states, with a standard error',
+  builder: (y) =>
+    y
+      .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true, demandOption: true })
+      .option('runs', { type: 'number', default: 1000, describe: 'probes to average (the standard error falls as 1/√runs)' })
+      .option('seed', { type: 'number', describe: 'seed of the random generator, to repeat a sample (default: from the clock)' })
+      .option('json', { type: 'boolean', default: false, describe: 'print the estimate, standard error and exact count as JSON' }),
+  handler: (args) => {
+    const board = parseBoard(args.size);
+    const sweep = sweepOf(board);
+    if (board.m * board.n > MAX_SAMPLE_POINTS) throw new UsageError(`board ${board.m}x${board.n}: sample handles boards of up to ${MAX_SAMPLE_POINTS} points`);
+    if (!Number.isInteger(args.runs) || args.runs < 2) throw new UsageError(`--runs ${args.runs}: must be a whole number of at least 2`);
+    const seed = args.seed ?? Date.now() % 2 ** 32;
+    if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed ${seed}: must be a whole number`);
+    const started = performance.now();
+    const result = new HeuristicSampler(sweep, seededRandom(seed)).sample(args.runs);
+    const seconds = (performance.now() - started) / 1000;
+    const exact = knownCount(board.m, board.n);
+    const deviations = exact === undefined ? undefined : (result.mean - Number(exact.value)) / result.standardError;
+    const { m, n } = board;
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify({ m, n, ...result, relativeStandardError: result.standardError / result.mean, seed, seconds, exact: exact?.value.toString(), deviations })}\n`);
+      return;
+    }
+    const lines = [
+      `L(${m},${n}) ≈ ${result.mean.toPrecision(6)} ± ${result.standardError.toPrecision(3)} (standard error, ${((100 * result.standardError) / result.mean).toPrecision(3)}%)`,
+      `${result.runs} runs, seed ${seed}, ${seconds.toFixed(1)} s`,
+    ];
+    if (exact !== undefined) lines.push(`exact ${exact.value}: the estimate is ${deviations!.toFixed(2)} standard errors from it`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  },
+};

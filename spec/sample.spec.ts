@@ -1,0 +1,58 @@
+import test from 'ava';
+import { publishedCount } from '../lib/count/published-counts.js';
+import { countLegal } from '../lib/count/in-memory.js';
+import { HeuristicSampler, seededRandom } from '../lib/sample/heuristic-sampling.js';
+import { runCli } from './support/run-cli.js';
+
+/** How many standard errors an unbiased estimate may stray: beyond 4 happens once in 15 000. */
+const WITHIN = 4;
+
+test('Heuristic Sampling is unbiased: the exact count lies within a few standard errors (fixed seeds)', (t) => {
+  for (const [width, columns, runs] of [
+    [3, 3, 20000],
+    [4, 9, 5000],
+    [5, 5, 5000],
+    [7, 7, 2000],
+  ]) {
+    const exact = Number(countLegal({ width, columns }));
+    const result = new HeuristicSampler({ width, columns }, seededRandom(width * 100 + columns)).sample(runs);
+    const deviations = (result.mean - exact) / result.standardError;
+    t.true(Math.abs(deviations) < WITHIN, `${width}×${columns}: ${deviations.toFixed(2)} standard errors off`);
+    t.true(result.standardError / result.mean < 0.05, `${width}×${columns}: relative standard error ${result.standardError / result.mean}`);
+  }
+});
+
+test('19×19: 300 probes land near 2.08·10^170, within a few standard errors of the exact count', (t) => {
+  const exact = Number(publishedCount(19, 19));
+  const result = new HeuristicSampler({ width: 19, columns: 19 }, seededRandom(19)).sample(300);
+  t.log(`${result.mean.toPrecision(4)} ± ${result.standardError.toPrecision(2)}`);
+  t.true(Math.abs(result.mean - exact) < WITHIN * result.standardError);
+  t.true(Math.abs(result.mean / 2.08e170 - 1) < 0.15);
+});
+
+test('the same seed gives the same sample; another seed another', (t) => {
+  const sample = (seed: number) => new HeuristicSampler({ width: 5, columns: 6 }, seededRandom(seed)).sample(50);
+  t.deepEqual(sample(7), sample(7));
+  t.notDeepEqual(sample(7).mean, sample(8).mean);
+});
+
+test('gocount sample prints the estimate, its standard error and the distance to the exact count; bad input exits 2', (t) => {
+  const run = runCli(['sample', '5x5', '--runs', '400', '--seed', '1']);
+  t.is(run.status, 0);
+  const lines = run.stdout.split('\n');
+  t.regex(lines[0], /^L\(5,5\) ≈ 4\.\d{5}e\+11 ± \d\.\d\de\+9 \(standard error, \d\.\d\d%\)$/);
+  t.regex(lines[1], /^400 runs, seed 1, \d+\.\d s$/);
+  t.regex(lines[2], /^exact 414295148741: the estimate is -?\d\.\d\d standard errors from it$/);
+  const json = JSON.parse(runCli(['sample', '5x5', '--runs', '400', '--seed', '1', '--json']).stdout);
+  t.like(json, { m: 5, n: 5, runs: 400, seed: 1, exact: '414295148741' });
+  t.true(Math.abs(json.deviations) < WITHIN);
+  for (const [args, message] of [
+    [['sample', '19x40'], /board 19x40: sample handles boards of up to 640 points/],
+    [['sample', '5x5', '--runs', '1'], /--runs 1: must be a whole number of at least 2/],
+    [['sample', '5x5', '--seed', '-1'], /--seed -1: must be a whole number/],
+  ] as const) {
+    const bad = runCli([...args]);
+    t.is(bad.status, 2);
+    t.regex(bad.stderr, message);
+  }
+});
