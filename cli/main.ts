@@ -9,6 +9,7 @@ import { hideBin } from 'yargs/helpers';
 import { GocountError, UsageError } from '../lib/errors.js';
 import { countCommand } from './count-command.js';
 import { estimateCommand } from './estimate-command.js';
+import { gamesCommand } from './games-command.js';
 import { inspectCommand } from './inspect-command.js';
 import { recurrenceCommand } from './recurrence-command.js';
 import { sampleCommand } from './sample-command.js';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
     .command(recurrenceCommand)
     .command(estimateCommand)
     .command(sampleCommand)
+    .command(gamesCommand)
     .example('gocount 9x9', 'count the legal positions of a 9×9 board')
     .example('gocount 5 7 --json', 'the same for 5×7, as JSON')
     .example('gocount verify scratch/', 'check every run file and manifest left in scratch/')

