@@ -2,6 +2,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { FORMAT_VERSION } from '../lib/format/layout.js';
+import { writeManifest } from '../lib/format/manifest.js';
 import { RunWriter } from '../lib/format/run-writer.js';
 import { verifyPath } from '../lib/verify/verify.js';
 import { copyFixtureRuns, filesUnder, fixtureRuns } from './support/fixture-runs.js';
@@ -63,13 +64,30 @@ test('every flipped byte in a run file is caught by verify, naming the file', (t
   t.deepEqual(verifyPath(runs).problems, []);
 });
 
+test('a changed byte in a manifest is caught by its CRC; a .run file without its magic is a damaged run file', (t) => {
+  const runs = copyFixtureRuns(tempScratch(t));
+  const manifestFile = path.join(runs, '4x4', 'moduli-1-08a5248018', 'step-00007', 'manifest.json');
+  const text = readFileSync(manifestFile, 'utf8');
+  writeFileSync(manifestFile, text.replace('"records": ', '"records": 1'));
+  t.deepEqual(verifyPath(runs).problems.map((p) => p.problem), ['CRC-32 of the manifest does not match its content']);
+  writeFileSync(manifestFile, text);
+  const runFile = path.join(runs, '4x4', 'moduli-1-08a5248018', 'step-00007', 'run-00001.run');
+  const bytes = readFileSync(runFile);
+  bytes[0] ^= 0x20;
+  writeFileSync(runFile, bytes);
+  const run = runCli(['verify', runFile]);
+  t.is(run.status, 1);
+  t.regex(run.stdout, /run-00001\.run: not a gocount run file \(bad magic\)/);
+});
+
 test('verify reports a broken conservation law, missing, extra and temporary files, and unfinished steps', (t) => {
   const runs = copyFixtureRuns(tempScratch(t));
   const count = path.join(runs, '4x4', 'moduli-1-08a5248018');
   const manifestFile = path.join(count, 'step-00005', 'manifest.json');
+  // A manifest whose CRC matches but whose numbers are wrong, as a faulty program would write it.
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
   manifest.dropped[0] += 1;
-  writeFileSync(manifestFile, JSON.stringify(manifest));
+  writeManifest(manifestFile, { ...manifest, crc: undefined });
   rmSync(path.join(count, 'step-00009', 'run-00001.run'));
   writeFileSync(path.join(count, 'step-00010', 'run-00002.run'), 'stray');
   writeFileSync(path.join(count, 'step-00011', 'run-00002.run.tmp'), 'half');

@@ -200,17 +200,18 @@ export class PartitionRunner {
     const { fanIn, partition } = this.options;
     for (let level = 1; files.length > fanIn; level++) {
       const dir = path.join(this.scratch.stepDir(step), 'merge', `p${partition}-level-${level}`);
-      fse.ensureDirSync(dir);
       const merged: string[] = [];
       for (let first = 0; first < files.length; first += fanIn) {
         const readers = this.openReaders(files.slice(first, first + fanIn), step);
         const file = path.join(dir, `run-${String(merged.length + 1).padStart(5, '0')}.run`);
-        const writer = new RunWriter(file, this.header(step, merged.length + 1), this.writeChunk);
+        let writer: RunWriter | undefined;
         try {
+          fse.ensureDirSync(dir);
+          writer = new RunWriter(file, this.header(step, merged.length + 1), this.writeChunk);
           new RunMerger(readers, this.options.moduli).drainTo(writer);
           writer.finish();
         } catch (error) {
-          writer.abort();
+          writer?.abort();
           readers.forEach((reader) => reader.close());
           throw diskError(error, file);
         }
@@ -267,10 +268,10 @@ export class PartitionRunner {
   /** Writes one run file of the states after `step` points; `fill` appends them in order. */
   private writeRun(step: number, run: number, fill: (sink: RecordSink) => void): RunSummary {
     const { partition, partitions } = this.options;
-    fse.ensureDirSync(this.scratch.stepDir(step));
     const file = this.scratch.runPath(step, run, partitions > 1 ? partition : undefined);
     let writer: RunWriter | undefined;
     try {
+      fse.ensureDirSync(this.scratch.stepDir(step));
       writer = new RunWriter(file, this.header(step, run), this.writeChunk);
       fill(writer);
       return { ...writer.finish(), partition };

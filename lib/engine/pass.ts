@@ -115,7 +115,11 @@ export class PassRunner {
       }
       const final = manifest;
       perColumn.push(this.sumOf(await Promise.all(parts.map((part, i) => part.legalSums(steps, this.filesOf(final, i))))));
-      this.scratch.writeResult(perColumn);
+      try {
+        this.scratch.writeResult(perColumn);
+      } catch (error) {
+        throw diskError(error, this.scratch.root);
+      }
       if (!keep) for (const step of this.scratch.steps()) this.scratch.removeStep(step);
       return { perColumn, reports };
     } finally {

@@ -54,7 +54,8 @@ export class ScratchFolder {
    */
   open(): boolean {
     try {
-      const entries = fse.pathExistsSync(this.root) ? fse.readdirSync(this.root) : [];
+      // A temporary file alone is what a kill during the folder's creation leaves.
+      const entries = fse.pathExistsSync(this.root) ? fse.readdirSync(this.root).filter((name) => !name.endsWith(TEMP_SUFFIX)) : [];
       if (entries.length > 0) {
         this.checkIdentity();
         return false;

@@ -1,6 +1,7 @@
 /** Small files (manifests, count and result records) written whole or not at all. */
 
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { TEMP_SUFFIX } from './layout.js';
 
 /** Writes `text` under a temporary name, syncs it and renames it into place. */
@@ -12,8 +13,19 @@ export function writeFileAtomically(path: string, text: string): void {
     fsyncSync(fd);
     closeSync(fd);
     renameSync(temp, path);
+    syncDirectory(dirname(path));
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
+  }
+}
+
+/** Makes a rename in `dir` durable: without it a power cut may undo the rename after a later step. */
+export function syncDirectory(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -5,14 +5,16 @@
  */
 
 import { readFileSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { RunFileError } from '../errors.js';
 import { writeFileAtomically } from './atomic.js';
-import { FORMAT_VERSION } from './layout.js';
 import type { RunSummary } from './run-writer.js';
 import { sumResidueVectors } from '../residues/sums.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'gocount-step';
+/** 2: the worker count, the column sums so far and a CRC were added. */
+export const MANIFEST_VERSION = 2;
 
 export interface StepManifest {
   readonly format: typeof MANIFEST_FORMAT;
@@ -32,6 +34,8 @@ export interface StepManifest {
   readonly dropped: number[];
   /** columnSums[k − 1]: L(width, k) per residue, for the columns finished before this step. */
   readonly columnSums: number[][];
+  /** CRC-32 of the manifest's JSON without this field. */
+  readonly crc?: number;
 }
 
 export function buildManifest(
@@ -44,7 +48,7 @@ export function buildManifest(
   const sums = sumResidueVectors(moduli, runs.map((run) => run.sums));
   return {
     format: MANIFEST_FORMAT,
-    version: FORMAT_VERSION,
+    version: MANIFEST_VERSION,
     width: identity.width,
     columns: identity.columns,
     step: identity.step,
@@ -60,7 +64,12 @@ export function buildManifest(
 }
 
 export function writeManifest(path: string, manifest: StepManifest): void {
-  writeFileAtomically(path, JSON.stringify(manifest, null, 1) + '\n');
+  writeFileAtomically(path, JSON.stringify({ ...manifest, crc: bodyCrc(manifest) }, null, 1) + '\n');
+}
+
+function bodyCrc(manifest: StepManifest): number {
+  const { crc: _crc, ...body } = manifest;
+  return crc32(JSON.stringify(body));
 }
 
 export function readManifest(path: string): StepManifest {
@@ -71,6 +80,22 @@ export function readManifest(path: string): StepManifest {
     throw new RunFileError(path, `not a readable manifest (${(error as Error).message})`);
   }
   if (manifest?.format !== MANIFEST_FORMAT) throw new RunFileError(path, 'not a gocount step manifest');
-  if (manifest.version !== FORMAT_VERSION) throw new RunFileError(path, `manifest version ${manifest.version}, this gocount reads ${FORMAT_VERSION}`);
+  if (manifest.version !== MANIFEST_VERSION) throw new RunFileError(path, `manifest version ${manifest.version}, this gocount reads ${MANIFEST_VERSION}`);
+  if (manifest.crc !== bodyCrc(manifest)) throw new RunFileError(path, 'CRC-32 of the manifest does not match its content');
+  const problem = shapeProblem(manifest);
+  if (problem) throw new RunFileError(path, problem);
   return manifest;
+}
+
+/** What is missing or malformed in a manifest whose CRC matched (one written by a faulty program). */
+function shapeProblem(manifest: StepManifest): string | undefined {
+  const integer = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
+  const residues = (x: unknown) => Array.isArray(x) && x.length === manifest.moduli.length && x.every((r, i) => integer(r) && r < manifest.moduli[i]);
+  if (!Array.isArray(manifest.moduli) || manifest.moduli.length === 0 || !manifest.moduli.every(integer)) return 'moduli missing';
+  if (![manifest.width, manifest.columns, manifest.step, manifest.records, manifest.bytes, manifest.partitions].every(integer)) return 'a count is missing';
+  if (!residues(manifest.sums) || !residues(manifest.dropped)) return 'residue sums missing';
+  if (!Array.isArray(manifest.columnSums) || !manifest.columnSums.every(residues)) return 'column sums missing';
+  const runOk = (run: RunSummary) => typeof run?.file === 'string' && integer(run.records) && integer(run.bytes) && integer(run.crc) && integer(run.partition) && residues(run.sums);
+  if (!Array.isArray(manifest.runs) || !manifest.runs.every(runOk)) return 'run list malformed';
+  return undefined;
 }

@@ -7,6 +7,8 @@ import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'n
 import { crc32 } from 'node:zlib';
 import { writeVarint } from './varint.js';
 import { chargeWrite } from './write-faults.js';
+import { syncDirectory } from './atomic.js';
+import { dirname } from 'node:path';
 import { encodeHeader, encodeTrailerBody, maxRecordBytes, RunHeader, TEMP_SUFFIX } from './layout.js';
 
 export interface RunSummary {
@@ -87,6 +89,7 @@ export class RunWriter {
     closeSync(this.fd);
     this.fd = -1;
     renameSync(this.tempPath, this.path);
+    syncDirectory(dirname(this.path));
     return {
       file: this.path.slice(this.path.lastIndexOf('/') + 1),
       records: this.records,

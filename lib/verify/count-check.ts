@@ -8,7 +8,7 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { COUNT_FILE, COUNT_FORMAT, CountIdentity, RESULT_FILE, resultCrc, stepFolderName } from '../engine/scratch.js';
+import { COUNT_FILE, COUNT_FORMAT, CountIdentity, RESULT_FILE, resultCrc, ScratchFolder, stepFolderName } from '../engine/scratch.js';
 import { FORMAT_VERSION } from '../format/layout.js';
 import { MANIFEST_FILE, StepManifest } from '../format/manifest.js';
 import type { Problem } from './problems.js';
@@ -30,6 +30,9 @@ export function checkCount(dir: string): CountCheck {
     return { dir, steps: [], problems };
   }
   const identity: CountIdentity = { width: found.width, columns: found.columns, moduli: found.moduli };
+  if (new ScratchFolder(path.dirname(path.dirname(path.resolve(dir))), identity).root !== path.resolve(dir)) {
+    problems.push({ file: countFile, problem: 'describes another count than its folder\'s name (board or moduli changed)' });
+  }
   const steps = fse
     .readdirSync(dir)
     .filter((name) => stepOfFolder(name) !== undefined)

@@ -4,8 +4,9 @@
  */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { GocountError, UsageError } from '../errors.js';
-import { decodeTrailer, HEADER_MAGIC, RunHeader, RunTrailer, trailerBytes } from '../format/layout.js';
+import { GocountError, RunFileError, UsageError } from '../errors.js';
+import { decodeTrailer, HEADER_MAGIC, RUN_SUFFIX, RunHeader, RunTrailer, trailerBytes } from '../format/layout.js';
+import { MAX_WIDTH } from '../state/layout.js';
 import { RunReader } from '../format/run-reader.js';
 import { BorderStates } from '../state/border.js';
 import { describeCode, renderState } from '../state/render.js';
@@ -35,10 +36,15 @@ export function inspectRun(file: string, skip: number, limit: number): Inspectio
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'EISDIR') throw new UsageError(`${file}: not a readable file (${code})`);
-    if (error instanceof GocountError && / magic|too short/.test(error.message)) throw new UsageError(`${file}: not a gocount run file (it does not start with ${HEADER_MAGIC})`);
+    const notOurs = error instanceof GocountError && / magic|too short/.test(error.message) && !file.endsWith(RUN_SUFFIX);
+    if (notOurs) throw new UsageError(`${file}: not a gocount run file (it does not start with ${HEADER_MAGIC})`);
     throw error;
   }
   const { header } = reader;
+  if (header.width < 1 || header.width > MAX_WIDTH) {
+    reader.close();
+    throw new RunFileError(file, `header gives an impossible width ${header.width}`);
+  }
   const states = new BorderStates(header.width);
   const y = header.step % header.width;
   const records: InspectedRecord[] = [];

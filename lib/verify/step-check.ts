@@ -30,6 +30,14 @@ export function stepOfFolder(dir: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/** The partition a run file's name gives: run-p1-00003.run is partition 1's; run-00003.run the only one's. */
+function partitionOfName(file: string, partitions: number): number | undefined {
+  const match = /^run-(?:p(\d+)-)?\d+\.run$/.exec(file);
+  if (!match) return undefined;
+  if (partitions === 1) return match[1] === undefined ? 0 : undefined;
+  return match[1] === undefined ? undefined : Number(match[1]);
+}
+
 export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
   const problems: Problem[] = [];
   const manifestFile = path.join(dir, MANIFEST_FILE);
@@ -78,7 +86,9 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
     if (run.bytes !== summary.bytes) differs.push(`${run.bytes} bytes, the manifest says ${summary.bytes}`);
     if (run.crc !== summary.crc) differs.push('a CRC-32 other than the manifest\'s');
     if (run.sums.join() !== summary.sums.join()) differs.push('residue sums other than the manifest\'s');
-    if (!Number.isInteger(summary.partition) || summary.partition! < 0 || summary.partition! >= manifest.partitions) differs.push(`partition ${summary.partition} of ${manifest.partitions}`);
+    if (summary.partition! >= manifest.partitions || partitionOfName(summary.file, manifest.partitions) !== summary.partition) {
+      differs.push(`partition ${summary.partition} of ${manifest.partitions}, which its name does not give`);
+    }
     for (const what of differs) problems.push({ file, problem: `has ${what}` });
   }
   const records = manifest.runs.reduce((n, run) => n + run.records, 0);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import fse from 'fs-extra';
 import { UsageError } from '../errors.js';
 import { COUNT_FILE } from '../engine/scratch.js';
-import { HEADER_MAGIC } from '../format/layout.js';
+import { HEADER_MAGIC, RUN_SUFFIX } from '../format/layout.js';
 import { MANIFEST_FILE } from '../format/manifest.js';
 import { checkCount } from './count-check.js';
 import type { Problem } from './problems.js';
@@ -33,7 +33,8 @@ export function verifyPath(target: string): VerifyReport {
   if (!stat) throw new UsageError(`${target}: no such file or folder`);
   if (stat.isFile()) {
     if (path.basename(target) === MANIFEST_FILE) return fromSteps(target, 0, [checkStep(path.dirname(target))]);
-    if (!startsWithMagic(target)) throw new UsageError(`${target}: not a gocount run file (it does not start with ${HEADER_MAGIC})`);
+    // A .run file without the magic is a damaged run file (a problem found); anything else is not ours.
+    if (!startsWithMagic(target) && !target.endsWith(RUN_SUFFIX)) throw new UsageError(`${target}: not a gocount run file (it does not start with ${HEADER_MAGIC})`);
     const run = checkRunFile(target);
     return { path: target, counts: 0, steps: 0, files: 1, records: run.records, problems: run.problems };
   }
