@@ -64,6 +64,7 @@ export class PassRunner {
     const firstStep = resumed?.step ?? 0;
     progress.passStart(this.options.pass, this.options.passes, steps, firstStep);
     const parts = this.openPartitions();
+    let failed = false;
     try {
       const perColumn: number[][] = resumed ? resumed.columnSums.map((sums) => [...sums]) : [];
       const reports: StepReport[] = [];
@@ -122,8 +123,21 @@ export class PassRunner {
       }
       if (!keep) for (const step of this.scratch.steps()) this.scratch.removeStep(step);
       return { perColumn, reports };
+    } catch (error) {
+      failed = true;
+      throw error;
     } finally {
       await Promise.all(parts.map((part) => part.close()));
+      // A failure in one worker stops the other mid-write: its temporary file must not stay.
+      if (failed) this.removeLeftoversQuietly();
+    }
+  }
+
+  private removeLeftoversQuietly(): void {
+    try {
+      this.scratch.removeLeftovers();
+    } catch {
+      // the folder is unusable anyway; the error that brought us here is the one to report
     }
   }
 
