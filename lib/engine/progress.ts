@@ -57,6 +57,7 @@ abstract class Tracker implements Progress {
   protected stepStarted = Date.now();
   private stepsDone = 0;
   private stepsLeft = 0;
+  private lastStepSeconds = 0;
 
   constructor(protected readonly stream: NodeJS.WriteStream) {}
 
@@ -81,18 +82,22 @@ abstract class Tracker implements Progress {
     this.stepStates = states;
   }
 
-  stepEnd(_report: StepReport): void {
+  stepEnd(report: StepReport): void {
     this.stepsDone++;
     this.stepsLeft--;
+    this.lastStepSeconds = report.seconds;
   }
 
   done(): void {}
 
-  /** Seconds left, from the average step so far in this process. */
+  /**
+   * Seconds left. Steps grow through the first columns and then stay about as large as the
+   * latest, so the latest step's time is the better guide; the average step's is a floor.
+   */
   protected eta(): number {
     const elapsed = (Date.now() - this.started) / 1000;
     if (this.stepsDone === 0) return NaN;
-    return (elapsed / this.stepsDone) * this.stepsLeft;
+    return Math.max(elapsed / this.stepsDone, this.lastStepSeconds) * this.stepsLeft;
   }
 
   protected where(): string {
