@@ -109,3 +109,28 @@ export function exactTerms(transfer: ColumnTransfer, count: number): bigint[] {
   }
   return terms;
 }
+
+/** λ roughly: the growth of start · T^n, by power iteration in doubles (a start for Newton's method). */
+export function growthGuess(transfer: ColumnTransfer, iterations = 400): number {
+  const { rowStart, targets, weights } = transfer;
+  const size = transfer.states.length;
+  let v = new Float64Array(size).fill(1 / size);
+  let w = new Float64Array(size);
+  let growth = 0;
+  for (let n = 0; n < iterations; n++) {
+    w.fill(0);
+    for (let i = 0; i < size; i++) {
+      const x = v[i];
+      if (x === 0) continue;
+      for (let k = rowStart[i]; k < rowStart[i + 1]; k++) w[targets[k]] += x * weights[k];
+    }
+    let total = 0;
+    for (let i = 0; i < size; i++) total += w[i];
+    const previous = growth;
+    growth = total; // v sums to 1
+    for (let i = 0; i < size; i++) w[i] /= total;
+    [v, w] = [w, v];
+    if (Math.abs(growth - previous) < 1e-13 * growth) break;
+  }
+  return growth;
+}

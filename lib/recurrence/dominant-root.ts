@@ -14,18 +14,20 @@ export interface DominantRoot {
 }
 
 /**
- * `coefficients`: s[n] = Σ c[i] s[n−1−i]; `terms`: s[1] … s[k] exactly, k ≥ order + 2.
+ * `coefficients`: s[n] = Σ c[i] s[n−1−i]; `numerator`: N's coefficients of t^1 … t^d (see
+ * Recurrence); `guess`: λ roughly, to start Newton's method near the largest root.
  * `digits` decimal digits are returned; the working precision is higher.
  */
-export function dominantRoot(coefficients: readonly bigint[], terms: readonly bigint[], height: number, digits = 30): DominantRoot {
+export function dominantRoot(coefficients: readonly bigint[], numerator: readonly bigint[], guess: number, height: number, digits = 30): DominantRoot {
   const d = coefficients.length;
-  const guardDigits = digits + 20 + Math.max(...coefficients.map((c) => abs(c).toString().length));
+  const widest = Math.max(...[...coefficients, ...numerator].map((c) => abs(c).toString().length));
+  const guardDigits = digits + 20 + widest;
   const S = 10n ** BigInt(guardDigits);
   // P(x) = x^d − Σ c[i] x^(d−1−i), highest power first.
   const p = [1n, ...coefficients.map((c) => -c)];
   const evaluate = (poly: readonly bigint[], x: bigint): bigint => poly.reduce((acc, coefficient) => (acc * x) / S + coefficient * S, 0n);
   const derivative = p.slice(0, -1).map((c, i) => c * BigInt(d - i));
-  let x = (terms[terms.length - 1] * S) / terms[terms.length - 2];
+  let x = (BigInt(Math.round(guess * 1e12)) * S) / 10n ** 12n;
   for (let iteration = 0; iteration < 200; iteration++) {
     const step = (evaluate(p, x) * S) / evaluate(derivative, x);
     x -= step;
@@ -34,16 +36,10 @@ export function dominantRoot(coefficients: readonly bigint[], terms: readonly bi
   const lambda = x;
   // F(t) = Σ s[n] t^n = N(t)/Q(t), Q(t) = 1 − Σ c[i] t^(i+1), N = Q·F (a polynomial of degree ≤ d).
   // Near t = 1/λ, F ≈ a / (1 − λt) with a = −λ · N(1/λ) / Q'(1/λ).
-  const numerator: bigint[] = [0n]; // N's coefficients, lowest power first
-  for (let k = 1; k <= d; k++) {
-    let n = terms[k - 1];
-    for (let i = 0; i < k - 1; i++) n -= coefficients[i] * terms[k - 2 - i];
-    numerator.push(n);
-  }
   const t = (S * S) / lambda; // 1/λ
   const ascending = (poly: readonly bigint[]): bigint => evaluate([...poly].reverse(), t);
   const qPrime = coefficients.map((c, i) => -c * BigInt(i + 1)); // Q'(t) = −Σ (i+1) c[i] t^i, lowest first
-  const a = -((lambda * ((ascending(numerator) * S) / ascending(qPrime))) / S);
+  const a = -((lambda * ((ascending([0n, ...numerator]) * S) / ascending(qPrime))) / S);
   return { lambda: decimal(lambda, guardDigits, digits), lambdaRoot: decimal(nthRoot(lambda, height, S), guardDigits, digits), a: decimal(a, guardDigits, digits) };
 }
 

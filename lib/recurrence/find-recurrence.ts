@@ -14,6 +14,11 @@ export interface Recurrence {
   readonly height: number;
   /** L(M,n) = Σ coefficients[i] · L(M, n−1−i) for every n > order. */
   readonly coefficients: bigint[];
+  /**
+   * numerator[k−1] = L(M,k) − Σ_{i < k−1} coefficients[i]·L(M,k−1−i), k = 1 … order: the numerator
+   * N(t) of the generating function Σ L(M,n) t^n = N(t) / (1 − Σ coefficients[i] t^(i+1)).
+   */
+  readonly numerator: bigint[];
   /** Border states at column boundaries: the order is at most this. */
   readonly transferStates: number;
   /** Terms L(M,1) … L(M,termsUsed) found it; termsChecked more confirmed it. */
@@ -38,21 +43,28 @@ export function findRecurrence(height: number, transfer: ColumnTransfer = buildC
     if (2 * order + MARGIN <= count) break;
     count = Math.max(2 * count, 2 * order + MARGIN);
   }
-  const perPrime: { p: number; coefficients: number[] }[] = [];
+  // Per prime: the recurrence, and the numerator from the same terms. Both are joined by the CRT,
+  // with primes added until neither changes twice running.
+  const perPrime: { p: number; coefficients: number[]; numerator: number[] }[] = [];
   let order = 0;
   let coefficients: bigint[] = [];
+  let numerator: bigint[] = [];
   let stable = 0;
   for (const p of primes) {
-    const found = berlekampMassey(termsModulo(transfer, p, count + 1).slice(1), p);
+    const terms = termsModulo(transfer, p, count + 1);
+    const found = berlekampMassey(terms.slice(1), p);
     if (found.length < order) continue; // p divides something it should not: an unlucky prime
     if (found.length > order) {
       order = found.length;
       perPrime.length = 0;
     }
-    perPrime.push({ p, coefficients: found });
-    const joined = found.map((_, i) => symmetric(perPrime.map((q) => ({ modulus: q.p, residue: q.coefficients[i] })), perPrime));
-    stable = joined.every((c, i) => c === coefficients[i]) && joined.length === coefficients.length ? stable + 1 : 0;
-    coefficients = joined;
+    perPrime.push({ p, coefficients: found, numerator: numeratorModulo(found, terms, p) });
+    const joinedCoefficients = joinAll(perPrime.map((q) => ({ p: q.p, values: q.coefficients })));
+    const joinedNumerator = joinAll(perPrime.map((q) => ({ p: q.p, values: q.numerator })));
+    const same = sameValues(joinedCoefficients, coefficients) && sameValues(joinedNumerator, numerator);
+    stable = same ? stable + 1 : 0;
+    coefficients = joinedCoefficients;
+    numerator = joinedNumerator;
     if (stable >= 2) break;
   }
   if (stable < 2) throw new Error(`the recurrence for height ${height} did not settle within ${primes.length} primes`);
@@ -65,12 +77,27 @@ export function findRecurrence(height: number, transfer: ColumnTransfer = buildC
       if (predicted !== terms[n]) throw new Error(`the recurrence for height ${height} fails at L(${height},${n}) modulo ${p}`);
     }
   }
-  return { height, coefficients, transferStates: transfer.states.length, termsUsed: count, termsChecked: CHECK_TERMS, primesUsed: perPrime.length };
+  return { height, coefficients, numerator, transferStates: transfer.states.length, termsUsed: count, termsChecked: CHECK_TERMS, primesUsed: perPrime.length };
 }
 
-/** The CRT join taken in (−P/2, P/2]: recurrence coefficients can be negative. */
-function symmetric(residues: { modulus: number; residue: number }[], primes: readonly { p: number }[]): bigint {
-  const product = primes.reduce((n, q) => n * BigInt(q.p), 1n);
-  const x = joinResidues(residues);
-  return 2n * x > product ? x - product : x;
+/** n_k = s_k − Σ_{i ≤ k−2} c_i·s_(k−1−i) mod p for k = 1 … order; terms[0] is s_0. */
+function numeratorModulo(coefficients: readonly number[], terms: readonly number[], p: number): number[] {
+  const numerator: number[] = [];
+  for (let k = 1; k <= coefficients.length; k++) {
+    let n = terms[k];
+    for (let i = 0; i <= k - 2; i++) n = (n - ((coefficients[i] * terms[k - 1 - i]) % p) + p) % p;
+    numerator.push(n);
+  }
+  return numerator;
 }
+
+/** The CRT join of each position, taken in (−P/2, P/2]: coefficients can be negative. */
+function joinAll(perPrime: { p: number; values: number[] }[]): bigint[] {
+  const product = perPrime.reduce((n, q) => n * BigInt(q.p), 1n);
+  return perPrime[0].values.map((_, i) => {
+    const x = joinResidues(perPrime.map((q) => ({ modulus: q.p, residue: q.values[i] })));
+    return 2n * x > product ? x - product : x;
+  });
+}
+
+const sameValues = (a: readonly bigint[], b: readonly bigint[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -1,7 +1,7 @@
 /** Everything `gocount recurrence M` reports: the recurrence, and λ_M and a_M from it. */
 
 import { UsageError } from '../errors.js';
-import { buildColumnTransfer, exactTerms } from './column-transfer.js';
+import { buildColumnTransfer, growthGuess } from './column-transfer.js';
 import { DominantRoot, dominantRoot } from './dominant-root.js';
 import { findRecurrence, Recurrence } from './find-recurrence.js';
 
@@ -15,6 +15,5 @@ export function recurrenceOf(height: number, digits: number): RecurrenceReport {
   }
   const transfer = buildColumnTransfer(height);
   const recurrence = findRecurrence(height, transfer);
-  const terms = exactTerms(transfer, recurrence.coefficients.length + 3).slice(1);
-  return { ...recurrence, ...dominantRoot(recurrence.coefficients, terms, height, digits) };
+  return { ...recurrence, ...dominantRoot(recurrence.coefficients, recurrence.numerator, growthGuess(transfer), height, digits) };
 }
