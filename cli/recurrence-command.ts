@@ -32,7 +32,7 @@ export const recurrenceCommand: CommandModule<object, RecurrenceArgs> = {
     const coefficients = r.coefficients.map(String);
     if (args.coefficients) writeFileSync(args.coefficients, coefficients.join('\n') + '\n');
     if (args.json) {
-      process.stdout.write(`${JSON.stringify({ ...r, coefficients, seconds })}\n`);
+      process.stdout.write(`${JSON.stringify({ ...r, coefficients, numerator: r.numerator.map(String), seconds })}\n`);
       return;
     }
     const M = r.height;
