@@ -11,6 +11,7 @@ import { countWithEngine, DEFAULT_FAN_IN, defaultWorkers } from '../lib/engine/c
 import { progressFor } from '../lib/engine/progress.js';
 import { formatStepTable, formatSummary, summarize } from '../lib/engine/stats.js';
 import { parseSize } from '../lib/units.js';
+import { productOf } from '../lib/residues/moduli.js';
 
 export const DEFAULT_BOARD = '9x9';
 
@@ -136,7 +137,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
         workers: args.workers,
         progress: progressFor(process.stderr, args.quiet),
       });
-      const product = result.moduli.reduce((p, q) => p * BigInt(q), 1n);
+      const product = productOf(result.moduli);
       result.perColumn.forEach((legal, k) => checkFinalCount(sweep.width, k + 1, legal, product));
       const stats = summarize(result.reports, (performance.now() - started) / 1000);
       out.legal = result.legal.toString();

@@ -6,7 +6,7 @@
  */
 
 import { joinResidues } from '../residues/crt.js';
-import { primesBelow } from '../residues/moduli.js';
+import { primesBelow, productOf } from '../residues/moduli.js';
 import { berlekampMassey } from './berlekamp-massey.js';
 import { buildColumnTransfer, ColumnTransfer, termsModulo } from './column-transfer.js';
 
@@ -93,7 +93,7 @@ function numeratorModulo(coefficients: readonly number[], terms: readonly number
 
 /** The CRT join of each position, taken in (−P/2, P/2]: coefficients can be negative. */
 function joinAll(perPrime: { p: number; values: number[] }[]): bigint[] {
-  const product = perPrime.reduce((n, q) => n * BigInt(q.p), 1n);
+  const product = productOf(perPrime.map((q) => q.p));
   return perPrime[0].values.map((_, i) => {
     const x = joinResidues(perPrime.map((q) => ({ modulus: q.p, residue: q.values[i] })));
     return 2n * x > product ? x - product : x;

@@ -40,8 +40,8 @@ export class HeuristicSampler {
   private readonly successors = new Uint32Array(2 * MAX_SUCCESSORS);
   private readonly strata: number;
   // One level's strata and the next's: representative (hi, lo) and weight, indexed by stratum.
-  private level: Stratum;
-  private next: Stratum;
+  private level: LevelStrata;
+  private next: LevelStrata;
 
   constructor(
     private readonly sweep: Sweep,
@@ -50,8 +50,8 @@ export class HeuristicSampler {
     this.expander = new Expander(sweep.width);
     this.states = new BorderStates(sweep.width);
     this.strata = sweep.width + 1; // 0 … width libertyless strings (alternating colours make one each)
-    this.level = new Stratum(this.strata);
-    this.next = new Stratum(this.strata);
+    this.level = new LevelStrata(this.strata);
+    this.next = new LevelStrata(this.strata);
   }
 
   /** One probe: an unbiased estimate of the number of legal leaves. */
@@ -114,7 +114,7 @@ export class HeuristicSampler {
 }
 
 /** The strata of one level: a representative and a total weight each. */
-class Stratum {
+class LevelStrata {
   readonly hi: Uint32Array;
   readonly lo: Uint32Array;
   readonly weight: Float64Array;

@@ -66,25 +66,17 @@ export function inspectRun(file: string, skip: number, limit: number): Inspectio
   } finally {
     reader.close();
   }
-  return { file, bytes: fileSize(file), header, trailer: readTrailer(file, header.moduli.length), records, error };
+  return { file, header, records, error, ...readTrailer(file, header.moduli.length) };
 }
 
-function fileSize(file: string): number {
+/** The file's size and its trailer, read straight from the end (whatever the records hold). */
+function readTrailer(file: string, residueCount: number): { bytes: number; trailer: RunTrailer | string } {
   const fd = openSync(file, 'r');
   try {
-    return fstatSync(fd).size;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function readTrailer(file: string, residueCount: number): RunTrailer | string {
-  const fd = openSync(file, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const buf = Buffer.alloc(Math.min(size, trailerBytes(residueCount)));
-    readSync(fd, buf, 0, buf.length, size - buf.length);
-    return decodeTrailer(buf, residueCount);
+    const bytes = fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.min(bytes, trailerBytes(residueCount)));
+    readSync(fd, buf, 0, buf.length, bytes - buf.length);
+    return { bytes, trailer: decodeTrailer(buf, residueCount) };
   } finally {
     closeSync(fd);
   }
