@@ -9,7 +9,7 @@ import { checkFinalCount } from '../lib/count/final-check.js';
 import { defaultMemoryBudget } from '../lib/engine/budget.js';
 import { countWithEngine, DEFAULT_FAN_IN, defaultWorkers } from '../lib/engine/count.js';
 import { progressFor } from '../lib/engine/progress.js';
-import { formatStepTable, formatSummary, summarize } from '../lib/engine/stats.js';
+import { formatCostTable, formatStepTable, formatSummary, summarize } from '../lib/engine/stats.js';
 import { parseSize } from '../lib/units.js';
 import { productOf } from '../lib/residues/moduli.js';
 
@@ -153,7 +153,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       }
       if (args.stats) {
         out.stats = stats;
-        process.stderr.write(`${formatStepTable(result.reports, sweep.width)}\n${formatSummary(stats)}\n`);
+        process.stderr.write(`${formatStepTable(result.reports, sweep.width)}\n${formatCostTable(result.reports)}\n${formatSummary(stats)}\n`);
       }
     }
     process.stdout.write(args.json ? `${JSON.stringify(out)}\n` : `${lines.join('\n')}\n`);

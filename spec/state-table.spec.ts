@@ -38,6 +38,7 @@ for (const [width, capacity] of [[4, 1000], [10, 5000], [11, 5000], [13, 5000], 
       at = table.addBatch(states, residues, at, 2000);
       t.false(table.full);
     }
+    table.settle();
     t.is(table.size, expected.size);
     const seen: number[] = [];
     table.drainSorted({
@@ -53,13 +54,29 @@ for (const [width, capacity] of [[4, 1000], [10, 5000], [11, 5000], [13, 5000], 
   });
 }
 
-test('addBatch stops when the table reaches its load', (t) => {
+test('addBatch stops when the table reaches its load, and loses none of what it took', (t) => {
   const { states, residues } = sample(9, 2000, 1500);
   const table = new StateTable(100, moduli, 9);
   const stopped = table.addBatch(states, residues, 0, 2000);
   t.true(table.full);
-  t.is(table.size, table.maxLoad);
   t.true(stopped < 2000);
+  t.true(table.size >= table.maxLoad, `${table.size} distinct states when full, load ${table.maxLoad}`);
+  t.true(table.size <= table.capacity);
+  const expected = new Map<number, number[]>();
+  for (let i = 0; i < stopped; i++) {
+    const key = states[2 * i] * HIGH_UNIT + states[2 * i + 1];
+    const sum = expected.get(key) ?? [0, 0, 0];
+    expected.set(key, sum.map((s, r) => (s + residues[3 * i + r]) % moduli[r]));
+  }
+  let drained = 0;
+  table.drainSorted({
+    append(hi, lo, src, at) {
+      t.deepEqual(Array.from(src.subarray(at, at + 3)), expected.get(hi * HIGH_UNIT + lo));
+      drained++;
+    },
+  });
+  t.is(drained, expected.size);
+  t.false(table.full);
 });
 
 test('drainTo a memory run keeps every state once', (t) => {
@@ -84,10 +101,12 @@ test('a memory run refuses a state past its capacity instead of dropping it', (t
 
 test('a table that starts small doubles as it fills and loses nothing', (t) => {
   const { states, residues, expected } = sample(13, 2000, 1000);
-  const table = new StateTable(4096, moduli, 13, 16);
-  t.is(table.capacity, 16);
+  const table = new StateTable(65536, moduli, 13, 16);
+  const initial = table.capacity;
+  t.true(initial < 2000, `starts with ${initial} records`);
   t.is(table.addBatch(states, residues, 0, 2000), 2000);
-  t.true(table.capacity >= 1024 && table.capacity <= 4096, `grew to ${table.capacity}`);
+  t.true(table.capacity >= 2000 && table.capacity < table.maxCapacity, `grew from ${initial} to ${table.capacity} of ${table.maxCapacity}`);
+  table.settle();
   t.is(table.size, expected.size);
   let drained = 0;
   table.drainSorted({

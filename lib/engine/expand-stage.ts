@@ -10,6 +10,7 @@ import { isLegalFinal, MAX_SUCCESSORS } from '../state/border.js';
 import { Expander } from '../state/expander.js';
 import { Batch, BatchPool } from './batch.js';
 import { addResidues } from '../residues/sums.js';
+import type { PhaseClock } from './phase-clock.js';
 
 export class ExpandStage {
   readonly dropped: Float64Array;
@@ -68,14 +69,14 @@ export class ExpandStage {
 }
 
 /** The stage as a transform stream: batches in, successor batches out; onBatch after each. */
-export function expandTransform(stage: ExpandStage, pool: BatchPool, inputPool: BatchPool, onBatch: () => void) {
+export function expandTransform(stage: ExpandStage, pool: BatchPool, inputPool: BatchPool, clock: PhaseClock, phase: number, onBatch: () => void) {
   return through2.obj({ highWaterMark: 2 }, function (batch: Batch, _encoding, done) {
     const output = pool.take();
     if (output.capacity < MAX_SUCCESSORS * batch.size) {
       done(new RangeError(`successor batch of ${output.capacity} cannot hold ${batch.size} × 3`));
       return;
     }
-    stage.run(batch, output);
+    clock.time(phase, () => stage.run(batch, output));
     inputPool.give(batch);
     onBatch();
     done(null, output);

@@ -6,12 +6,12 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { GocountError } from '../errors.js';
 import type { RunSummary } from '../format/run-writer.js';
-import { PartitionOptions, PartitionRunner, StepPart } from './partition.js';
+import { PartitionOptions, PartitionRunner, StepEnd, StepPart } from './partition.js';
 
 export interface PartitionHandle {
   begin(toFiles: boolean): Promise<RunSummary[]>;
   expand(step: number, files: string[] | null, onProgress: (states: number) => void): Promise<StepPart>;
-  finish(step: number, toFiles: boolean): Promise<RunSummary[]>;
+  finish(step: number, toFiles: boolean): Promise<StepEnd>;
   legalSums(step: number, files: string[] | null): Promise<number[]>;
   close(): Promise<void>;
 }
@@ -67,7 +67,7 @@ class WorkerPartition implements PartitionHandle {
   }
 
   finish(step: number, toFiles: boolean) {
-    return this.call<RunSummary[]>({ op: 'finish', step, toFiles });
+    return this.call<StepEnd>({ op: 'finish', step, toFiles });
   }
 
   legalSums(step: number, files: string[] | null) {

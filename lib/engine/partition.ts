@@ -24,6 +24,7 @@ import { ownerOf, PeerLink } from './peer.js';
 import { routeTransform } from './route-stage.js';
 import { diskError, ScratchFolder } from './scratch.js';
 import { addResidues } from '../residues/sums.js';
+import { PHASE_INDEX, PhaseClock } from './phase-clock.js';
 import { RecordSink, StateTable } from './state-table.js';
 
 export interface PartitionOptions {
@@ -52,6 +53,17 @@ export interface StepPart {
   readonly legal?: number[];
 }
 
+/** What a partition reports after finishing a step: its runs, and the step's costs. */
+export interface StepEnd {
+  readonly runs: RunSummary[];
+  /** Milliseconds per phase (PHASES) over the whole step. */
+  readonly phases: number[];
+  /** Slots inserts probed beyond their home slots. */
+  readonly probes: number;
+}
+
+const { read: READ, expand: EXPAND, route: ROUTE, aggregate: AGGREGATE, sort: SORT, write: WRITE, drain: DRAIN } = PHASE_INDEX;
+
 export class PartitionRunner {
   readonly options: PartitionOptions;
   private readonly scratch: ScratchFolder;
@@ -64,6 +76,7 @@ export class PartitionRunner {
   private memoryRun?: MemoryRun;
   private readBuffers: Buffer[] = [];
   private runs: RunSummary[] = [];
+  private readonly clock = new PhaseClock();
 
   constructor(options: PartitionOptions, peer?: PeerLink) {
     this.options = options;
@@ -77,7 +90,7 @@ export class PartitionRunner {
     this.peer = peer;
     peer?.handleInbound((states, residues, size) => {
       for (let at = 0; at < size; ) {
-        at = this.table.addBatch(states, residues, at, size);
+        at = this.clock.time(AGGREGATE, () => this.table.addBatch(states, residues, at, size));
         if (this.table.full) this.spill(this.stepOut);
       }
     });
@@ -105,17 +118,21 @@ export class PartitionRunner {
     const y = step % width;
     const atBoundary = y === 0 && step > 0;
     stage.startStep(y, Math.floor(step / width) === columns - 1, atBoundary);
+    this.clock.reset();
+    table.probes = 0;
+    table.beginStep(moduli, (y + 1) % width, Math.floor((step + 1) / width) === columns - 1 && (step + 1) % width !== 0);
     this.runs = [];
     this.stepOut = step + 1;
     this.peer?.beginStep(step);
     const source = this.openSource(step, files);
-    const stages: NodeJS.ReadWriteStream[] = [expandTransform(stage, this.successorPool, this.inputPool, () => onProgress(stage.statesIn))];
-    if (this.peer) stages.push(routeTransform(partition, partitions, this.peer, moduli.length));
+    const { clock } = this;
+    const stages: NodeJS.ReadWriteStream[] = [expandTransform(stage, this.successorPool, this.inputPool, clock, EXPAND, () => onProgress(stage.statesIn))];
+    if (this.peer) stages.push(routeTransform(partition, partitions, this.peer, moduli.length, clock, ROUTE));
     try {
       await pipeline(
         Readable.from(source.batches, { objectMode: true, highWaterMark: 2 }),
         ...(stages as [NodeJS.ReadWriteStream]),
-        accumulateTransform(table, () => this.spill(step + 1), this.successorPool),
+        accumulateTransform(table, () => this.spill(step + 1), this.successorPool, clock, AGGREGATE),
         new Writable({ objectMode: true, write: (_nothing, _encoding, done) => done() }), // the pipeline's end
       );
       if (this.peer) {
@@ -123,6 +140,7 @@ export class PartitionRunner {
         await this.peer.peerEnded(step);
         if (this.peer.error) throw this.peer.error;
       }
+      this.clock.time(AGGREGATE, () => table.settle());
     } catch (error) {
       source.close();
       table.clear();
@@ -140,15 +158,30 @@ export class PartitionRunner {
   }
 
   /** Ends the step: its states go to run files (returned) or stay in memory (none returned). */
-  finish(step: number, toFiles: boolean): RunSummary[] {
-    const { table, options } = this;
+  finish(step: number, toFiles: boolean): StepEnd {
+    const { table, options, clock } = this;
     if (!toFiles) {
       // Sorted only when the next step may overflow the table: then its runs need the order.
-      table.drainTo(this.memory(table.size), options.plan.mayOverflow && table.size > table.maxLoad / 3);
-      return [];
+      const sorted = options.plan.mayOverflow && table.size > table.maxLoad / 3;
+      const sortMs = table.sortMs;
+      const run = this.memory(table.size);
+      clock.time(DRAIN, () => table.drainTo(run, sorted));
+      this.chargeSort(sortMs, DRAIN);
+      return this.stepEnd([]);
     }
     if (table.size > 0 || this.runs.length === 0) this.spill(step);
-    return this.runs;
+    return this.stepEnd(this.runs);
+  }
+
+  private stepEnd(runs: RunSummary[]): StepEnd {
+    return { runs, phases: this.clock.snapshot(), probes: this.table.probes };
+  }
+
+  /** Moves the sorting the table did since it read sortMs out of phase `from` into SORT. */
+  private chargeSort(sortMs: number, from: number): void {
+    const sorting = this.table.sortMs - sortMs;
+    this.clock.add(from, -sorting);
+    this.clock.add(SORT, sorting);
   }
 
   /** Residues of the legal final states of this partition. */
@@ -179,13 +212,14 @@ export class PartitionRunner {
   private openSource(step: number, files: string[] | null): { batches: Iterable<Batch>; close: () => void } {
     const { plan } = this.options;
     if (files === null) return { batches: this.memory(0).batches(plan.batchRecords), close: () => {} };
-    const readers = this.openReaders(this.mergeDown(step, files), step);
+    const readers = this.openReaders(this.clock.time(READ, () => this.mergeDown(step, files)), step);
     const merger = new RunMerger(readers, this.options.moduli);
     const pool = this.inputPool;
+    const clock = this.clock;
     function* batches(): Generator<Batch> {
       for (;;) {
         const batch = pool.take();
-        if (!merger.fill(batch)) {
+        if (!clock.time(READ, () => merger.fill(batch))) {
           pool.give(batch);
           return;
         }
@@ -260,7 +294,9 @@ export class PartitionRunner {
 
   /** Drains the table into the next run file of the states after `step` points. */
   private spill(step: number): RunSummary {
-    const summary = this.writeRun(step, this.runs.length + 1, (sink) => this.table.drainSorted(sink));
+    const sortMs = this.table.sortMs;
+    const summary = this.clock.time(WRITE, () => this.writeRun(step, this.runs.length + 1, (sink) => this.table.drainSorted(sink)));
+    this.chargeSort(sortMs, WRITE);
     this.runs.push(summary);
     return summary;
   }

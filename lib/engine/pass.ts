@@ -18,6 +18,7 @@ import type { Progress, StepReport } from './progress.js';
 import { findResumePoint } from './resume.js';
 import { diskError, ScratchFolder } from './scratch.js';
 import { sumResidueVectors } from '../residues/sums.js';
+import { addPhaseTimes, noPhaseTimes } from './phase-clock.js';
 
 export interface PassOptions {
   readonly width: number;
@@ -90,7 +91,8 @@ export class PassRunner {
         );
         if (step % width === 0 && step > 0) perColumn.push(this.sumOf(stepParts.map((part) => part.legal!)));
         const toFiles = keep || stepParts.some((part) => part.spilled > 0 || !part.fitsInMemory);
-        const runs = (await Promise.all(parts.map((part) => part.finish(step + 1, toFiles)))).flat();
+        const ends = await Promise.all(parts.map((part) => part.finish(step + 1, toFiles)));
+        const runs = ends.flatMap((end) => end.runs);
         const next = toFiles ? this.finishStep(step + 1, runs, this.sumOf(stepParts.map((part) => part.dropped)), perColumn) : undefined;
         if (manifest) fse.removeSync(path.join(this.scratch.stepDir(step), 'merge'));
         if (next) {
@@ -109,6 +111,8 @@ export class PassRunner {
           runsOut: runs.length,
           bytesOut: runs.reduce((n, run) => n + run.bytes, 0),
           seconds: (performance.now() - started) / 1000,
+          phases: ends.reduce((sum, end) => addPhaseTimes(sum, end.phases), noPhaseTimes()),
+          probes: ends.reduce((n, end) => n + end.probes, 0),
         };
         reports.push(report);
         progress.stepEnd(report);

@@ -6,9 +6,11 @@
 import through2 from 'through2';
 import type { Batch } from './batch.js';
 import { ownerOf, PeerLink } from './peer.js';
+import type { PhaseClock } from './phase-clock.js';
 
-export function routeTransform(partition: number, partitions: number, peer: PeerLink, residueCount: number) {
+export function routeTransform(partition: number, partitions: number, peer: PeerLink, residueCount: number, clock: PhaseClock, phase: number) {
   return through2.obj({ highWaterMark: 2 }, function (batch: Batch, _encoding, done) {
+    const started = performance.now();
     const { states, residues } = batch;
     const k = residueCount;
     let kept = 0;
@@ -25,6 +27,7 @@ export function routeTransform(partition: number, partitions: number, peer: Peer
       kept++;
     }
     batch.size = kept;
+    clock.add(phase, performance.now() - started);
     peer.ready().then(() => done(null, batch), done);
   });
 }

@@ -1,197 +1,220 @@
 /**
- * The in-memory buffer of one step's successors: an open-addressing hash table from state to its
- * residues, so equal states are combined as they arrive. It starts small and doubles as it fills, up
- * to the capacity the memory budget allows, so a count touches only the memory its steps need. When
- * it holds maxLoad states at full capacity it is drained
- * in state order into a run file, or, at the end of a step that fit, into a MemoryRun.
+ * The in-memory buffer of one step's successors, where equal states are combined: cache-resident
+ * aggregation by key range (radix-partitioned aggregation, as in Müller et al., "Cache-Efficient
+ * Aggregation: Hashing Is Sorting", SIGMOD 2015, and DuckDB).
+ *
+ * A successor is not inserted into one large hash table, where nearly every insert is a cache miss;
+ * it is appended to the partition that owns its key range, a list of fixed-size chunks, so writes are
+ * sequential. When the chunks run out, each partition in turn is combined in a small hash index that
+ * stays in cache while that partition is worked on, and its distinct states are written back in
+ * place. Partitions are key ranges in order, so a drain sorts each one alone, in cache, and their
+ * concatenation is a sorted run: no global sort.
+ *
+ * The ranges are cut from a histogram of key prefixes: that of the same step in the previous column,
+ * whose states are distributed much like this one's, or, where there is none, a prediction from the
+ * step before (a successor's high fields are its parent's, one field down). A poor guess only makes
+ * some partitions larger than others; nothing depends on it for correctness.
+ *
+ * The table grows by doubling (chunk numbers stay valid), up to the capacity the budget allows. It is
+ * full when, at that capacity and combined, its distinct states fill maxLoad records: then the
+ * caller drains it in state order into a run file, or, at the end of a step that fit, into a MemoryRun.
  */
 
 import { MemoryRun } from './memory-run.js';
 
-/** Linear probing stays short at this load. */
+/** Distinct states a full table holds, as a share of its records: the rest is room to combine in. */
 export const MAX_LOAD_FACTOR = 0.7;
 
-/** Bytes per slot, and per stored state for the sort keys, for budget planning. */
+/** Bytes per record (state, residues), and per distinct state for sorting and the index, for budget planning. */
 export const tableSlotBytes = (residueCount: number): number => 4 * (2 + residueCount);
-export const sortKeyBytes = 8;
+export const sortKeyBytes = 12;
 
-/** Slots a table starts with (it doubles from there). */
+/** Records a table starts with (it doubles from there). */
 const INITIAL_CAPACITY = 1 << 16;
-
-/** How far ahead addBatch reads home slots. */
-const PREFETCH = 8;
-const HOME_MASK = 15;
+/** Key prefix bits that choose a partition. */
+const PREFIX_BITS = 16;
+/** Distinct states a partition should hold: its index and sort keys then fit in L2 cache. */
+const PARTITION_STATES = 1 << 12;
+/** Share of each partition's range spread evenly over all prefixes, for states the plan did not foresee. */
+const UNIFORM_SHARE = 0.05;
 
 const LOW_WORD = 0x3fffffff;
-
-/** Set in a slot's first word when the slot holds a state (hi uses at most 27 bits). */
-const OCCUPIED = 2 ** 31;
+const NONE = -1;
 
 export interface RecordSink {
   append(hi: number, lo: number, residues: Uint32Array, at: number): void;
 }
 
 export class StateTable {
-  /** Slots now, and the most the budget allows. */
+  /** Records now, and the most the budget allows. */
   capacity: number;
-  readonly maxCapacity: number;
-  /** States held before the table grows, or at full capacity is full. */
+  maxCapacity: number;
+  /** Distinct states a table at full capacity holds before it is full. */
   maxLoad: number;
-  readonly residueCount: number;
+  /** Residues a state carries in this step. */
+  residueCount: number;
+  /** Distinct states held; exact after settle(). */
   size = 0;
+  /** Milliseconds spent sorting in drains since the last reset (the rest of a drain is writing). */
+  sortMs = 0;
+  /** Slots the combining index probed beyond a state's home, since the last reset. */
+  probes = 0;
 
-  /**
-   * Slot i is slots[i·S .. i·S + S) with S = 2 + K: hi + OCCUPIED, lo, then K residues. One array,
-   * so an insert touches one place in memory.
-   */
-  private slots: Uint32Array;
-  private readonly stride: number;
-  /** Maps a 31-bit hash onto [0, capacity) by multiplication, cheaper than a division. */
-  private scale: number;
-  private readonly moduli: Float64Array;
-  /**
-   * Sort keys as 64-bit integers written through a 32-bit view: the state's 3·width bits on top and,
-   * when they leave room for it, the slot number below (indexBits > 0), so a sorted key leads
-   * straight to its slot; otherwise just the state, and the slot is found by probing again.
-   */
+  private records: Uint32Array;
+  private readonly maxWords: number;
+  private stride: number;
+  private moduli: Float64Array;
+  private readonly width: number;
+
+  // Chunks: chunk c holds records [c·R, (c+1)·R); next[c] follows it in its partition's list.
+  private readonly chunkRecords: number;
+  private next: Int32Array;
+  private freeChunk = NONE;
+  private chunksUsed = 0;
+  private full_ = false;
+
+  // Partitions: a list of chunks each, the last one filled to lastFill; the first `distinct` records
+  // are known to be distinct states.
+  private readonly partitions: number;
+  private readonly first: Int32Array;
+  private readonly last: Int32Array;
+  private readonly lastFill: Int32Array;
+  private readonly count: Int32Array;
+  private readonly distinct: Int32Array;
+
+  // Key prefixes: prefix = state / 2^prefixShift; partitionOf[prefix] is its partition.
+  private readonly prefixShift: number;
+  private readonly nextShift: number;
+  private readonly partitionOf: Uint16Array;
+  /** States drained per prefix in this step, and per prefix the next step is expected to have. */
+  private readonly seen: Uint32Array;
+  private readonly foreseen: Uint32Array;
+  /** seen of the latest step that made the states of each y, and the y of the current step. */
+  private readonly seenAt: Array<Uint32Array | undefined>;
+  private stepY = -1;
+
+  // Scratch for one partition: the combining index (record numbers) and the sort keys.
+  private index = new Int32Array(0);
   private keys = new BigUint64Array(0);
   private keyWords = new Uint32Array(0);
-  private indexBits = 0;
-  private readonly width: number;
-  /** Home slots of the inserts in flight in addBatch, and a sink for the early reads. */
-  private readonly homes = new Int32Array(HOME_MASK + 1);
-  touched = 0;
+  private keyRecords = new Int32Array(0);
 
+  /**
+   * maxCapacity is the most records of `moduli.length` residues; the table's words allow more
+   * records in steps whose states carry fewer (beginStep).
+   */
   constructor(maxCapacity: number, moduli: readonly number[], width: number, initialCapacity = INITIAL_CAPACITY) {
-    this.maxCapacity = maxCapacity;
     this.residueCount = moduli.length;
     this.moduli = Float64Array.from(moduli);
     this.stride = 2 + moduli.length;
+    this.maxWords = maxCapacity * this.stride;
     this.width = width;
+    this.partitions = clamp((maxCapacity * MAX_LOAD_FACTOR) / PARTITION_STATES, 1, 1 << PREFIX_BITS);
+    // Chunks no larger than a quarter of the table spread over the partitions' last chunks.
+    this.chunkRecords = clamp(maxCapacity / (4 * this.partitions), 4, 1024);
+    this.maxCapacity = this.roundToChunks(maxCapacity);
+    this.maxLoad = Math.max(1, Math.floor(this.maxCapacity * MAX_LOAD_FACTOR));
+    const prefixBits = Math.max(0, Math.min(PREFIX_BITS, 3 * width - 3));
+    this.prefixShift = 3 * width - prefixBits;
+    this.nextShift = this.prefixShift - 3;
+    const prefixes = 2 ** prefixBits;
+    this.partitionOf = new Uint16Array(prefixes);
+    this.seen = new Uint32Array(prefixes);
+    this.foreseen = new Uint32Array(prefixes);
+    this.seenAt = new Array(width).fill(undefined);
+    const p = this.partitions;
+    this.first = new Int32Array(p).fill(NONE);
+    this.last = new Int32Array(p).fill(NONE);
+    this.lastFill = new Int32Array(p);
+    this.count = new Int32Array(p);
+    this.distinct = new Int32Array(p);
     this.capacity = 0;
-    this.maxLoad = 0;
-    this.scale = 0;
-    this.slots = new Uint32Array(0);
-    this.resize(Math.min(maxCapacity, initialCapacity));
+    this.records = new Uint32Array(0);
+    this.next = new Int32Array(0);
+    this.growTo(Math.min(this.maxCapacity, initialCapacity));
+    this.planPartitions(this.seen);
   }
 
   /** Holding all it may: time to drain it into a run. */
   get full(): boolean {
-    return this.size >= this.maxLoad && this.capacity === this.maxCapacity;
-  }
-
-  /** Doubles the table (up to maxCapacity), moving every state; false when it cannot grow. */
-  private grow(): boolean {
-    if (this.capacity === this.maxCapacity) return false;
-    const old = this.slots;
-    this.resize(Math.min(this.maxCapacity, 2 * this.capacity));
-    const { stride, slots } = this;
-    const end = this.capacity * stride;
-    for (let from = 0; from < old.length; from += stride) {
-      if (old[from] === 0) continue;
-      let b = ((slotHash(old[from] - OCCUPIED, old[from + 1]) * this.scale) | 0) * stride;
-      while (slots[b] !== 0) {
-        b += stride;
-        if (b === end) b = 0;
-      }
-      for (let w = 0; w < stride; w++) slots[b + w] = old[from + w];
-    }
-    return true;
-  }
-
-  private resize(capacity: number): void {
-    this.capacity = capacity;
-    this.maxLoad = Math.max(1, Math.floor(capacity * MAX_LOAD_FACTOR));
-    this.scale = capacity / 2 ** 31;
-    this.slots = new Uint32Array(capacity * this.stride);
-    const room = Math.min(32, 64 - 3 * this.width);
-    this.indexBits = capacity <= 2 ** room ? room : 0;
-  }
-
-  /** Adds residues src[at..at+K) to state (hi, lo). */
-  add(hi: number, lo: number, src: Uint32Array, at: number): void {
-    if (this.size >= this.maxLoad && !this.grow()) throw new RangeError('state table full');
-    this.insertAt(((slotHash(hi, lo) * this.scale) | 0) * this.stride, hi, lo, src, at);
-  }
-
-  /** add(), starting the probe at slot offset b. */
-  private insertAt(b: number, hi: number, lo: number, src: Uint32Array, at: number): void {
-    const { slots, stride, moduli } = this;
-    const k = moduli.length;
-    const tag = hi + OCCUPIED;
-    const end = this.capacity * stride;
-    for (;;) {
-      const first = slots[b];
-      if (first === 0) break;
-      if (first === tag && slots[b + 1] === lo) {
-        for (let r = 0; r < k; r++) {
-          const s = slots[b + 2 + r] + src[at + r];
-          slots[b + 2 + r] = s >= moduli[r] ? s - moduli[r] : s;
-        }
-        return;
-      }
-      b += stride;
-      if (b === end) b = 0;
-    }
-    slots[b] = tag;
-    slots[b + 1] = lo;
-    for (let r = 0; r < k; r++) slots[b + 2 + r] = src[at + r];
-    this.size++;
+    return this.full_;
   }
 
   /**
-   * Adds records [from, to) of a batch and returns the index where it stopped: `to`, or earlier when
-   * the table reached its load. JS has no prefetch instruction, so each insert first reads the home
-   * slot of the insert PREFETCH places ahead: the cache misses of the two overlap.
+   * Starts a step whose successors, at y, carry the residues of `moduli` (a prefix of the pass's
+   * moduli), and plans the partitions for them. The table must be empty.
    */
-  addBatch(states: Uint32Array, src: Uint32Array, from: number, to: number): number {
-    for (;;) {
-      from = this.addRange(states, src, from, to);
-      if (from === to || !this.grow()) return from;
+  beginStep(moduli: readonly number[], y: number, lastColumn: boolean): void {
+    if (this.chunksUsed !== 0) throw new RangeError('a step begins with an empty state table');
+    if (moduli.length !== this.residueCount) {
+      // The emptied record array serves the new record size as it is: no allocation between steps.
+      const words = this.records.length;
+      this.residueCount = moduli.length;
+      this.moduli = Float64Array.from(moduli);
+      this.stride = 2 + moduli.length;
+      this.maxCapacity = this.roundToChunks(this.maxWords / this.stride);
+      this.maxLoad = Math.max(1, Math.floor(this.maxCapacity * MAX_LOAD_FACTOR));
+      this.capacity = Math.min(this.maxCapacity, Math.floor(words / this.stride / this.chunkRecords) * this.chunkRecords);
+      this.records = new Uint32Array(this.records.buffer, 0, this.capacity * this.stride);
+      this.linkFreeChunks(0);
     }
+    if (this.stepY >= 0) (this.seenAt[this.stepY] ??= new Uint32Array(this.seen.length)).set(this.seen);
+    const previousColumn = this.seenAt[y];
+    this.planPartitions(previousColumn && !lastColumn ? previousColumn : this.foreseen);
+    this.stepY = y;
+    this.foreseen.fill(0);
+    this.seen.fill(0);
   }
 
-  /** addBatch without growing: stops at maxLoad. */
-  private addRange(states: Uint32Array, src: Uint32Array, from: number, to: number): number {
-    const { slots, stride, scale, homes } = this;
+  /**
+   * Adds records [from, to) of a batch (K = residueCount residues a record) and returns the index
+   * where it stopped: `to`, or earlier when the table is full.
+   */
+  addBatch(states: Uint32Array, src: Uint32Array, from: number, to: number): number {
+    const { partitionOf, last, lastFill, count, chunkRecords: R } = this;
     const k = this.residueCount;
-    const ahead = Math.min(to, from + PREFETCH);
-    let touched = 0;
-    for (let i = from; i < ahead; i++) {
-      const home = ((slotHash(states[2 * i], states[2 * i + 1]) * scale) | 0) * stride;
-      homes[i & HOME_MASK] = home;
-      touched ^= slots[home];
-    }
+    const shift = this.prefixShift;
     let i = from;
-    for (; i < to && this.size < this.maxLoad; i++) {
-      const j = i + PREFETCH;
-      if (j < to) {
-        const home = ((slotHash(states[2 * j], states[2 * j + 1]) * scale) | 0) * stride;
-        homes[j & HOME_MASK] = home;
-        touched ^= slots[home];
+    while (i < to) {
+      if (this.full_) return i;
+      const records = this.records;
+      const stride = this.stride;
+      for (; i < to; i++) {
+        const hi = states[2 * i];
+        const lo = states[2 * i + 1];
+        const p = partitionOf[shift >= 30 ? hi >>> (shift - 30) : (hi << (30 - shift)) | (lo >>> shift)];
+        let fill = lastFill[p];
+        let chunk = last[p];
+        if (fill === R || chunk === NONE) {
+          chunk = this.takeChunk(p);
+          if (chunk === NONE) break; // the table made room, grew or is full: records may have moved
+          fill = 0;
+        }
+        let at = (chunk * R + fill) * stride;
+        records[at++] = hi;
+        records[at++] = lo;
+        for (let r = 0, s = i * k; r < k; r++) records[at++] = src[s++];
+        lastFill[p] = fill + 1;
+        count[p]++;
       }
-      this.insertAt(homes[i & HOME_MASK], states[2 * i], states[2 * i + 1], src, i * k);
     }
-    this.touched = touched;
     return i;
+  }
+
+  /** Combines every partition, so that size is exact and every record distinct. */
+  settle(): void {
+    for (let p = 0; p < this.partitions; p++) this.combine(p);
   }
 
   /** Sends every state to `sink` in increasing order, then empties the table. */
   drainSorted(sink: RecordSink): void {
-    const n = this.sortedKeys();
-    const { keyWords, slots, stride, indexBits: b } = this; // after sortedKeys: it may renew keyWords
-    for (let j = 0; j < n; j++) {
-      const low = keyWords[2 * j];
-      const high = keyWords[2 * j + 1];
-      if (b === 32) sink.append(0, high, slots, low * stride + 2);
-      else if (b > 0) {
-        const lo = ((low >>> b) | (high << (32 - b))) & LOW_WORD;
-        sink.append(high >>> (b - 2), lo, slots, (low & ((1 << b) - 1)) * stride + 2);
-      } else {
-        const hi = (high << 2) | (low >>> 30);
-        const lo = low & LOW_WORD;
-        sink.append(hi, lo, slots, this.find(hi, lo) + 2);
-      }
+    const room = Math.min(32, 64 - 3 * this.width);
+    for (let p = 0; p < this.partitions; p++) {
+      const n = this.combine(p);
+      if (n === 0) continue;
+      this.ensureScratch(n);
+      this.gather(p);
+      this.emitSorted(sink, n, n <= 2 ** room ? room : 0);
     }
     this.clear();
   }
@@ -199,73 +222,292 @@ export class StateTable {
   /** Copies every state into `run` (sorted when asked), then empties the table. */
   drainTo(run: MemoryRun, sorted: boolean): void {
     run.reset();
-    if (sorted) this.drainSorted(run);
-    else {
-      const { slots, stride } = this;
-      for (let b = 0; b < slots.length; b += stride) {
-        if (slots[b] !== 0) run.append(slots[b] - OCCUPIED, slots[b + 1], slots, b + 2);
-      }
-      this.clear();
+    if (sorted) {
+      this.drainSorted(run);
+      return;
     }
+    // Partition by partition: the next step reads its states in key order at the grain of partitions.
+    const { records, stride, chunkRecords: R } = this;
+    for (let p = 0; p < this.partitions; p++) {
+      let left = this.combine(p);
+      for (let c = this.first[p]; left > 0; c = this.next[c]) {
+        const n = Math.min(R, left);
+        for (let j = 0, at = c * R * stride; j < n; j++, at += stride) {
+          this.tally(records[at], records[at + 1]);
+          run.append(records[at], records[at + 1], records, at + 2);
+        }
+        left -= n;
+      }
+    }
+    this.clear();
   }
 
+  /** Empties the table. */
   clear(): void {
-    if (this.size > 0) this.slots.fill(0);
+    this.first.fill(NONE);
+    this.last.fill(NONE);
+    this.lastFill.fill(0);
+    this.count.fill(0);
+    this.distinct.fill(0);
     this.size = 0;
+    this.full_ = false;
+    this.linkFreeChunks(0);
   }
 
-  /** Fills keys[0..size) with the stored states (and slots) and sorts them; returns size. */
-  private sortedKeys(): number {
-    if (this.keys.length < this.size) {
-      this.keys = new BigUint64Array(this.maxLoad);
-      this.keyWords = new Uint32Array(this.keys.buffer);
-    }
-    const { keyWords, slots, stride, indexBits: b } = this;
-    let n = 0;
-    for (let i = 0, at = 0; at < slots.length; i++, at += stride) {
-      if (slots[at] === 0) continue;
-      const hi = slots[at] - OCCUPIED;
-      const lo = slots[at + 1];
-      if (b === 32) {
-        keyWords[2 * n] = i; // widths up to 10: the state is lo alone
-        keyWords[2 * n + 1] = lo;
-      } else if (b > 0) {
-        keyWords[2 * n] = ((lo << b) | i) >>> 0;
-        keyWords[2 * n + 1] = ((lo >>> (32 - b)) | (hi << (b - 2))) >>> 0;
-      } else {
-        keyWords[2 * n] = ((hi << 30) | lo) >>> 0;
-        keyWords[2 * n + 1] = hi >>> 2;
+  /**
+   * A free chunk appended to partition p, or NONE when there was none. Then the table has grown,
+   * or, at full capacity, combined every partition to make room, or it is full.
+   */
+  private takeChunk(p: number): number {
+    let c = this.freeChunk;
+    if (c === NONE) {
+      if (this.capacity < this.maxCapacity) this.growTo(Math.min(this.maxCapacity, 2 * this.capacity));
+      else {
+        this.settle();
+        // Full when the distinct states reach the load, or no chunk is left to take new ones.
+        if (this.size >= this.maxLoad || this.freeChunk === NONE) this.full_ = true;
       }
-      n++;
+      return NONE;
+    }
+    this.freeChunk = this.next[c];
+    this.next[c] = NONE;
+    this.chunksUsed++;
+    if (this.last[p] === NONE) this.first[p] = c;
+    else this.next[this.last[p]] = c;
+    this.last[p] = c;
+    this.lastFill[p] = 0;
+    return c;
+  }
+
+  /** Records in whole chunks, at least one chunk. */
+  private roundToChunks(records: number): number {
+    return Math.max(1, Math.floor(records / this.chunkRecords)) * this.chunkRecords;
+  }
+
+  /** Enlarges the record array to `capacity` records, keeping every chunk where it is. */
+  private growTo(capacity: number): void {
+    const R = this.chunkRecords;
+    capacity = this.roundToChunks(capacity);
+    const oldChunks = this.capacity / R;
+    const records = new Uint32Array(capacity * this.stride);
+    records.set(this.records);
+    const next = new Int32Array(capacity / R).fill(NONE);
+    next.set(this.next.subarray(0, oldChunks));
+    this.records = records;
+    this.next = next;
+    this.capacity = capacity;
+    // The new chunks join the free list.
+    for (let c = capacity / R - 1; c >= oldChunks; c--) {
+      next[c] = this.freeChunk;
+      this.freeChunk = c;
+    }
+  }
+
+  /** Every chunk from `from` on is free; the table holds nothing. */
+  private linkFreeChunks(from: number): void {
+    const chunks = Math.floor(this.capacity / this.chunkRecords);
+    this.freeChunk = NONE;
+    for (let c = chunks - 1; c >= from; c--) {
+      this.next[c] = this.freeChunk;
+      this.freeChunk = c;
+    }
+    this.chunksUsed = 0;
+  }
+
+  /**
+   * Combines equal states of partition p in place: its distinct states move to the front of its
+   * chunks, in first-seen order, and emptied chunks go back to the free list. Returns their number.
+   */
+  private combine(p: number): number {
+    const n = this.count[p];
+    const known = this.distinct[p];
+    if (n === known) return n;
+    const { records, stride, chunkRecords: R, next, moduli } = this;
+    const k = moduli.length;
+    let bits = 4;
+    while (1 << bits < 2 * n) bits++;
+    const mask = (1 << bits) - 1;
+    if (this.index.length < mask + 1) this.index = new Int32Array(mask + 1);
+    const index = this.index;
+    index.fill(NONE, 0, mask + 1);
+    let probes = 0;
+    // Read and write cursors walk the chunk list; the write cursor never passes the read cursor.
+    let writeChunk = this.first[p];
+    let written = 0;
+    let readChunk = writeChunk;
+    for (let j = 0; j < n; j++) {
+      if (j > 0 && j % R === 0) readChunk = next[readChunk];
+      const from = (readChunk * R + (j % R)) * stride;
+      const hi = records[from];
+      const lo = records[from + 1];
+      let h = slotHash(hi, lo) & mask;
+      for (;;) {
+        const e = index[h];
+        if (e === NONE) {
+          if (written > 0 && written % R === 0) writeChunk = next[writeChunk];
+          const to = (writeChunk * R + (written % R)) * stride;
+          if (to !== from) for (let w = 0; w < stride; w++) records[to + w] = records[from + w];
+          index[h] = to / stride;
+          written++;
+          break;
+        }
+        const at = e * stride;
+        if (records[at] === hi && records[at + 1] === lo) {
+          for (let r = 0; r < k; r++) {
+            const s = records[at + 2 + r] + records[from + 2 + r];
+            records[at + 2 + r] = s >= moduli[r] ? s - moduli[r] : s;
+          }
+          break;
+        }
+        probes++;
+        h = (h + 1) & mask;
+      }
+    }
+    this.probes += probes;
+    // Chunks after the write cursor's are free again.
+    const keep = written === 0 ? NONE : writeChunk;
+    let c = keep === NONE ? this.first[p] : next[keep];
+    while (c !== NONE) {
+      const after = next[c];
+      next[c] = this.freeChunk;
+      this.freeChunk = c;
+      this.chunksUsed--;
+      c = after;
+    }
+    if (keep === NONE) {
+      this.first[p] = this.last[p] = NONE;
+      this.lastFill[p] = 0;
+    } else {
+      next[keep] = NONE;
+      this.last[p] = keep;
+      this.lastFill[p] = written - Math.floor((written - 1) / R) * R;
+    }
+    this.size += written - known;
+    this.count[p] = this.distinct[p] = written;
+    return written;
+  }
+
+  /** Puts the record offsets of partition p's (combined) states into keyRecords, and tallies them. */
+  private gather(p: number): void {
+    const { stride, chunkRecords: R, keyRecords, records } = this;
+    let left = this.count[p];
+    let j = 0;
+    for (let c = this.first[p]; left > 0; c = this.next[c]) {
+      const n = Math.min(R, left);
+      for (let i = 0, at = c * R * stride; i < n; i++, at += stride) {
+        keyRecords[j++] = c * R + i;
+        this.tally(records[at], records[at + 1]);
+      }
+      left -= n;
+    }
+  }
+
+  /** Sorts the n states whose records are at keyRecords[0..n) and sends them to sink. */
+  private emitSorted(sink: RecordSink, n: number, b: number): void {
+    const started = performance.now();
+    const { keyWords, keyRecords, records, stride } = this;
+    for (let j = 0; j < n; j++) {
+      const at = keyRecords[j] * stride;
+      const hi = records[at];
+      const lo = records[at + 1];
+      if (b === 32) {
+        keyWords[2 * j] = j; // widths up to 10: the state is lo alone
+        keyWords[2 * j + 1] = lo;
+      } else if (b > 0) {
+        keyWords[2 * j] = ((lo << b) | j) >>> 0;
+        keyWords[2 * j + 1] = ((lo >>> (32 - b)) | (hi << (b - 2))) >>> 0;
+      } else {
+        keyWords[2 * j] = ((hi << 30) | lo) >>> 0;
+        keyWords[2 * j + 1] = hi >>> 2;
+      }
     }
     this.keys.subarray(0, n).sort();
-    return n;
+    if (b === 0) this.matchSortedKeys(n);
+    this.sortMs += performance.now() - started;
+    for (let j = 0; j < n; j++) {
+      const low = keyWords[2 * j];
+      const high = keyWords[2 * j + 1];
+      if (b === 32) sink.append(0, high, records, keyRecords[low] * stride + 2);
+      else if (b > 0) {
+        const lo = ((low >>> b) | (high << (32 - b))) & LOW_WORD;
+        sink.append(high >>> (b - 2), lo, records, keyRecords[low & ((1 << b) - 1)] * stride + 2);
+      } else {
+        sink.append((high << 2) | (low >>> 30), low & LOW_WORD, records, keyRecords[j] * stride + 2);
+      }
+    }
   }
 
-  /** The offset of state (hi, lo)'s slot; the state must be present. */
-  private find(hi: number, lo: number): number {
-    const { slots, stride } = this;
-    const tag = hi + OCCUPIED;
-    const end = this.capacity * stride;
-    let b = ((slotHash(hi, lo) * this.scale) | 0) * stride;
-    while (slots[b] !== tag || slots[b + 1] !== lo) {
-      b += stride;
-      if (b === end) b = 0;
+  /**
+   * Wide states leave no room for a record number in the sort key: after sorting the bare keys,
+   * keyRecords is rebuilt in key order through the combining index, which still maps each state.
+   */
+  private matchSortedKeys(n: number): void {
+    const { keyWords, keyRecords, records, index, stride } = this;
+    let mask = 15;
+    while (mask + 1 < 2 * n) mask = 2 * mask + 1;
+    index.fill(NONE, 0, mask + 1);
+    for (let j = 0; j < n; j++) {
+      const at = keyRecords[j] * stride;
+      let h = slotHash(records[at], records[at + 1]) & mask;
+      while (index[h] !== NONE) h = (h + 1) & mask;
+      index[h] = keyRecords[j];
     }
-    return b;
+    for (let j = 0; j < n; j++) {
+      const low = keyWords[2 * j];
+      const high = keyWords[2 * j + 1];
+      const hi = (high << 2) | (low >>> 30);
+      const lo = low & LOW_WORD;
+      let h = slotHash(hi, lo) & mask;
+      while (records[index[h] * stride] !== hi || records[index[h] * stride + 1] !== lo) h = (h + 1) & mask;
+      keyRecords[j] = index[h];
+    }
+  }
+
+  /** Counts a drained state's prefix, and the prefix its successors are expected to have. */
+  private tally(hi: number, lo: number): void {
+    const shift = this.prefixShift;
+    this.seen[shift >= 30 ? hi >>> (shift - 30) : (hi << (30 - shift)) | (lo >>> shift)]++;
+    const next = this.nextShift;
+    this.foreseen[(next >= 30 ? hi >>> (next - 30) : (hi << (30 - next)) | (lo >>> next)) & (this.foreseen.length - 1)]++;
+  }
+
+  /** Cuts the prefixes into `partitions` consecutive ranges of about equal expected states. */
+  private planPartitions(plan: Uint32Array): void {
+    const { partitionOf, partitions } = this;
+    const prefixes = partitionOf.length;
+    let total = 0;
+    for (let q = 0; q < prefixes; q++) total += plan[q];
+    const even = total === 0 ? 1 : UNIFORM_SHARE;
+    const perCount = total === 0 ? 0 : (1 - even) / total;
+    let at = 0;
+    for (let q = 0; q < prefixes; q++) {
+      const share = even / prefixes + plan[q] * perCount;
+      // A prefix belongs to the partition where the middle of its share falls.
+      partitionOf[q] = Math.min(partitions - 1, Math.floor((at + share / 2) * partitions));
+      at += share;
+    }
+  }
+
+  private ensureScratch(n: number): void {
+    if (this.keys.length < n) {
+      const size = Math.max(n, 2 * this.keys.length);
+      this.keys = new BigUint64Array(size);
+      this.keyWords = new Uint32Array(this.keys.buffer);
+      this.keyRecords = new Int32Array(size);
+    }
+    let slots = 16;
+    while (slots < 2 * n) slots *= 2;
+    if (this.index.length < slots) this.index = new Int32Array(slots);
   }
 }
 
-/**
- * A 31-bit mix of both words, leaving out the lowest field: field y, the one the next step
- * replaces. States that differ only there, often predecessors of the same successors, then share a
- * home slot and sit side by side; the in-memory run keeps the table's order, so the next step
- * expands them one after another and their common successors hit table lines still in cache.
- */
+const clamp = (value: number, least: number, most: number) => Math.min(most, Math.max(least, Math.floor(value)));
+
+/** A 32-bit mix of both words of a state. */
 function slotHash(hi: number, lo: number): number {
-  let h = Math.imul((lo >>> 3) ^ Math.imul(hi, 0x9e3779b1), 0x85ebca77);
+  let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca77);
   h ^= h >>> 15;
   h = Math.imul(h, 0xc2b2ae3d);
   h ^= h >>> 13;
-  return h >>> 1;
+  return h;
 }

@@ -2,6 +2,7 @@
 
 import { formatBytes, formatCount, formatDuration } from '../units.js';
 import type { StepReport } from './progress.js';
+import { addPhaseTimes, noPhaseTimes, Phase, PHASES } from './phase-clock.js';
 
 export interface CountStats {
   readonly seconds: number;
@@ -16,6 +17,10 @@ export interface CountStats {
   readonly redundancy: number;
   /** Peak resident set size of this process, bytes. */
   readonly peakRss: number;
+  /** The cost model: thread nanoseconds per expanded state in each phase, over all steps. */
+  readonly nsPerState: Record<Phase, number>;
+  /** Slots probed beyond the home slot, per successor inserted. */
+  readonly probesPerSuccessor: number;
 }
 
 export function summarize(reports: readonly StepReport[], seconds: number): CountStats {
@@ -31,7 +36,40 @@ export function summarize(reports: readonly StepReport[], seconds: number): Coun
     bytesWritten: reports.reduce((n, r) => n + r.bytesOut, 0),
     redundancy: filesStates > 0 ? fromFiles.reduce((n, r) => n + r.recordsIn, 0) / filesStates : 1,
     peakRss: process.resourceUsage().maxRSS * 1024,
+    nsPerState: nsPerState(reports.reduce((sum, r) => addPhaseTimes(sum, r.phases), noPhaseTimes()), statesExpanded),
+    probesPerSuccessor: reports.reduce((n, r) => n + r.probes, 0) / Math.max(1, reports.reduce((n, r) => n + r.successors, 0)),
   };
+}
+
+function nsPerState(ms: readonly number[], states: number): Record<Phase, number> {
+  return Object.fromEntries(PHASES.map((phase, i) => [phase, Math.round((1e6 * ms[i]) / Math.max(states, 1))])) as Record<Phase, number>;
+}
+
+/**
+ * The cost model per step: nanoseconds per input state in each phase (thread time, summed over
+ * workers), their total, and the step's wall time per state.
+ */
+export function formatCostTable(reports: readonly StepReport[]): string {
+  const head = ['pass', 'step', 'states', ...PHASES, 'total', 'wall', 'probes'];
+  const lines = [head.map((h, i) => (i < 3 ? h : h).padStart(i === 2 ? 11 : 9)).join(' ')];
+  const row = (pass: string, step: string, states: number, ms: readonly number[], seconds: number, probes: number, successors: number) => {
+    const ns = PHASES.map((_, i) => (1e6 * ms[i]) / Math.max(states, 1));
+    const total = ns.reduce((a, b) => a + b, 0);
+    return [
+      pass.padStart(9),
+      step.padStart(9),
+      String(states).padStart(11),
+      ...ns.map((v) => v.toFixed(0).padStart(9)),
+      total.toFixed(0).padStart(9),
+      ((1e9 * seconds) / Math.max(states, 1)).toFixed(0).padStart(9),
+      (probes / Math.max(successors, 1)).toFixed(2).padStart(9),
+    ].join(' ');
+  };
+  for (const r of reports) lines.push(row(String(r.pass + 1), String(r.step), r.statesIn, r.phases, r.seconds, r.probes, r.successors));
+  const sum = (f: (r: StepReport) => number) => reports.reduce((n, r) => n + f(r), 0);
+  const ms = reports.reduce((total, r) => addPhaseTimes(total, r.phases), noPhaseTimes());
+  lines.push(row('all', '', sum((r) => r.statesIn), ms, sum((r) => r.seconds), sum((r) => r.probes), sum((r) => r.successors)));
+  return `cost model, ns per input state (thread time summed over workers):\n${lines.join('\n')}`;
 }
 
 export function formatStepTable(reports: readonly StepReport[], width: number): string {
@@ -65,5 +103,6 @@ export function formatSummary(stats: CountStats): string {
     `${stats.runsWritten} runs, ${formatBytes(stats.bytesWritten)} written`,
     `redundancy ${stats.redundancy.toFixed(3)}`,
     `peak RSS ${formatBytes(stats.peakRss)}`,
+    `ns/state ${PHASES.map((phase) => `${phase} ${stats.nsPerState[phase]}`).join(', ')}`,
   ].join(' · ');
 }
