@@ -7,7 +7,7 @@ import { parseBoard, sweepOf } from '../lib/board/shape.js';
 import { countLegalOf } from '../lib/count/count-board.js';
 import { checkFinalCount } from '../lib/count/final-check.js';
 import { defaultMemoryBudget } from '../lib/engine/budget.js';
-import { countWithEngine, DEFAULT_FAN_IN, defaultWorkers } from '../lib/engine/count.js';
+import { countWithEngine, DEFAULT_FAN_IN, defaultWorkers, MAX_WORKERS } from '../lib/engine/count.js';
 import { progressFor } from '../lib/engine/progress.js';
 import { formatCostTable, formatStepTable, formatSummary, summarize } from '../lib/engine/stats.js';
 import { parseSize } from '../lib/units.js';
@@ -29,7 +29,7 @@ interface CountArgs {
   stats: boolean;
   residues: boolean;
   'residues-per-pass'?: number;
-  workers: number;
+  workers?: number;
   'all-columns': boolean;
   oracle: boolean;
 }
@@ -73,8 +73,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       })
       .option('workers', {
         type: 'number',
-        default: defaultWorkers(os.availableParallelism()),
-        describe: 'worker threads: 2 splits the states between two cores (each gets half of --memory); 1 counts in one thread',
+        describe: `worker threads, 1 to ${MAX_WORKERS}: N splits the states between N threads, each with 1/N of --memory; 1 counts in the main thread (default: the number recorded by the count being resumed, else one per core, ${defaultWorkers()} here)`,
       })
       .option('all-columns', {
         type: 'boolean',

@@ -76,14 +76,19 @@ test('7×7 in memory, from files, and over passes agree with Table 3', async (t)
   t.is((await engine(t, { width: 7, columns: 7 }, { memory: 400 << 10, fanIn: 4, residuesPerPass: 2 })).legal, expected);
 });
 
-test('two workers give the oracle count on boards up to 5×5 and rectangles, in memory and from files', async (t) => {
-  for (const [m, n] of [[1, 1], [2, 3], [3, 3], [4, 4], [3, 7], [5, 5], [4, 6]]) {
-    const sweep = { width: m, columns: n };
-    const expected = countLegal(sweep);
-    t.is((await engine(t, sweep, { workers: 2 })).legal, expected, `${m}×${n} in memory`);
-    t.is((await engine(t, sweep, { workers: 2, memory: 300 << 10, fanIn: 2 })).legal, expected, `${m}×${n} from files`);
-  }
+const workersGiveTheOracleCount = test.macro({
+  async exec(t, workers: number) {
+    for (const [m, n] of [[1, 1], [2, 3], [3, 3], [4, 4], [3, 7], [5, 5], [4, 6]]) {
+      const sweep = { width: m, columns: n };
+      const expected = countLegal(sweep);
+      t.is((await engine(t, sweep, { workers })).legal, expected, `${m}×${n} in memory`);
+      t.is((await engine(t, sweep, { workers, memory: workers * (150 << 10), fanIn: 2 })).legal, expected, `${m}×${n} from files`);
+    }
+  },
+  title: (_given, workers: number) => `${workers} workers give the oracle count on boards up to 5×5 and rectangles, in memory and from files`,
 });
+
+for (const workers of [2, 3, 4]) test(workersGiveTheOracleCount, workers);
 
 test('two workers with a tiny budget, --keep, and passes: runs from both partitions in every step, exact', async (t) => {
   const sweep = { width: 7, columns: 5 };

@@ -7,13 +7,15 @@ import { paper } from './support/paper.js';
 import { tempScratch } from './support/scratch.js';
 
 const L77 = paper.legalSquare.values['7'];
-/** Small enough a budget that every step of 7×7 goes to run files, so there is always a step to resume from. */
+/** Small enough a budget that every step of 7×7 goes to run files, so there is always a step to resume from (for up to two workers). */
 const spilling = ['--memory', '300K', '--fan-in', '4', '--quiet'];
 
-for (const workers of ['1', '2']) {
+for (const workers of ['1', '2', '3', '4']) {
   test(`killed with SIGKILL at random moments, 7×7 with ${workers} worker(s) resumes to the exact count`, async (t) => {
     const scratch = tempScratch(t);
-    const args = ['7x7', ...spilling, '--scratch', scratch, '--workers', workers];
+    // Each worker needs its share of the budget: 300K serves one or two.
+    const budget = `${Math.max(300, 150 * Number(workers))}K`;
+    const args = ['7x7', ...spilling.map((arg) => (arg === '300K' ? budget : arg)), '--scratch', scratch, '--workers', workers];
     let killed = 0;
     for (let trial = 0; trial < 6; trial++) {
       // Node starts in about 0.15 s; the whole count takes about 1 s.
@@ -27,6 +29,22 @@ for (const workers of ['1', '2']) {
     t.deepEqual(readdirSync(scratch), [], 'a finished count leaves nothing behind');
   });
 }
+
+test('a resume without --workers takes the number the count recorded; another number is refused', (t) => {
+  const scratch = tempScratch(t);
+  t.is(runCli(['5x5', '--keep', '--memory', '900K', '--fan-in', '2', '--quiet', '--scratch', scratch, '--workers', '3']).status, 0);
+  const count = path.join(scratch, '5x5', readdirSync(path.join(scratch, '5x5'))[0]);
+  t.is(JSON.parse(readFileSync(path.join(count, 'count.json'), 'utf8')).workers, 3);
+  rmSync(path.join(count, 'result.json'));
+  for (let step = 13; step <= 25; step++) rmSync(path.join(count, `step-${String(step).padStart(5, '0')}`), { recursive: true });
+  const other = runCli(['5x5', '--scratch', scratch, '--workers', '2']);
+  t.is(other.status, 2);
+  t.regex(other.stderr, /step 12 in .* was written by 3 worker\(s\): resume it with --workers 3\n$/);
+  const run = runCli(['5x5', '--scratch', scratch]);
+  t.is(run.status, 0, run.stderr);
+  t.is(run.stdout, '414295148741\n');
+  t.regex(run.stderr, /resuming from step 12 of 25/);
+});
 
 test('a flipped byte in the step a count would resume from is caught; the count falls back a step and stays exact', (t) => {
   for (const [board, legal, workers] of [

@@ -3,6 +3,7 @@
  * within the memory budget, and join the residues by the CRT into L(width, k) for every k.
  */
 
+import os from 'node:os';
 import { UsageError } from '../errors.js';
 import type { Sweep } from '../board/shape.js';
 import { maxStatesAfter } from '../board/table1.js';
@@ -25,7 +26,10 @@ export interface EngineOptions {
   readonly keep: boolean;
   /** Moduli per pass; all in one pass when undefined. */
   readonly residuesPerPass?: number;
-  /** 1: count in this thread; 2: split the states between two worker threads. */
+  /**
+   * 1: count in this thread; N > 1: split the states between N worker threads. Undefined: the number
+   * recorded by an earlier run of this count in scratchDir, else defaultWorkers().
+   */
   readonly workers?: number;
   readonly progress: Progress;
 }
@@ -43,10 +47,13 @@ export interface EngineResult {
 
 export const DEFAULT_FAN_IN = 64;
 
-/** Two workers when there are two cores to run them. */
-export function defaultWorkers(cores: number): number {
-  return cores >= 2 ? 2 : 1;
+/** One worker per core. */
+export function defaultWorkers(cores: number = os.availableParallelism()): number {
+  return Math.max(1, cores);
 }
+
+/** More worker threads than this is a typo, not a plan. */
+export const MAX_WORKERS = 256;
 
 export async function countWithEngine(options: EngineOptions): Promise<EngineResult> {
   const { sweep, fanIn } = options;
@@ -55,8 +62,9 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
   const perPass = options.residuesPerPass ?? moduli.length;
   if (!Number.isInteger(perPass) || perPass < 1) throw new UsageError(`--residues-per-pass ${perPass}: must be an integer of at least 1`);
   const passes = splitIntoPasses(moduli, perPass);
-  const workers = options.workers ?? 1;
-  if (workers !== 1 && workers !== 2) throw new UsageError(`--workers ${workers}: must be 1 or 2`);
+  const recorded = new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passes[0] }).recordedWorkers();
+  const workers = options.workers ?? recorded ?? defaultWorkers();
+  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) throw new UsageError(`--workers ${workers}: must be an integer from 1 to ${MAX_WORKERS}`);
   const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers));
   if (options.disk !== undefined) {
     const needed = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), workers * plans[0].memoryRunCapacity, options.keep);

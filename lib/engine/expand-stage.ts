@@ -1,5 +1,6 @@
 /**
  * Stage 2 of a step: each state yields its 2 or 3 successors, each carrying the state's residues.
+ * With several workers, a successor another worker owns goes straight to that worker's link.
  * Residues sent to successors that are dropped (illegal, or dead in the last column) are tallied:
  * 3 × (sum in) = (sum out) + (sum dropped), which `verify` checks. At a column boundary the stage
  * also sums the legal final states it sees: L(width, columns so far).
@@ -11,6 +12,7 @@ import { Expander } from '../state/expander.js';
 import { Batch, BatchPool } from './batch.js';
 import { addResidues } from '../residues/sums.js';
 import type { PhaseClock } from './phase-clock.js';
+import { ownerOf, type PeerRouter } from './peer.js';
 
 export class ExpandStage {
   readonly dropped: Float64Array;
@@ -22,8 +24,10 @@ export class ExpandStage {
   private y = 0;
   private lastColumn = false;
   private sumLegal = false;
+  private readonly router?: PeerRouter;
 
-  constructor(width: number, moduli: readonly number[]) {
+  constructor(width: number, moduli: readonly number[], router?: PeerRouter) {
+    this.router = router;
     this.expander = new Expander(width);
     this.moduli = Float64Array.from(moduli);
     this.dropped = new Float64Array(moduli.length);
@@ -41,35 +45,52 @@ export class ExpandStage {
     this.successorsOut = 0;
   }
 
-  /** Expands every state of `input` into `output`, whose capacity must be 3 × input.size. */
+  /**
+   * Expands every state of `input` into `output`, whose capacity must be 3 × input.size: the
+   * successors this worker owns; the others are queued for their owners.
+   */
   run(input: Batch, output: Batch): void {
-    const { expander, moduli, dropped, legal, y, lastColumn } = this;
+    const { expander, moduli, dropped, legal, y, lastColumn, router } = this;
     const k = moduli.length;
     const inStates = input.states;
     const inResidues = input.residues;
+    const outStates = output.states;
     const outResidues = output.residues;
+    const partitions = router?.partitions ?? 1;
+    const self = router?.self ?? 0;
     let out = output.size;
+    let made = 0;
     for (let i = 0; i < input.size; i++) {
       const hi = inStates[2 * i];
       const lo = inStates[2 * i + 1];
       const base = i * k;
       if (this.sumLegal && isLegalFinal(hi, lo)) addResidues(legal, inResidues, base, 1, moduli);
-      const made = expander.expand(hi, lo, y, output.states, 2 * out, lastColumn);
-      for (let s = 0; s < made; s++) {
-        const to = (out + s) * k;
-        for (let r = 0; r < k; r++) outResidues[to + r] = inResidues[base + r];
+      const count = expander.expand(hi, lo, y, outStates, 2 * out, lastColumn);
+      made += count;
+      // The successors are at out … out + count − 1; the owned ones move down over the others.
+      for (let s = 0, from = out; s < count; s++, from++) {
+        const sHi = outStates[2 * from];
+        const sLo = outStates[2 * from + 1];
+        const owner = partitions === 1 ? 0 : ownerOf(sHi, sLo, partitions);
+        if (owner !== self) {
+          router!.links[owner]!.queueRecord(sHi, sLo, inResidues, base);
+          continue;
+        }
+        outStates[2 * out] = sHi;
+        outStates[2 * out + 1] = sLo;
+        for (let r = 0, to = out * k; r < k; r++) outResidues[to + r] = inResidues[base + r];
+        out++;
       }
-      out += made;
-      if (made < MAX_SUCCESSORS) addResidues(dropped, inResidues, base, MAX_SUCCESSORS - made, moduli);
+      if (count < MAX_SUCCESSORS) addResidues(dropped, inResidues, base, MAX_SUCCESSORS - count, moduli);
     }
     output.size = out;
     this.statesIn += input.size;
-    this.successorsOut += out;
+    this.successorsOut += made;
   }
 }
 
 /** The stage as a transform stream: batches in, successor batches out; onBatch after each. */
-export function expandTransform(stage: ExpandStage, pool: BatchPool, inputPool: BatchPool, clock: PhaseClock, phase: number, onBatch: () => void) {
+export function expandTransform(stage: ExpandStage, pool: BatchPool, inputPool: BatchPool, clock: PhaseClock, phase: number, onBatch: () => void, router?: PeerRouter) {
   return through2.obj({ highWaterMark: 2 }, function (batch: Batch, _encoding, done) {
     const output = pool.take();
     if (output.capacity < MAX_SUCCESSORS * batch.size) {
@@ -79,6 +100,8 @@ export function expandTransform(stage: ExpandStage, pool: BatchPool, inputPool: 
     clock.time(phase, () => stage.run(batch, output));
     inputPool.give(batch);
     onBatch();
-    done(null, output);
+    // With peers: wait for credit on every link, keeping this event loop free to take in theirs.
+    if (router) router.ready().then(() => done(null, output), done);
+    else done(null, output);
   });
 }

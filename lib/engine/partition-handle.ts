@@ -3,7 +3,7 @@
  * (several), with the same calls.
  */
 
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { GocountError } from '../errors.js';
 import type { RunSummary } from '../format/run-writer.js';
 import { PartitionOptions, PartitionRunner, StepEnd, StepPart } from './partition.js';
@@ -27,11 +27,17 @@ export function localPartition(options: PartitionOptions): PartitionHandle {
   };
 }
 
-/** Starts one worker per partition, the workers linked in pairs by a MessageChannel. */
+/** Starts one worker per partition, every two workers linked by a MessageChannel of their own. */
 export function workerPartitions(options: readonly PartitionOptions[]): PartitionHandle[] {
-  if (options.length !== 2) throw new RangeError('worker partitions come in pairs');
-  const channel = new MessageChannel();
-  return [new WorkerPartition(options[0], channel.port1), new WorkerPartition(options[1], channel.port2)];
+  const ports: Array<Array<MessagePort | null>> = options.map(() => options.map(() => null));
+  for (let i = 0; i < options.length; i++) {
+    for (let j = i + 1; j < options.length; j++) {
+      const channel = new MessageChannel();
+      ports[i][j] = channel.port1;
+      ports[j][i] = channel.port2;
+    }
+  }
+  return options.map((partition, i) => new WorkerPartition(partition, ports[i]));
 }
 
 class WorkerPartition implements PartitionHandle {
@@ -41,8 +47,9 @@ class WorkerPartition implements PartitionHandle {
   private onProgress: (states: number) => void = () => {};
   private failure?: Error;
 
-  constructor(options: PartitionOptions, peerPort: import('node:worker_threads').MessagePort) {
-    this.worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { options, peerPort }, transferList: [peerPort] });
+  constructor(options: PartitionOptions, peerPorts: Array<MessagePort | null>) {
+    const transferList = peerPorts.filter((peerPort): peerPort is MessagePort => peerPort !== null);
+    this.worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { options, peerPorts }, transferList });
     this.worker.on('message', (message: { id?: number; result?: never; error?: { message: string; exitCode: number; internal: boolean }; progress?: number }) => {
       if (message.progress !== undefined) return this.onProgress(message.progress);
       const call = this.pending.get(message.id!);

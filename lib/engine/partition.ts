@@ -1,7 +1,8 @@
 /**
  * One partition of a pass: the states whose owner (ownerOf) is this partition, with their buffers.
- * With one partition that is every state. A step is a stream pipeline, merge → expand → (route to
- * the peer) → accumulate (buffer, combine, flush sorted runs) → collect runs; the pass coordinator
+ * With one partition that is every state. A step is a stream pipeline, merge → expand (sending the
+ * successors other partitions own to them) → accumulate (buffer, combine, flush sorted runs) →
+ * collect runs; the pass coordinator
  * decides after it whether the step's states stay in memory or go to files, and writes manifests.
  */
 
@@ -20,8 +21,7 @@ import type { MemoryPlan } from './budget.js';
 import { ExpandStage, expandTransform } from './expand-stage.js';
 import { MemoryRun } from './memory-run.js';
 import { RunMerger } from './merge.js';
-import { ownerOf, PeerLink } from './peer.js';
-import { routeTransform } from './route-stage.js';
+import { ownerOf, PeerRouter } from './peer.js';
 import { diskError, ScratchFolder } from './scratch.js';
 import { addResidues } from '../residues/sums.js';
 import { PHASE_INDEX, PhaseClock } from './phase-clock.js';
@@ -62,7 +62,7 @@ export interface StepEnd {
   readonly probes: number;
 }
 
-const { read: READ, expand: EXPAND, route: ROUTE, aggregate: AGGREGATE, sort: SORT, write: WRITE, drain: DRAIN } = PHASE_INDEX;
+const { read: READ, expand: EXPAND, aggregate: AGGREGATE, sort: SORT, write: WRITE, drain: DRAIN } = PHASE_INDEX;
 
 export class PartitionRunner {
   readonly options: PartitionOptions;
@@ -72,23 +72,23 @@ export class PartitionRunner {
   private readonly inputPool: BatchPool;
   private readonly successorPool: BatchPool;
   private readonly writeChunk: Buffer;
-  private readonly peer?: PeerLink;
+  private readonly router?: PeerRouter;
   private memoryRun?: MemoryRun;
   private readBuffers: Buffer[] = [];
   private runs: RunSummary[] = [];
   private readonly clock = new PhaseClock();
 
-  constructor(options: PartitionOptions, peer?: PeerLink) {
+  constructor(options: PartitionOptions, router?: PeerRouter) {
     this.options = options;
     const { plan, moduli, width } = options;
     this.scratch = new ScratchFolder(options.scratchDir, { width, columns: options.columns, moduli });
     this.table = new StateTable(plan.tableCapacity, moduli, width);
-    this.stage = new ExpandStage(width, moduli);
+    this.stage = new ExpandStage(width, moduli, router);
     this.inputPool = new BatchPool(plan.batchRecords, moduli.length);
     this.successorPool = new BatchPool(MAX_SUCCESSORS * plan.batchRecords, moduli.length);
     this.writeChunk = Buffer.allocUnsafe(plan.writeBufferBytes);
-    this.peer = peer;
-    peer?.handleInbound((states, residues, size) => {
+    this.router = router;
+    router?.handleInbound((states, residues, size) => {
       for (let at = 0; at < size; ) {
         at = this.clock.time(AGGREGATE, () => this.table.addBatch(states, residues, at, size));
         if (this.table.full) this.spill(this.stepOut);
@@ -113,7 +113,7 @@ export class PartitionRunner {
    * partition's run files of that step. Successors stay in the table (or spilled runs) until finish.
    */
   async expand(step: number, files: string[] | null, onProgress: (states: number) => void): Promise<StepPart> {
-    const { width, columns, partition, partitions, moduli } = this.options;
+    const { width, columns, moduli } = this.options;
     const { table, stage } = this;
     const y = step % width;
     const atBoundary = y === 0 && step > 0;
@@ -123,23 +123,17 @@ export class PartitionRunner {
     table.beginStep(moduli, (y + 1) % width, Math.floor((step + 1) / width) === columns - 1 && (step + 1) % width !== 0);
     this.runs = [];
     this.stepOut = step + 1;
-    this.peer?.beginStep(step);
+    this.router?.beginStep(step, moduli.length);
     const source = this.openSource(step, files);
     const { clock } = this;
-    const stages: NodeJS.ReadWriteStream[] = [expandTransform(stage, this.successorPool, this.inputPool, clock, EXPAND, () => onProgress(stage.statesIn))];
-    if (this.peer) stages.push(routeTransform(partition, partitions, this.peer, moduli.length, clock, ROUTE));
     try {
       await pipeline(
         Readable.from(source.batches, { objectMode: true, highWaterMark: 2 }),
-        ...(stages as [NodeJS.ReadWriteStream]),
+        expandTransform(stage, this.successorPool, this.inputPool, clock, EXPAND, () => onProgress(stage.statesIn), this.router),
         accumulateTransform(table, () => this.spill(step + 1), this.successorPool, clock, AGGREGATE),
         new Writable({ objectMode: true, write: (_nothing, _encoding, done) => done() }), // the pipeline's end
       );
-      if (this.peer) {
-        await this.peer.end(step);
-        await this.peer.peerEnded(step);
-        if (this.peer.error) throw this.peer.error;
-      }
+      await this.router?.endStep(step);
       this.clock.time(AGGREGATE, () => table.settle());
     } catch (error) {
       source.close();
@@ -205,7 +199,7 @@ export class PartitionRunner {
   }
 
   close(): void {
-    this.peer?.close();
+    this.router?.close();
   }
 
   /** The step's states as a stream of batches, each state once. */

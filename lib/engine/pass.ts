@@ -29,7 +29,7 @@ export interface PassOptions {
   readonly fanIn: number;
   readonly keep: boolean;
   readonly scratchDir: string;
-  /** 1 (this thread) or 2 (two workers). */
+  /** 1 (this thread), or that many worker threads. */
   readonly partitions: number;
   readonly progress: Progress;
   readonly pass: number;
@@ -54,13 +54,14 @@ export class PassRunner {
   async run(): Promise<PassResult> {
     const { width, columns, keep, progress, partitions } = this.options;
     const steps = width * columns;
-    const fresh = this.scratch.open();
+    const fresh = this.scratch.open(partitions);
     const finished = fresh ? undefined : this.scratch.readResult();
     if (finished) {
       progress.note(`gocount: pass ${this.options.pass + 1} was finished before; its residues are in ${this.scratch.root}`);
       return { perColumn: finished, reports: [] };
     }
     const resumed = fresh ? undefined : findResumePoint(this.scratch, partitions, (message) => progress.note(message));
+    if (!fresh && !resumed) this.scratch.recordWorkers(partitions); // starts afresh in the folder
     if (resumed) progress.note(`gocount: resuming from step ${resumed.step} of ${steps} in ${this.scratch.root}`);
     const firstStep = resumed?.step ?? 0;
     progress.passStart(this.options.pass, this.options.passes, steps, firstStep);
@@ -148,7 +149,7 @@ export class PassRunner {
   private openPartitions(): PartitionHandle[] {
     const { width, columns, moduli, plan, fanIn, scratchDir, partitions } = this.options;
     const options = (partition: number): PartitionOptions => ({ width, columns, moduli, plan, fanIn, scratchDir, partition, partitions });
-    return partitions === 1 ? [localPartition(options(0))] : workerPartitions([options(0), options(1)]);
+    return partitions === 1 ? [localPartition(options(0))] : workerPartitions(Array.from({ length: partitions }, (_, i) => options(i)));
   }
 
   /** The run files of partition i in a step's manifest, or null when the step is in memory. */

@@ -1,6 +1,7 @@
 /**
- * The link between two partition workers. Each owns the states of one hash class (ownerOf); the
- * successors a worker makes for its peer go over a MessagePort in batches whose buffers are
+ * The links between partition workers. Each worker owns the states of one hash class (ownerOf) and
+ * has one link to every other worker (PeerRouter); the successors a worker makes for a peer go over
+ * that link's MessagePort in batches whose buffers are
  * transferred, not copied, and come back with the acknowledgement for reuse. At most MAX_IN_FLIGHT
  * batches are unacknowledged, so neither side queues without bound; a worker waiting for credit
  * keeps its event loop free to take in its peer's batches, so the two never wait on each other.
@@ -31,7 +32,7 @@ export type InboundHandler = (states: Uint32Array, residues: Uint32Array, size: 
 
 export class PeerLink {
   private readonly port: MessagePort;
-  private readonly k: number;
+  private k: number;
   private readonly capacity: number;
   private readonly free: Array<{ states: Uint32Array; residues: Uint32Array }> = [];
   private readonly pending: BatchMessage[] = [];
@@ -73,12 +74,27 @@ export class PeerLink {
 
   /** Queues record i of (states, residues) for the peer. */
   queue(states: Uint32Array, residues: Uint32Array, i: number): void {
+    this.queueRecord(states[2 * i], states[2 * i + 1], residues, i * this.k);
+  }
+
+  /** Queues state (hi, lo) with residues[at..at+K) for the peer. */
+  queueRecord(hi: number, lo: number, residues: Uint32Array, at: number): void {
     const n = this.size++;
-    this.states[2 * n] = states[2 * i];
-    this.states[2 * n + 1] = states[2 * i + 1];
+    this.states[2 * n] = hi;
+    this.states[2 * n + 1] = lo;
     const k = this.k;
-    for (let r = 0; r < k; r++) this.residues[n * k + r] = residues[i * k + r];
+    const out = this.residues;
+    for (let r = 0, to = n * k; r < k; r++) out[to + r] = residues[at + r];
     if (this.size === this.capacity) this.post();
+  }
+
+  /** Residues a record carries from the next batch on; only between steps, with nothing queued. */
+  setResidueCount(k: number): void {
+    if (k === this.k) return;
+    if (this.size > 0) throw new RangeError('records are queued');
+    this.k = k;
+    this.free.length = 0;
+    [this.states, this.residues] = this.buffers();
   }
 
   /** Resolves once every queued batch has been handed to the port (credit permitting). */
@@ -134,7 +150,7 @@ export class PeerLink {
   private receive(message: PeerMessage): void {
     if (message.t === 'ack') {
       this.inFlight--;
-      this.free.push({ states: message.states, residues: message.residues });
+      if (message.residues.length === this.k * this.capacity) this.free.push({ states: message.states, residues: message.residues });
       this.drain();
     } else if (message.t === 'batch') {
       if (message.step !== this.step) {
@@ -159,7 +175,59 @@ export class PeerLink {
 
   private buffers(): [Uint32Array, Uint32Array] {
     const reused = this.free.pop();
-    if (reused) return [reused.states, reused.residues];
+    if (reused && reused.residues.length === this.k * this.capacity) return [reused.states, reused.residues];
     return [new Uint32Array(2 * this.capacity), new Uint32Array(this.k * this.capacity)];
+  }
+}
+
+/** One worker's links to all the others: where its successors for other owners go, and come from. */
+export class PeerRouter {
+  /** links[j] leads to partition j; undefined for this worker's own. */
+  readonly links: ReadonlyArray<PeerLink | undefined>;
+  readonly self: number;
+
+  constructor(self: number, links: ReadonlyArray<PeerLink | undefined>) {
+    this.self = self;
+    this.links = links;
+  }
+
+  get partitions(): number {
+    return this.links.length;
+  }
+
+  private get peers(): PeerLink[] {
+    return this.links.filter((link): link is PeerLink => link !== undefined);
+  }
+
+  handleInbound(handler: InboundHandler): void {
+    for (const link of this.peers) link.handleInbound(handler);
+  }
+
+  beginStep(step: number, residueCount: number): void {
+    for (const link of this.peers) {
+      link.setResidueCount(residueCount);
+      link.beginStep(step);
+    }
+  }
+
+  /** Resolves once every peer's queued batches have been handed to its port (credit permitting). */
+  ready(): Promise<void> {
+    return Promise.all(this.peers.map((link) => link.ready())).then(() => undefined);
+  }
+
+  /** Sends the end of `step` to every peer and waits for every peer's end. */
+  async endStep(step: number): Promise<void> {
+    await Promise.all(this.peers.map((link) => link.end(step)));
+    await Promise.all(this.peers.map((link) => link.peerEnded(step)));
+    const failed = this.error;
+    if (failed) throw failed;
+  }
+
+  get error(): Error | undefined {
+    return this.peers.find((link) => link.error)?.error;
+  }
+
+  close(): void {
+    for (const link of this.peers) link.close();
   }
 }

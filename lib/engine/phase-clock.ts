@@ -4,14 +4,13 @@
  * figures are thread time spent in each phase; summed over partitions they can exceed the wall time.
  */
 
-export const PHASES = ['read', 'expand', 'route', 'aggregate', 'sort', 'write', 'drain'] as const;
+export const PHASES = ['read', 'expand', 'aggregate', 'sort', 'write', 'drain'] as const;
 export type Phase = (typeof PHASES)[number];
 
 /** What each phase covers, for the documentation and the --stats legend. */
 export const PHASE_MEANING: Record<Phase, string> = {
   read: 'reading run files and merging them (and merge rounds above --fan-in)',
-  expand: 'successor expansion, with the residue copies and the dropped and legal tallies',
-  route: 'splitting successors between workers and queueing the other workers\' share',
+  expand: 'successor expansion, with the residue copies, the dropped and legal tallies, and queueing the successors other workers own',
   aggregate: 'adding successors into the state table (own and from other workers)',
   sort: 'sorting the table\'s states before a run is written',
   write: 'encoding records and writing run files',

@@ -52,7 +52,7 @@ export class ScratchFolder {
    * Opens the folder: creates it when absent or empty (returns true), or checks that the count it
    * holds is this one (returns false: the caller may resume). Refuses a folder of another count.
    */
-  open(): boolean {
+  open(workers: number): boolean {
     try {
       // A temporary file alone is what a kill during the folder's creation leaves.
       const entries = fse.pathExistsSync(this.root) ? fse.readdirSync(this.root).filter((name) => !name.endsWith(TEMP_SUFFIX)) : [];
@@ -61,7 +61,7 @@ export class ScratchFolder {
         return false;
       }
       fse.ensureDirSync(this.root);
-      writeFileAtomically(path.join(this.root, COUNT_FILE), JSON.stringify({ format: COUNT_FORMAT, version: FORMAT_VERSION, ...this.identity }, null, 1) + '\n');
+      this.recordWorkers(workers);
       return true;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -70,6 +70,17 @@ export class ScratchFolder {
       }
       throw diskError(error, this.root);
     }
+  }
+
+  /** Writes count.json: what this folder counts, and how many workers write its steps. */
+  recordWorkers(workers: number): void {
+    writeFileAtomically(path.join(this.root, COUNT_FILE), JSON.stringify({ format: COUNT_FORMAT, version: FORMAT_VERSION, ...this.identity, workers }, null, 1) + '\n');
+  }
+
+  /** The worker count recorded in this folder's count.json, if the folder and the number exist. */
+  recordedWorkers(): number | undefined {
+    const found = fse.readJsonSync(path.join(this.root, COUNT_FILE), { throws: false }) as { workers?: unknown } | null;
+    return Number.isInteger(found?.workers) && (found!.workers as number) >= 1 ? (found!.workers as number) : undefined;
   }
 
   /** The steps that have a folder, in order. */

@@ -1,19 +1,19 @@
 /**
  * A partition worker (worker_threads): runs one PartitionRunner and answers the pass coordinator's
- * calls, { id, op, … } → { id, result } or { id, error }. Its peer link is a MessagePort to the
- * other worker, handed over in workerData.
+ * calls, { id, op, … } → { id, result } or { id, error }. Its peer links are MessagePorts to every
+ * other worker, handed over in workerData (null at its own index).
  */
 
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { GocountError } from '../errors.js';
-import { PeerLink } from './peer.js';
+import { PeerLink, PeerRouter } from './peer.js';
 import { PartitionOptions, PartitionRunner } from './partition.js';
 import { MAX_SUCCESSORS } from '../state/border.js';
 
-const { options, peerPort } = workerData as { options: PartitionOptions; peerPort: MessagePort };
+const { options, peerPorts } = workerData as { options: PartitionOptions; peerPorts: Array<MessagePort | null> };
 const port = parentPort!;
-const peer = new PeerLink(peerPort, options.moduli.length, MAX_SUCCESSORS * options.plan.batchRecords);
-const runner = new PartitionRunner(options, peer);
+const links = peerPorts.map((peerPort) => (peerPort ? new PeerLink(peerPort, options.moduli.length, MAX_SUCCESSORS * options.plan.batchRecords) : undefined));
+const runner = new PartitionRunner(options, new PeerRouter(options.partition, links));
 
 let lastProgress = 0;
 function progress(states: number): void {
