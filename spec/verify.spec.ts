@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { FORMAT_VERSION } from '../lib/format/layout.js';
@@ -105,6 +105,31 @@ test('verify reports a broken conservation law, missing, extra and temporary fil
   t.is(lines.at(-1), 'checked 2 counts, 27 steps, 35 run files, 1164 records: 5 problems');
 });
 
+test('a count whose steps carry more residues as they grow verifies clean, and its checks hold across the growth', (t) => {
+  // 5×5 with two workers: the counts after 20 points are below the first modulus, after 21 they are not.
+  const scratch = tempScratch(t);
+  t.is(runCli(['5x5', '--keep', '--workers', '2', '--quiet', '--scratch', scratch]).stdout, '414295148741\n');
+  const count = path.join(scratch, '5x5', readdirSync(path.join(scratch, '5x5'))[0]);
+  const manifestOf = (step: number) => JSON.parse(readFileSync(path.join(count, `step-${String(step).padStart(5, '0')}`, 'manifest.json'), 'utf8'));
+  const [before, after] = [manifestOf(20), manifestOf(21)];
+  t.deepEqual([before.moduli.length, after.moduli.length, after.countModuli.length], [1, 2, 2]);
+  t.is(after.columnSums[3].length, 2, 'column sums are lifted to every modulus');
+  t.regex(runCli(['verify', count]).stdout, /: no problems\n$/);
+
+  // The dropped sum across the growth is checked, on the modulus both steps carry.
+  const manifestFile = path.join(count, 'step-00021', 'manifest.json');
+  writeManifest(manifestFile, { ...after, dropped: [(after.dropped[0] + 1) % after.moduli[0], after.dropped[1]], crc: undefined });
+  t.regex(runCli(['verify', count]).stdout, new RegExp(`step-00021: conservation fails from step 20: .* modulo ${after.moduli[0]}\n`));
+  writeManifest(manifestFile, { ...after, crc: undefined });
+  // A step that carries one residue too few is refused.
+  const step22 = manifestOf(22);
+  const first = (residues: number[]) => residues.slice(0, 1);
+  const runs = step22.runs.map((run: { sums: number[] }) => ({ ...run, sums: first(run.sums) }));
+  const fewer = { ...step22, moduli: first(step22.moduli), sums: first(step22.sums), dropped: first(step22.dropped), runs, crc: undefined };
+  writeManifest(path.join(count, 'step-00022', 'manifest.json'), fewer);
+  t.regex(runCli(['verify', count]).stdout, /step-00022\/manifest.json: carries residues for 1 moduli; step 22 needs the fewest leading ones whose product exceeds 3\^22/);
+});
+
 test('verify checks that every state is a valid border state for its step, and in increasing order', (t) => {
   const dir = tempScratch(t);
   const write = (name: string, step: number, states: [number, number][]) => {
@@ -136,12 +161,12 @@ test('inspect prints the header, trailer and rendered records; --json and --skip
     run.stdout,
     [
       `file     ${file} (528 bytes)`,
-      'format   gocount run file, version 1',
+      'format   gocount run file, version 2',
       'sweep    4 wide, 4 columns',
       'step     6 points placed (column 2, next point at y = 2)',
       'run      1',
       'moduli   4294967291',
-      'trailer  93 records, residue sums 657, CRC-32 0x7be44c73',
+      'trailer  93 records, residue sums 657, CRC-32 0x8db9b002',
       '',
       '  record  state  code                      residues',
       '       3  .XO.   hi=0x0 lo=0x253           18',

@@ -3,7 +3,8 @@
  * With several workers, a successor another worker owns goes straight to that worker's link.
  * Residues sent to successors that are dropped (illegal, or dead in the last column) are tallied:
  * 3 × (sum in) = (sum out) + (sum dropped), which `verify` checks. At a column boundary the stage
- * also sums the legal final states it sees: L(width, columns so far).
+ * also sums the legal final states it sees: L(width, columns so far). Where the successors carry
+ * one residue more than their parent (residues/growth.ts), it is computed here, once per parent.
  */
 
 import through2 from 'through2';
@@ -11,16 +12,22 @@ import { isLegalFinal, MAX_SUCCESSORS } from '../state/border.js';
 import { Expander } from '../state/expander.js';
 import { Batch, BatchPool } from './batch.js';
 import { addResidues } from '../residues/sums.js';
+import { ResidueExtender } from '../residues/growth.js';
 import type { PhaseClock } from './phase-clock.js';
 import { ownerOf, type PeerRouter } from './peer.js';
 
 export class ExpandStage {
-  readonly dropped: Float64Array;
-  readonly legal: Float64Array;
+  /** What this step sent to dropped successors, for the successors' moduli. */
+  dropped = new Float64Array(0);
+  /** At a column boundary: the legal states' residues, for the parents' moduli. */
+  legal = new Float64Array(0);
   statesIn = 0;
   successorsOut = 0;
   private readonly expander: Expander;
-  private readonly moduli: Float64Array;
+  private inModuli = new Float64Array(0);
+  private outModuli = new Float64Array(0);
+  private extender?: ResidueExtender;
+  private readonly extended: Uint32Array;
   private y = 0;
   private lastColumn = false;
   private sumLegal = false;
@@ -29,13 +36,21 @@ export class ExpandStage {
   constructor(width: number, moduli: readonly number[], router?: PeerRouter) {
     this.router = router;
     this.expander = new Expander(width);
-    this.moduli = Float64Array.from(moduli);
-    this.dropped = new Float64Array(moduli.length);
-    this.legal = new Float64Array(moduli.length);
+    this.extended = new Uint32Array(moduli.length);
   }
 
-  /** Prepares for the step that places point y; sumLegal at a column boundary. */
-  startStep(y: number, lastColumn: boolean, sumLegal: boolean): void {
+  /**
+   * Prepares for the step that places point y, whose parents carry residues for inModuli and whose
+   * successors carry them for outModuli (the same, or one more); sumLegal at a column boundary.
+   */
+  startStep(y: number, lastColumn: boolean, sumLegal: boolean, inModuli: readonly number[], outModuli: readonly number[]): void {
+    if (this.inModuli.length !== inModuli.length || this.outModuli.length !== outModuli.length) {
+      this.inModuli = Float64Array.from(inModuli);
+      this.outModuli = Float64Array.from(outModuli);
+      this.dropped = new Float64Array(outModuli.length);
+      this.legal = new Float64Array(inModuli.length);
+      this.extender = outModuli.length > inModuli.length ? new ResidueExtender(outModuli, inModuli.length, outModuli.length) : undefined;
+    }
     this.y = y;
     this.lastColumn = lastColumn;
     this.sumLegal = sumLegal;
@@ -50,8 +65,9 @@ export class ExpandStage {
    * successors this worker owns; the others are queued for their owners.
    */
   run(input: Batch, output: Batch): void {
-    const { expander, moduli, dropped, legal, y, lastColumn, router } = this;
-    const k = moduli.length;
+    const { expander, inModuli, outModuli, dropped, legal, y, lastColumn, router, extender, extended } = this;
+    const kIn = inModuli.length;
+    const k = outModuli.length;
     const inStates = input.states;
     const inResidues = input.residues;
     const outStates = output.states;
@@ -63,8 +79,15 @@ export class ExpandStage {
     for (let i = 0; i < input.size; i++) {
       const hi = inStates[2 * i];
       const lo = inStates[2 * i + 1];
-      const base = i * k;
-      if (this.sumLegal && isLegalFinal(hi, lo)) addResidues(legal, inResidues, base, 1, moduli);
+      if (this.sumLegal && isLegalFinal(hi, lo)) addResidues(legal, inResidues, i * kIn, 1, inModuli);
+      // The parent's residues, for the successors' moduli.
+      let src = inResidues;
+      let base = i * kIn;
+      if (extender) {
+        extender.extend(inResidues, base, extended, 0);
+        src = extended;
+        base = 0;
+      }
       const count = expander.expand(hi, lo, y, outStates, 2 * out, lastColumn);
       made += count;
       // The successors are at out … out + count − 1; the owned ones move down over the others.
@@ -73,15 +96,15 @@ export class ExpandStage {
         const sLo = outStates[2 * from + 1];
         const owner = partitions === 1 ? 0 : ownerOf(sHi, sLo, partitions);
         if (owner !== self) {
-          router!.links[owner]!.queueRecord(sHi, sLo, inResidues, base);
+          router!.links[owner]!.queueRecord(sHi, sLo, src, base);
           continue;
         }
         outStates[2 * out] = sHi;
         outStates[2 * out + 1] = sLo;
-        for (let r = 0, to = out * k; r < k; r++) outResidues[to + r] = inResidues[base + r];
+        for (let r = 0, to = out * k; r < k; r++) outResidues[to + r] = src[base + r];
         out++;
       }
-      if (count < MAX_SUCCESSORS) addResidues(dropped, inResidues, base, MAX_SUCCESSORS - count, moduli);
+      if (count < MAX_SUCCESSORS) addResidues(dropped, src, base, MAX_SUCCESSORS - count, outModuli);
     }
     output.size = out;
     this.statesIn += input.size;

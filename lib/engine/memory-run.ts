@@ -10,7 +10,8 @@ export const memoryRunBytes = (residueCount: number): number => 8 + 4 * residueC
 export class MemoryRun {
   count = 0;
   readonly capacity: number;
-  readonly residueCount: number;
+  /** Residues a state carries in the step held; at most the count the run was made for. */
+  residueCount: number;
   private readonly states: Uint32Array;
   private readonly residues: Uint32Array;
 
@@ -21,7 +22,10 @@ export class MemoryRun {
     this.residues = new Uint32Array(residueCount * capacity);
   }
 
-  reset(): void {
+  /** Empties the run for states of `residueCount` residues. */
+  reset(residueCount: number): void {
+    if (residueCount > this.residues.length / Math.max(this.capacity, 1)) throw new RangeError(`a memory run made for fewer than ${residueCount} residues`);
+    this.residueCount = residueCount;
     this.count = 0;
   }
 

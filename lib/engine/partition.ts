@@ -25,6 +25,7 @@ import { ownerOf, PeerRouter } from './peer.js';
 import { diskError, ScratchFolder } from './scratch.js';
 import { addResidues } from '../residues/sums.js';
 import { PHASE_INDEX, PhaseClock } from './phase-clock.js';
+import { moduliAt } from '../residues/growth.js';
 import { RecordSink, StateTable } from './state-table.js';
 
 export interface PartitionOptions {
@@ -97,13 +98,22 @@ export class PartitionRunner {
   }
 
   private stepOut = 0;
+  private readonly stepModuli = new Map<number, number[]>();
+
+  /** The moduli whose residues the states after `step` points carry. */
+  private moduliAt(step: number): number[] {
+    let moduli = this.stepModuli.get(step);
+    if (!moduli) this.stepModuli.set(step, (moduli = moduliAt(this.options.moduli, step)));
+    return moduli;
+  }
 
   /** Step 0: the all-edge state, in the partition that owns it; with toFiles also as a run file. */
   begin(toFiles: boolean): RunSummary[] {
     const memory = this.memory(1);
-    memory.reset();
+    const k = this.moduliAt(0).length;
+    memory.reset(k);
     if (ownerOf(START_HI, START_LO, this.options.partitions) !== this.options.partition) return toFiles ? [this.writeRun(0, 1, () => {})] : [];
-    const one = new Uint32Array(this.options.moduli.length).fill(1);
+    const one = new Uint32Array(k).fill(1);
     memory.append(START_HI, START_LO, one, 0);
     return toFiles ? [this.writeRun(0, 1, (sink) => sink.append(START_HI, START_LO, one, 0))] : [];
   }
@@ -113,17 +123,18 @@ export class PartitionRunner {
    * partition's run files of that step. Successors stay in the table (or spilled runs) until finish.
    */
   async expand(step: number, files: string[] | null, onProgress: (states: number) => void): Promise<StepPart> {
-    const { width, columns, moduli } = this.options;
+    const { width, columns } = this.options;
     const { table, stage } = this;
     const y = step % width;
     const atBoundary = y === 0 && step > 0;
-    stage.startStep(y, Math.floor(step / width) === columns - 1, atBoundary);
+    const outModuli = this.moduliAt(step + 1);
+    stage.startStep(y, Math.floor(step / width) === columns - 1, atBoundary, this.moduliAt(step), outModuli);
     this.clock.reset();
     table.probes = 0;
-    table.beginStep(moduli, (y + 1) % width, Math.floor((step + 1) / width) === columns - 1 && (step + 1) % width !== 0);
+    table.beginStep(outModuli, (y + 1) % width, Math.floor((step + 1) / width) === columns - 1 && (step + 1) % width !== 0);
     this.runs = [];
     this.stepOut = step + 1;
-    this.router?.beginStep(step, moduli.length);
+    this.router?.beginStep(step, outModuli.length);
     const source = this.openSource(step, files);
     const { clock } = this;
     try {
@@ -180,7 +191,7 @@ export class PartitionRunner {
 
   /** Residues of the legal final states of this partition. */
   legalSums(step: number, files: string[] | null): number[] {
-    const { moduli } = this.options;
+    const moduli = this.moduliAt(step);
     const moduliArray = Float64Array.from(moduli);
     const sums = new Float64Array(moduli.length);
     const sink: RecordSink = {
@@ -207,7 +218,7 @@ export class PartitionRunner {
     const { plan } = this.options;
     if (files === null) return { batches: this.memory(0).batches(plan.batchRecords), close: () => {} };
     const readers = this.openReaders(this.clock.time(READ, () => this.mergeDown(step, files)), step);
-    const merger = new RunMerger(readers, this.options.moduli);
+    const merger = new RunMerger(readers, this.moduliAt(step));
     const pool = this.inputPool;
     const clock = this.clock;
     function* batches(): Generator<Batch> {
@@ -236,7 +247,7 @@ export class PartitionRunner {
         try {
           fse.ensureDirSync(dir);
           writer = new RunWriter(file, this.header(step, merged.length + 1), this.writeChunk);
-          new RunMerger(readers, this.options.moduli).drainTo(writer);
+          new RunMerger(readers, this.moduliAt(step)).drainTo(writer);
           writer.finish();
         } catch (error) {
           writer?.abort();
@@ -269,7 +280,8 @@ export class PartitionRunner {
 
   private checkHeader(reader: RunReader, step: number): void {
     const { header } = reader;
-    const { width, columns, moduli } = this.options;
+    const { width, columns } = this.options;
+    const moduli = this.moduliAt(step);
     const problem =
       header.width !== width || header.columns !== columns
         ? `holds a ${header.width}-wide sweep of ${header.columns} columns, not ${width} of ${columns}`
@@ -282,8 +294,8 @@ export class PartitionRunner {
   }
 
   private header(step: number, run: number): RunHeader {
-    const { width, columns, moduli } = this.options;
-    return { version: FORMAT_VERSION, width, columns, step, run, moduli };
+    const { width, columns } = this.options;
+    return { version: FORMAT_VERSION, width, columns, step, run, moduli: this.moduliAt(step) };
   }
 
   /** Drains the table into the next run file of the states after `step` points. */

@@ -18,6 +18,7 @@ import type { Progress, StepReport } from './progress.js';
 import { findResumePoint } from './resume.js';
 import { diskError, ScratchFolder } from './scratch.js';
 import { sumResidueVectors } from '../residues/sums.js';
+import { liftResidues, moduliAt } from '../residues/growth.js';
 import { addPhaseTimes, noPhaseTimes } from './phase-clock.js';
 
 export interface PassOptions {
@@ -76,7 +77,7 @@ export class PassRunner {
       let onDisk = resumed;
       if (!resumed) {
         const startRuns = (await Promise.all(parts.map((part) => part.begin(keep)))).flat();
-        if (keep) manifest = onDisk = this.finishStep(0, startRuns, this.zeros(), perColumn);
+        if (keep) manifest = onDisk = this.finishStep(0, startRuns, this.zeros(0), perColumn);
       }
       for (let step = firstStep; step < steps; step++) {
         progress.stepStart(step);
@@ -90,11 +91,11 @@ export class PassRunner {
             }),
           ),
         );
-        if (step % width === 0 && step > 0) perColumn.push(this.sumOf(stepParts.map((part) => part.legal!)));
+        if (step % width === 0 && step > 0) perColumn.push(this.columnSum(step, stepParts.map((part) => part.legal!)));
         const toFiles = keep || stepParts.some((part) => part.spilled > 0 || !part.fitsInMemory);
         const ends = await Promise.all(parts.map((part) => part.finish(step + 1, toFiles)));
         const runs = ends.flatMap((end) => end.runs);
-        const next = toFiles ? this.finishStep(step + 1, runs, this.sumOf(stepParts.map((part) => part.dropped)), perColumn) : undefined;
+        const next = toFiles ? this.finishStep(step + 1, runs, this.sumOf(step + 1, stepParts.map((part) => part.dropped)), perColumn) : undefined;
         if (manifest) fse.removeSync(path.join(this.scratch.stepDir(step), 'merge'));
         if (next) {
           if (onDisk && !keep) this.scratch.removeStep(onDisk.step);
@@ -120,7 +121,7 @@ export class PassRunner {
         manifest = next;
       }
       const final = manifest;
-      perColumn.push(this.sumOf(await Promise.all(parts.map((part, i) => part.legalSums(steps, this.filesOf(final, i))))));
+      perColumn.push(this.columnSum(steps, await Promise.all(parts.map((part, i) => part.legalSums(steps, this.filesOf(final, i))))));
       try {
         this.scratch.writeResult(perColumn);
       } catch (error) {
@@ -162,7 +163,7 @@ export class PassRunner {
   /** Writes the manifest that makes the step complete. */
   private finishStep(step: number, runs: RunSummary[], dropped: ArrayLike<number>, columnSums: number[][]): StepManifest {
     const { width, columns, moduli, partitions } = this.options;
-    const manifest = buildManifest({ width, columns, step, moduli, partitions }, runs, dropped, columnSums);
+    const manifest = buildManifest({ width, columns, step, moduli: moduliAt(moduli, step), countModuli: moduli, partitions }, runs, dropped, columnSums);
     const file = path.join(this.scratch.stepDir(step), MANIFEST_FILE);
     try {
       fse.ensureDirSync(path.dirname(file));
@@ -174,12 +175,17 @@ export class PassRunner {
     return manifest;
   }
 
-  /** Residue-wise sum of the partitions' residue vectors. */
-  private sumOf(vectors: number[][]): number[] {
-    return sumResidueVectors(this.options.moduli, vectors);
+  /** Residue-wise sum of the partitions' residue vectors for the states after `step` points. */
+  private sumOf(step: number, vectors: number[][]): number[] {
+    return sumResidueVectors(moduliAt(this.options.moduli, step), vectors);
   }
 
-  private zeros(): number[] {
-    return this.options.moduli.map(() => 0);
+  /** The legal states' sum after `step` points, for every modulus of the pass. */
+  private columnSum(step: number, vectors: number[][]): number[] {
+    return liftResidues(this.sumOf(step, vectors), this.options.moduli);
+  }
+
+  private zeros(step: number): number[] {
+    return moduliAt(this.options.moduli, step).map(() => 0);
   }
 }

@@ -12,6 +12,7 @@ import { RUN_SUFFIX } from '../format/layout.js';
 import { MANIFEST_FILE, readManifest, StepManifest } from '../format/manifest.js';
 import { RunReader } from '../format/run-reader.js';
 import type { ScratchFolder } from './scratch.js';
+import { moduliAt } from '../residues/growth.js';
 
 const READ_BUFFER_BYTES = 1 << 20;
 
@@ -49,7 +50,8 @@ function checkStepFiles(dir: string, manifest: StepManifest, scratch: ScratchFol
   const problem = (what: string): never => {
     throw new GocountError(`${path.join(dir, MANIFEST_FILE)}: ${what}`, 1);
   };
-  if (manifest.step !== step || manifest.width !== width || manifest.columns !== columns || manifest.moduli.join() !== moduli.join()) {
+  const stepModuli = moduliAt(moduli, step);
+  if (manifest.step !== step || manifest.width !== width || manifest.columns !== columns || manifest.countModuli.join() !== moduli.join() || manifest.moduli.join() !== stepModuli.join()) {
     problem('describes another step or count');
   }
   if (!Array.isArray(manifest.columnSums) || manifest.columnSums.length !== columnsSummedBefore(step, width)) problem('column sums missing');
@@ -63,7 +65,7 @@ function checkStepFiles(dir: string, manifest: StepManifest, scratch: ScratchFol
     const reader = new RunReader(file, buffer);
     try {
       const { header } = reader;
-      if (header.step !== step || header.width !== width || header.columns !== columns || header.moduli.join() !== moduli.join()) {
+      if (header.step !== step || header.width !== width || header.columns !== columns || header.moduli.join() !== stepModuli.join()) {
         problem(`${run.file} holds another step or count`);
       }
       while (reader.next()) {

@@ -221,7 +221,7 @@ export class StateTable {
 
   /** Copies every state into `run` (sorted when asked), then empties the table. */
   drainTo(run: MemoryRun, sorted: boolean): void {
-    run.reset();
+    run.reset(this.residueCount);
     if (sorted) {
       this.drainSorted(run);
       return;
@@ -306,6 +306,7 @@ export class StateTable {
   /** Every chunk from `from` on is free; the table holds nothing. */
   private linkFreeChunks(from: number): void {
     const chunks = Math.floor(this.capacity / this.chunkRecords);
+    if (this.next.length < chunks) this.next = new Int32Array(chunks); // a smaller record size left room for more
     this.freeChunk = NONE;
     for (let c = chunks - 1; c >= from; c--) {
       this.next[c] = this.freeChunk;

@@ -1,7 +1,8 @@
 /**
- * The run file format, version 1. All integers little-endian.
+ * The run file format, version 2. All integers little-endian.
  *
- *   header   "GOCNTRUN" · u16 version · u16 header bytes · u8 width · u8 K (residues a record)
+ *   header   "GOCNTRUN" · u16 version · u16 header bytes · u8 width · u8 K (residues a record: those
+ *            the step's counts need, for the leading K moduli of the count)
  *            · u16 columns · u32 step (points placed) · u32 run number · K × u32 moduli
  *   records  sorted by state, strictly increasing. Each record is a varint A, then a varint D if
  *            A is odd, then K × u32 residues. A = 2·(lo − previous lo) when the high word is
@@ -13,7 +14,8 @@
  * Every value fits 32 bits, so the `varint` package can decode the records independently.
  */
 
-export const FORMAT_VERSION = 1;
+/** 2: K is the residues this step's counts need (residues/growth.ts), no longer the whole pass's. */
+export const FORMAT_VERSION = 2;
 export const HEADER_MAGIC = 'GOCNTRUN';
 export const TRAILER_MAGIC = 'GOCNTEND';
 export const RUN_SUFFIX = '.run';

@@ -13,8 +13,11 @@ import { sumResidueVectors } from '../residues/sums.js';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'gocount-step';
-/** 2: the worker count, the column sums so far and a CRC were added. */
-export const MANIFEST_VERSION = 2;
+/**
+ * 2: the worker count, the column sums so far and a CRC were added. 3: a step carries only the
+ * leading moduli its counts need (moduli), and countModuli lists them all.
+ */
+export const MANIFEST_VERSION = 3;
 
 export interface StepManifest {
   readonly format: typeof MANIFEST_FORMAT;
@@ -22,7 +25,10 @@ export interface StepManifest {
   readonly width: number;
   readonly columns: number;
   readonly step: number;
+  /** The moduli this step's records carry residues for: a prefix of countModuli. */
   readonly moduli: number[];
+  /** Every modulus of the pass; the column sums are given for all of them. */
+  readonly countModuli: number[];
   /** How many partitions (workers) wrote the runs; each run names its own. */
   readonly partitions: number;
   readonly runs: RunSummary[];
@@ -30,16 +36,16 @@ export interface StepManifest {
   /** Per residue: the sum over all runs of this step. */
   readonly sums: number[];
   readonly bytes: number;
-  /** Per residue: what the step before sent to successors it dropped (zeros at step 0). */
+  /** Per residue of this step: what the step before sent to successors it dropped (zeros at step 0). */
   readonly dropped: number[];
-  /** columnSums[k − 1]: L(width, k) per residue, for the columns finished before this step. */
+  /** columnSums[k − 1]: L(width, k) per modulus of countModuli, for the columns finished before this step. */
   readonly columnSums: number[][];
   /** CRC-32 of the manifest's JSON without this field. */
   readonly crc?: number;
 }
 
 export function buildManifest(
-  identity: { width: number; columns: number; step: number; moduli: readonly number[]; partitions: number },
+  identity: { width: number; columns: number; step: number; moduli: readonly number[]; countModuli: readonly number[]; partitions: number },
   runs: RunSummary[],
   dropped: ArrayLike<number>,
   columnSums: number[][],
@@ -53,6 +59,7 @@ export function buildManifest(
     columns: identity.columns,
     step: identity.step,
     moduli: [...moduli],
+    countModuli: [...identity.countModuli],
     partitions: identity.partitions,
     runs,
     records: runs.reduce((n, run) => n + run.records, 0),
@@ -90,11 +97,13 @@ export function readManifest(path: string): StepManifest {
 /** What is missing or malformed in a manifest whose CRC matched (one written by a faulty program). */
 function shapeProblem(manifest: StepManifest): string | undefined {
   const integer = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
-  const residues = (x: unknown) => Array.isArray(x) && x.length === manifest.moduli.length && x.every((r, i) => integer(r) && r < manifest.moduli[i]);
-  if (!Array.isArray(manifest.moduli) || manifest.moduli.length === 0 || !manifest.moduli.every(integer)) return 'moduli missing';
+  const residuesFor = (moduli: number[]) => (x: unknown) => Array.isArray(x) && x.length === moduli.length && x.every((r, i) => integer(r) && r < moduli[i]);
+  const residues = residuesFor(manifest.moduli);
+  if (!Array.isArray(manifest.countModuli) || manifest.countModuli.length === 0 || !manifest.countModuli.every(integer)) return 'moduli missing';
+  if (!Array.isArray(manifest.moduli) || manifest.moduli.length === 0 || manifest.moduli.join() !== manifest.countModuli.slice(0, manifest.moduli.length).join()) return 'moduli missing';
   if (![manifest.width, manifest.columns, manifest.step, manifest.records, manifest.bytes, manifest.partitions].every(integer)) return 'a count is missing';
   if (!residues(manifest.sums) || !residues(manifest.dropped)) return 'residue sums missing';
-  if (!Array.isArray(manifest.columnSums) || !manifest.columnSums.every(residues)) return 'column sums missing';
+  if (!Array.isArray(manifest.columnSums) || !manifest.columnSums.every(residuesFor(manifest.countModuli))) return 'column sums missing';
   const runOk = (run: RunSummary) => typeof run?.file === 'string' && integer(run.records) && integer(run.bytes) && integer(run.crc) && integer(run.partition) && residues(run.sums);
   if (!Array.isArray(manifest.runs) || !manifest.runs.every(runOk)) return 'run list malformed';
   return undefined;

@@ -40,12 +40,11 @@ export function checkCount(dir: string): CountCheck {
     .map((name) => checkStep(path.join(dir, name), identity));
   for (const step of steps) problems.push(...step.problems);
   const complete = steps.filter((step) => step.manifest).map((step) => step.manifest!);
-  const { moduli } = identity;
-
   for (let i = 0; i + 1 < complete.length; i++) {
     const [before, after] = [complete[i], complete[i + 1]];
     if (after.step !== before.step + 1) continue;
-    const broken = moduli.filter((p, r) => (3 * before.sums[r]) % p !== (after.sums[r] + after.dropped[r]) % p);
+    // A step carries the same moduli as the one before, or one more: compare on the shared ones.
+    const broken = before.moduli.filter((p, r) => (3 * before.sums[r]) % p !== (after.sums[r] + after.dropped[r]) % p);
     if (broken.length > 0) {
       problems.push({
         file: path.join(dir, stepFolderName(after.step)),
@@ -69,7 +68,7 @@ export function checkCount(dir: string): CountCheck {
     if (!step.legal || step.problems.length > 0) continue;
     const column = step.manifest!.step / identity.width;
     const later = carried.find((c) => c.sums.length >= column);
-    if (later && later.sums[column - 1].join() !== step.legal.join()) {
+    if (later && later.sums[column - 1].join() !== liftedResidues(step.legal, identity.moduli).join()) {
       problems.push({ file: later.file, problem: `L(${identity.width},${column}) residues differ from the legal states of step ${step.manifest!.step}` });
     }
   }
@@ -78,4 +77,23 @@ export function checkCount(dir: string): CountCheck {
 
 function manifestPath(dir: string, manifest: StepManifest): string {
   return path.join(dir, stepFolderName(manifest.step), MANIFEST_FILE);
+}
+
+/**
+ * The residues, for every modulus of the count, of a sum given by its residues for the leading
+ * moduli (exact there, being below their product): by the Chinese Remainder Theorem, in BigInt.
+ */
+function liftedResidues(residues: readonly number[], moduli: readonly number[]): number[] {
+  let value = 0n;
+  let product = 1n;
+  for (let r = 0; r < residues.length; r++) {
+    const p = BigInt(moduli[r]);
+    // value + product·t ≡ residues[r] (mod p): t = (residues[r] − value) · product⁻¹ mod p
+    let inverse = 1n;
+    for (let e = p - 2n, base = product % p; e > 0n; e >>= 1n, base = (base * base) % p) if (e & 1n) inverse = (inverse * base) % p;
+    const t = ((((BigInt(residues[r]) - value) % p) + p) % p) * inverse % p;
+    value += product * t;
+    product *= p;
+  }
+  return moduli.map((p) => Number(value % BigInt(p)));
 }

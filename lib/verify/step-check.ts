@@ -63,7 +63,8 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
   if (folderStep !== undefined && folderStep !== manifest.step) bad(`describes step ${manifest.step}, but its folder is step ${folderStep}`);
   if (identity) {
     if (manifest.width !== identity.width || manifest.columns !== identity.columns) bad(`describes a ${manifest.width}-wide sweep of ${manifest.columns} columns, not ${identity.width} of ${identity.columns}`);
-    if (manifest.moduli.join() !== identity.moduli.join()) bad('describes other moduli than its count folder');
+    if (manifest.countModuli.join() !== identity.moduli.join()) bad('describes other moduli than its count folder');
+    else if (!carriesFewestModuli(manifest.moduli, identity.moduli, manifest.step)) bad(`carries residues for ${manifest.moduli.length} moduli; step ${manifest.step} needs the fewest leading ones whose product exceeds 3^${manifest.step}`);
   }
   const { moduli } = manifest;
   const listed = new Set(manifest.runs.map((run) => run.file));
@@ -98,4 +99,17 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
   if (sumResidueVectors(moduli, manifest.runs.map((run) => run.sums)).join() !== manifest.sums.join()) bad('residue sums are not the sums of its runs\'');
   const legal = runs.every((run) => run.legal) && runs.length > 0 ? sumResidueVectors(moduli, runs.map((run) => run.legal!)) : undefined;
   return { dir, manifest, runs, legal, problems };
+}
+
+/**
+ * Whether `moduli` is the prefix of `countModuli` that the counts after `step` points need: the
+ * fewest whose product exceeds 3^step, or all of them. Written here again, apart from the engine's
+ * rule, so that verify checks the engine rather than repeating it.
+ */
+function carriesFewestModuli(moduli: readonly number[], countModuli: readonly number[], step: number): boolean {
+  if (moduli.join() !== countModuli.slice(0, moduli.length).join()) return false;
+  const bound = 3n ** BigInt(step);
+  const product = (k: number) => countModuli.slice(0, k).reduce((p, m) => p * BigInt(m), 1n);
+  const enough = moduli.length === countModuli.length || product(moduli.length) > bound;
+  return enough && (moduli.length === 1 || product(moduli.length - 1) <= bound);
 }

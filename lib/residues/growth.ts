@@ -1,0 +1,94 @@
+/**
+ * Counts that grow with the step. After k points no count, and no sum of counts, exceeds 3^k, so
+ * the states of step k carry residues only for the fewest leading moduli of their pass whose product
+ * exceeds 3^k: one 32-bit word up to step 20, nine only at the end of a 13×13 count. Below that
+ * product a count is exact in its residues, so when a step needs one more modulus the new residue is
+ * computed from the others (Garner's mixed-radix conversion); once every modulus of the pass is in
+ * use the residues are plain residues, as before.
+ *
+ * Residues are below 2^32, so their products need 64 bits: mulMod splits one factor in 16-bit
+ * halves, which keeps every intermediate below 2^49, exact in a JS number, with no BigInt per record.
+ */
+
+import { joinResidues, inverseMod } from './crt.js';
+
+/** How many of the leading `moduli` the states after `step` points carry. */
+export function residuesAt(moduli: readonly number[], step: number): number {
+  const bound = 3n ** BigInt(step);
+  let product = 1n;
+  for (let k = 1; k <= moduli.length; k++) {
+    product *= BigInt(moduli[k - 1]);
+    if (product > bound) return k;
+  }
+  return moduli.length;
+}
+
+/** The moduli the states after `step` points carry: a prefix of the pass's. */
+export function moduliAt(moduli: readonly number[], step: number): number[] {
+  return moduli.slice(0, residuesAt(moduli, step));
+}
+
+/** a · b mod p for a, b < p < 2^32, exactly. */
+export function mulMod(a: number, b: number, p: number): number {
+  const high = (a * (b >>> 16)) % p; // < 2^48 before the reduction
+  return (high * 65536 + a * (b & 0xffff)) % p; // < 2^49
+}
+
+/**
+ * Extends residues for moduli[0..from) to moduli[0..to), for counts below the product of the first
+ * `from` moduli. Allocation-free per record: it works in scratch arrays made once.
+ */
+export class ResidueExtender {
+  readonly from: number;
+  readonly to: number;
+  private readonly moduli: Float64Array;
+  /** inverse[i·from + j] = moduli[i]^-1 mod moduli[j], for i < j < from. */
+  private readonly inverse: Float64Array;
+  /** reduced[i·to + j] = moduli[i] mod moduli[j], for i < from ≤ j. */
+  private readonly reduced: Float64Array;
+  private readonly digits: Float64Array;
+
+  constructor(moduli: readonly number[], from: number, to: number) {
+    if (from < 1 || to <= from || to > moduli.length) throw new RangeError(`cannot extend ${from} residues to ${to}`);
+    this.from = from;
+    this.to = to;
+    this.moduli = Float64Array.from(moduli.slice(0, to));
+    this.inverse = new Float64Array(from * from);
+    for (let i = 0; i < from; i++) {
+      for (let j = i + 1; j < from; j++) this.inverse[i * from + j] = Number(inverseMod(BigInt(moduli[i]), BigInt(moduli[j])));
+    }
+    this.reduced = new Float64Array(from * to);
+    for (let i = 0; i < from; i++) for (let j = from; j < to; j++) this.reduced[i * to + j] = moduli[i] % moduli[j];
+    this.digits = new Float64Array(from);
+  }
+
+  /** Writes to out[outAt..outAt+to) the residues of the count whose first `from` residues are src[at..). */
+  extend(src: Uint32Array, at: number, out: Uint32Array, outAt: number): void {
+    const { from, to, moduli, inverse, reduced, digits } = this;
+    // Mixed-radix digits: count = d0 + m0·(d1 + m1·(d2 + …)).
+    for (let j = 0; j < from; j++) {
+      const p = moduli[j];
+      let t = src[at + j];
+      out[outAt + j] = t;
+      for (let i = 0; i < j; i++) {
+        t -= digits[i] % p;
+        if (t < 0) t += p;
+        t = mulMod(t, inverse[i * from + j], p);
+      }
+      digits[j] = t;
+    }
+    for (let j = from; j < to; j++) {
+      const q = moduli[j];
+      let value = digits[from - 1] % q;
+      for (let i = from - 2; i >= 0; i--) value = (mulMod(value, reduced[i * to + j], q) + (digits[i] % q)) % q;
+      out[outAt + j] = value;
+    }
+  }
+}
+
+/** Residues of a sum known for the leading moduli and below their product, for all of `moduli`. */
+export function liftResidues(residues: readonly number[], moduli: readonly number[]): number[] {
+  if (residues.length === moduli.length) return [...residues];
+  const exact = joinResidues(residues.map((residue, r) => ({ modulus: moduli[r], residue })));
+  return moduli.map((p) => Number(exact % BigInt(p)));
+}
