@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
- * `npm run bench`: counts 9×9 and 11×11 (and 13×13 with --with-13) with the built command, each in a
- * child process, and prints wall time, states expanded per second, peak RSS, redundancy and bytes
- * written, and whether the count matches the paper's Table 3. A benchmark, not a test.
+ * `npm run bench`: counts 9×9 and 11×11 (and 13×13 at --memory 512M with --with-13) with the built
+ * command, each in a child process, once per worker count, and prints wall, user and system time,
+ * states expanded per second, the cost model (ns per state in each phase), peak RSS, redundancy,
+ * bytes written, the load average, and whether the count matches the paper's Table 3. A benchmark,
+ * not a test: it exits non-zero only when a count is wrong or fails.
  */
 
 import { spawnSync } from 'node:child_process';
@@ -12,6 +14,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { PHASES } from '../lib/engine/phase-clock.js';
+import type { CountStats } from '../lib/engine/stats.js';
 import { formatBytes, formatCount, formatDuration } from '../lib/units.js';
 
 const TABLE_3: Record<string, string> = {
@@ -22,50 +26,68 @@ const TABLE_3: Record<string, string> = {
 
 const args = yargs(hideBin(process.argv))
   .scriptName('npm run bench --')
-  .option('with-13', { type: 'boolean', default: false, describe: 'also count 13×13 (long: see README)' })
+  .option('with-13', { type: 'boolean', default: false, describe: 'also count 13×13 with --memory 512M (about an hour: see docs/performance.md)' })
   .option('boards', { type: 'string', describe: 'comma-separated boards instead, like 7x7,9x9' })
   .option('memory', { type: 'string', describe: 'passed to gocount --memory' })
   .option('residues-per-pass', { type: 'number', describe: 'passed to gocount --residues-per-pass' })
-  .option('workers', { type: 'number', describe: 'passed to gocount --workers' })
+  .option('workers', { type: 'string', default: `1,${os.availableParallelism()}`, describe: 'comma-separated worker counts, each run in turn' })
+  .option('scratch', { type: 'string', describe: 'folder for run files (default: a temporary folder)' })
   .strict()
   .help()
   .parseSync();
 
-const boards = args.boards ? args.boards.split(',') : ['9x9', '11x11', ...(args['with-13'] ? ['13x13'] : [])];
+const boards = args.boards ? args.boards.split(',') : ['9x9', '11x11'];
+const runs: Array<{ board: string; memory?: string }> = boards.map((board) => ({ board, memory: args.memory }));
+if (args['with-13']) runs.push({ board: '13x13', memory: args.memory ?? '512M' });
+const workerCounts = [...new Set(args.workers.split(',').map(Number))];
 const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.js');
-const memory = args.memory;
 
-console.log(`gocount bench on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, node ${process.version}`);
-console.log('board    wall time   states/s   expanded   peak RSS  redundancy   written   exact');
-for (const board of boards) {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), 'gocount-bench-'));
-  const flags = [board, '--stats', '--json', '--quiet', '--scratch', scratch];
-  if (memory) flags.push('--memory', memory);
-  if (args['residues-per-pass']) flags.push('--residues-per-pass', String(args['residues-per-pass']));
-  if (args.workers) flags.push('--workers', String(args.workers));
-  const started = performance.now();
-  const child = spawnSync(process.execPath, [cli, ...flags], { encoding: 'utf8', maxBuffer: 1 << 26 });
-  const wall = (performance.now() - started) / 1000;
-  rmSync(scratch, { recursive: true, force: true });
-  if (child.status !== 0) {
-    console.log(`${board.padEnd(8)} failed (exit ${child.status}): ${child.stderr.trim().split('\n').pop()}`);
-    process.exitCode = 1;
-    continue;
+console.log(`gocount bench on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, ${formatBytes(os.totalmem())}, node ${process.version}`);
+const head = ['board', 'memory', 'workers', 'wall', 'user', 'system', 'states/s', 'expanded', 'peak RSS', 'redundancy', 'written', 'load', 'exact'];
+const widths = [7, 7, 7, 8, 8, 7, 9, 9, 9, 10, 10, 14, 6];
+const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' ');
+const costLines: string[] = [];
+console.log(line(head));
+for (const { board, memory } of runs) {
+  for (const workers of workerCounts) {
+    const scratch = args.scratch ?? mkdtempSync(path.join(os.tmpdir(), 'gocount-bench-'));
+    const flags = [board, '--stats', '--json', '--quiet', '--scratch', scratch, '--workers', String(workers)];
+    if (memory) flags.push('--memory', memory);
+    if (args['residues-per-pass']) flags.push('--residues-per-pass', String(args['residues-per-pass']));
+    const loadBefore = os.loadavg()[0];
+    const started = performance.now();
+    const child = spawnSync(process.execPath, [cli, ...flags], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const wall = (performance.now() - started) / 1000;
+    const load = `${loadBefore.toFixed(2)}→${os.loadavg()[0].toFixed(2)}`;
+    if (!args.scratch) rmSync(scratch, { recursive: true, force: true });
+    if (child.status !== 0) {
+      console.log(`${board.padEnd(7)} failed (exit ${child.status}): ${child.stderr.trim().split('\n').pop()}`);
+      process.exitCode = 1;
+      continue;
+    }
+    const out = JSON.parse(child.stdout) as { legal: string; stats: CountStats };
+    const { stats } = out;
+    const exact = TABLE_3[board] === undefined ? 'n/a' : TABLE_3[board] === out.legal ? 'yes' : 'NO';
+    if (exact === 'NO') process.exitCode = 1;
+    console.log(
+      line([
+        board,
+        memory ?? 'default',
+        String(workers),
+        formatDuration(wall),
+        formatDuration(stats.userSeconds),
+        formatDuration(stats.systemSeconds),
+        formatCount(stats.statesPerSecond),
+        formatCount(stats.statesExpanded),
+        formatBytes(stats.peakRss),
+        stats.redundancy.toFixed(3),
+        formatBytes(stats.bytesWritten),
+        load,
+        exact,
+      ]),
+    );
+    costLines.push(`${board.padEnd(7)} ${String(workers).padStart(7)} ${PHASES.map((phase) => String(stats.nsPerState[phase]).padStart(9)).join(' ')}`);
   }
-  const out = JSON.parse(child.stdout);
-  const stats = out.stats;
-  const exact = TABLE_3[board] === undefined ? 'n/a' : TABLE_3[board] === out.legal ? 'yes' : 'NO';
-  if (exact === 'NO') process.exitCode = 1;
-  console.log(
-    [
-      board.padEnd(8),
-      formatDuration(wall).padStart(9),
-      formatCount(stats.statesPerSecond).padStart(10),
-      formatCount(stats.statesExpanded).padStart(10),
-      formatBytes(stats.peakRss).padStart(10),
-      stats.redundancy.toFixed(3).padStart(11),
-      formatBytes(stats.bytesWritten).padStart(9),
-      exact.padStart(7),
-    ].join(' '),
-  );
 }
+console.log(`\ncost model, thread ns per expanded state (summed over workers)\n${'board'.padEnd(7)} ${'workers'.padStart(7)} ${PHASES.map((phase) => phase.padStart(9)).join(' ')}`);
+for (const cost of costLines) console.log(cost);

@@ -17,6 +17,9 @@ export interface CountStats {
   readonly redundancy: number;
   /** Peak resident set size of this process, bytes. */
   readonly peakRss: number;
+  /** CPU time of this process and its worker threads, seconds. */
+  readonly userSeconds: number;
+  readonly systemSeconds: number;
   /** The cost model: thread nanoseconds per expanded state in each phase, over all steps. */
   readonly nsPerState: Record<Phase, number>;
   /** Slots probed beyond the home slot, per successor inserted. */
@@ -36,6 +39,8 @@ export function summarize(reports: readonly StepReport[], seconds: number): Coun
     bytesWritten: reports.reduce((n, r) => n + r.bytesOut, 0),
     redundancy: filesStates > 0 ? fromFiles.reduce((n, r) => n + r.recordsIn, 0) / filesStates : 1,
     peakRss: process.resourceUsage().maxRSS * 1024,
+    userSeconds: process.resourceUsage().userCPUTime / 1e6,
+    systemSeconds: process.resourceUsage().systemCPUTime / 1e6,
     nsPerState: nsPerState(reports.reduce((sum, r) => addPhaseTimes(sum, r.phases), noPhaseTimes()), statesExpanded),
     probesPerSuccessor: reports.reduce((n, r) => n + r.probes, 0) / Math.max(1, reports.reduce((n, r) => n + r.successors, 0)),
   };
@@ -97,7 +102,7 @@ export function formatStepTable(reports: readonly StepReport[], width: number): 
 
 export function formatSummary(stats: CountStats): string {
   return [
-    `wall time ${formatDuration(stats.seconds)}`,
+    `wall time ${formatDuration(stats.seconds)} (user ${formatDuration(stats.userSeconds)}, system ${formatDuration(stats.systemSeconds)})`,
     `${formatCount(stats.statesExpanded)} states expanded (${formatCount(stats.statesPerSecond)}/s)`,
     `largest step ${formatCount(stats.maxStates)} states`,
     `${stats.runsWritten} runs, ${formatBytes(stats.bytesWritten)} written`,
