@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { StateTable } from '../lib/engine/state-table.js';
 import { MemoryRun } from '../lib/engine/memory-run.js';
 import { HIGH_UNIT } from '../lib/state/layout.js';
@@ -17,17 +17,35 @@ function sample(width: number, count: number, distinct: number) {
   if (width === 19) pool.push([2 ** 27 - 1, 2 ** 30 - 1]);
   const states = new Uint32Array(2 * count);
   const residues = new Uint32Array(3 * count);
+  for (let i = 0; i < count; i++) {
+    states.set(pool[Math.floor(random() * pool.length)], 2 * i);
+    residues.set(moduli.map((p) => Math.floor(random() * p)), 3 * i);
+  }
+  return { states, residues, expected: sumsOf(states, residues, count) };
+}
+
+/** The per-state sums of the first `count` records. */
+function sumsOf(states: Uint32Array, residues: Uint32Array, count: number): Map<number, number[]> {
   const expected = new Map<number, number[]>();
   for (let i = 0; i < count; i++) {
-    const [hi, lo] = pool[Math.floor(random() * pool.length)];
-    states.set([hi, lo], 2 * i);
-    const r = moduli.map((p) => Math.floor(random() * p));
-    residues.set(r, 3 * i);
-    const key = hi * HIGH_UNIT + lo;
+    const key = states[2 * i] * HIGH_UNIT + states[2 * i + 1];
     const sum = expected.get(key) ?? [0, 0, 0];
-    expected.set(key, sum.map((s, k) => (s + r[k]) % moduli[k]));
+    expected.set(key, sum.map((s, r) => (s + residues[3 * i + r]) % moduli[r]));
   }
-  return { states, residues, expected };
+  return expected;
+}
+
+/** Drains the table in order, checking every state's residues against `expected`; returns the keys. */
+function drainChecked(t: ExecutionContext, table: StateTable, expected: Map<number, number[]>): number[] {
+  const seen: number[] = [];
+  table.drainSorted({
+    append(hi, lo, src, at) {
+      const key = hi * HIGH_UNIT + lo;
+      t.deepEqual(Array.from(src.subarray(at, at + 3)), expected.get(key), `state ${key}`);
+      seen.push(key);
+    },
+  });
+  return seen;
 }
 
 for (const [width, capacity] of [[4, 1000], [10, 5000], [11, 5000], [13, 5000], [19, 100], [19, 5000]] as const) {
@@ -40,14 +58,7 @@ for (const [width, capacity] of [[4, 1000], [10, 5000], [11, 5000], [13, 5000], 
     }
     table.settle();
     t.is(table.size, expected.size);
-    const seen: number[] = [];
-    table.drainSorted({
-      append(hi, lo, src, at) {
-        const key = hi * HIGH_UNIT + lo;
-        t.deepEqual(Array.from(src.subarray(at, at + 3)), expected.get(key), `state ${key}`);
-        seen.push(key);
-      },
-    });
+    const seen = drainChecked(t, table, expected);
     t.is(seen.length, expected.size);
     t.true(seen.every((key, i) => i === 0 || key > seen[i - 1]), 'strictly increasing');
     t.is(table.size, 0);
@@ -62,20 +73,8 @@ test('addBatch stops when the table reaches its load, and loses none of what it 
   t.true(stopped < 2000);
   t.true(table.size >= table.maxLoad, `${table.size} distinct states when full, load ${table.maxLoad}`);
   t.true(table.size <= table.capacity);
-  const expected = new Map<number, number[]>();
-  for (let i = 0; i < stopped; i++) {
-    const key = states[2 * i] * HIGH_UNIT + states[2 * i + 1];
-    const sum = expected.get(key) ?? [0, 0, 0];
-    expected.set(key, sum.map((s, r) => (s + residues[3 * i + r]) % moduli[r]));
-  }
-  let drained = 0;
-  table.drainSorted({
-    append(hi, lo, src, at) {
-      t.deepEqual(Array.from(src.subarray(at, at + 3)), expected.get(hi * HIGH_UNIT + lo));
-      drained++;
-    },
-  });
-  t.is(drained, expected.size);
+  const expected = sumsOf(states, residues, stopped);
+  t.is(drainChecked(t, table, expected).length, expected.size);
   t.false(table.full);
 });
 
@@ -108,12 +107,15 @@ test('a table that starts small doubles as it fills and loses nothing', (t) => {
   t.true(table.capacity >= 2000 && table.capacity < table.maxCapacity, `grew from ${initial} to ${table.capacity} of ${table.maxCapacity}`);
   table.settle();
   t.is(table.size, expected.size);
-  let drained = 0;
-  table.drainSorted({
-    append(hi, lo, src, at) {
-      t.deepEqual(Array.from(src.subarray(at, at + 3)), expected.get(hi * HIGH_UNIT + lo));
-      drained++;
-    },
-  });
-  t.is(drained, expected.size);
+  t.is(drainChecked(t, table, expected).length, expected.size);
+});
+
+test('a step whose states carry fewer residues fits more of them in the same words, and they combine', (t) => {
+  const table = new StateTable(3000, [...moduli, 5, 7], 9);
+  const full = table.maxCapacity;
+  table.beginStep(moduli, 0, false);
+  t.true(table.maxCapacity > full, `${table.maxCapacity} records for 3 residues, ${full} for 5`);
+  const { states, residues, expected } = sample(9, 2000, 500);
+  t.is(table.addBatch(states, residues, 0, 2000), 2000);
+  t.is(drainChecked(t, table, expected).length, expected.size);
 });

@@ -2,8 +2,8 @@
  * One partition of a pass: the states whose owner (ownerOf) is this partition, with their buffers.
  * With one partition that is every state. A step is a stream pipeline, merge → expand (sending the
  * successors other partitions own to them) → accumulate (buffer, combine, flush sorted runs) →
- * collect runs; the pass coordinator
- * decides after it whether the step's states stay in memory or go to files, and writes manifests.
+ * collect runs; the pass coordinator decides after it whether the step's states stay in memory or
+ * go to files, and writes manifests.
  */
 
 import path from 'node:path';
@@ -128,10 +128,11 @@ export class PartitionRunner {
     const y = step % width;
     const atBoundary = y === 0 && step > 0;
     const outModuli = this.moduliAt(step + 1);
-    stage.startStep(y, Math.floor(step / width) === columns - 1, atBoundary, this.moduliAt(step), outModuli);
+    const lastColumn = Math.floor(step / width) === columns - 1;
+    stage.startStep(y, lastColumn, atBoundary, this.moduliAt(step), outModuli);
     this.clock.reset();
     table.probes = 0;
-    table.beginStep(outModuli, (y + 1) % width, Math.floor((step + 1) / width) === columns - 1 && (step + 1) % width !== 0);
+    table.beginStep(outModuli, (y + 1) % width, lastColumn);
     this.runs = [];
     this.stepOut = step + 1;
     this.router?.beginStep(step, outModuli.length);

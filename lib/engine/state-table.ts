@@ -142,7 +142,8 @@ export class StateTable {
 
   /**
    * Starts a step whose successors, at y, carry the residues of `moduli` (a prefix of the pass's
-   * moduli), and plans the partitions for them. The table must be empty.
+   * moduli), and plans the partitions for them; lastColumn when the step forgets fields, which makes
+   * the previous column a poor guess. The table must be empty.
    */
   beginStep(moduli: readonly number[], y: number, lastColumn: boolean): void {
     if (this.chunksUsed !== 0) throw new RangeError('a step begins with an empty state table');
