@@ -88,7 +88,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       .option('stats', {
         type: 'boolean',
         default: false,
-        describe: 'print per-step figures (states, runs, redundancy, bytes written) and totals on stderr',
+        describe: 'print per-step figures (states, runs, redundancy, bytes written), the cost model (ns per state in each phase of each step) and totals on stderr',
       })
       .option('quiet', {
         type: 'boolean',
