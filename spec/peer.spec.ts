@@ -13,7 +13,7 @@ test('a batch for a step the receiver has not begun waits for beginStep, and end
   sender.beginStep(5);
   const states = Uint32Array.from([0, 7, 0, 8, 0, 9]);
   const residues = Uint32Array.from([1, 2, 3]);
-  for (let i = 0; i < 3; i++) sender.queue(states, residues, i);
+  for (let i = 0; i < 3; i++) sender.queueRecord(states[2 * i], states[2 * i + 1], residues, i);
   await sender.end(5);
   await new Promise((resolve) => setTimeout(resolve, 50));
   t.deepEqual(received, [], 'held while the receiver is before step 5');

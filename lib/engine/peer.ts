@@ -72,11 +72,6 @@ export class PeerLink {
     for (const message of early) this.receive(message);
   }
 
-  /** Queues record i of (states, residues) for the peer. */
-  queue(states: Uint32Array, residues: Uint32Array, i: number): void {
-    this.queueRecord(states[2 * i], states[2 * i + 1], residues, i * this.k);
-  }
-
   /** Queues state (hi, lo) with residues[at..at+K) for the peer. */
   queueRecord(hi: number, lo: number, residues: Uint32Array, at: number): void {
     const n = this.size++;

@@ -7,16 +7,6 @@
 export const PHASES = ['read', 'expand', 'aggregate', 'sort', 'write', 'drain'] as const;
 export type Phase = (typeof PHASES)[number];
 
-/** What each phase covers, for the documentation and the --stats legend. */
-export const PHASE_MEANING: Record<Phase, string> = {
-  read: 'reading run files and merging them (and merge rounds above --fan-in)',
-  expand: 'successor expansion, with the residue copies, the dropped and legal tallies, and queueing the successors other workers own',
-  aggregate: 'adding successors into the state table (own and from other workers)',
-  sort: 'sorting the table\'s states before a run is written',
-  write: 'encoding records and writing run files',
-  drain: 'moving a step that fits into the in-memory run',
-};
-
 export const PHASE_INDEX = Object.fromEntries(PHASES.map((phase, i) => [phase, i])) as Record<Phase, number>;
 
 export class PhaseClock {

@@ -56,7 +56,7 @@ function nsPerState(ms: readonly number[], states: number): Record<Phase, number
  */
 export function formatCostTable(reports: readonly StepReport[]): string {
   const head = ['pass', 'step', 'states', ...PHASES, 'total', 'wall', 'probes'];
-  const lines = [head.map((h, i) => (i < 3 ? h : h).padStart(i === 2 ? 11 : 9)).join(' ')];
+  const lines = [head.map((h, i) => h.padStart(i === 2 ? 11 : 9)).join(' ')];
   const row = (pass: string, step: string, states: number, ms: readonly number[], seconds: number, probes: number, successors: number) => {
     const ns = PHASES.map((_, i) => (1e6 * ms[i]) / Math.max(states, 1));
     const total = ns.reduce((a, b) => a + b, 0);
