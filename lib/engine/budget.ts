@@ -28,8 +28,6 @@ const BATCHES_IN_FLIGHT = 8;
 const MIN_TABLE = 64;
 /** The in-memory run's size, as a share of the table's load, when the table cannot hold every step. */
 const SMALL_RUN_SHARE = 0.25;
-/** The old table's half beside the new one while it doubles. */
-const GROWTH_HEADROOM = 1.5;
 
 const clamp = (value: number, least: number, most: number) => Math.min(most, Math.max(least, Math.floor(value)));
 
@@ -55,11 +53,7 @@ export function planMemory(total: number, residueCount: number, fanIn: number, w
   const fullRun = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + recordBytes);
   const mayOverflow = Math.floor((budget - fixed) / fullRun) < needed;
   const runShare = mayOverflow ? SMALL_RUN_SHARE : 1;
-  // The table grows by doubling, and while it moves its states the old half lives beside the new
-  // one. A table that stops short of the budget has that room in the full run's reservation; one
-  // that grows to the budget's limit needs it set aside.
-  const growth = mayOverflow ? GROWTH_HEADROOM : 1;
-  const perSlot = growth * tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + runShare * recordBytes);
+  const perSlot = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + runShare * recordBytes);
   const tableCapacity = Math.min(needed, Math.floor((budget - fixed) / perSlot));
   if (tableCapacity < MIN_TABLE) {
     const least = workers * (fixed + MIN_TABLE * perSlot);

@@ -109,7 +109,7 @@ export class PartitionRunner {
 
   /** Step 0: the all-edge state, in the partition that owns it; with toFiles also as a run file. */
   begin(toFiles: boolean): RunSummary[] {
-    const memory = this.memory(1);
+    const memory = this.memory();
     const k = this.moduliAt(0).length;
     memory.reset(k);
     if (ownerOf(START_HI, START_LO, this.options.partitions) !== this.options.partition) return toFiles ? [this.writeRun(0, 1, () => {})] : [];
@@ -170,7 +170,7 @@ export class PartitionRunner {
       // Sorted only when the next step may overflow the table: then its runs need the order.
       const sorted = options.plan.mayOverflow && table.size > table.maxLoad / 3;
       const sortMs = table.sortMs;
-      const run = this.memory(table.size);
+      const run = this.memory();
       clock.time(DRAIN, () => table.drainTo(run, sorted));
       this.chargeSort(sortMs, DRAIN);
       return this.stepEnd([]);
@@ -201,7 +201,7 @@ export class PartitionRunner {
       },
     };
     if (files === null) {
-      for (const batch of this.memory(0).batches(this.options.plan.batchRecords)) {
+      for (const batch of this.memory().batches(this.options.plan.batchRecords)) {
         for (let i = 0; i < batch.size; i++) sink.append(batch.states[2 * i], batch.states[2 * i + 1], batch.residues, i * moduli.length);
       }
     } else {
@@ -217,7 +217,7 @@ export class PartitionRunner {
   /** The step's states as a stream of batches, each state once. */
   private openSource(step: number, files: string[] | null): { batches: Iterable<Batch>; close: () => void } {
     const { plan } = this.options;
-    if (files === null) return { batches: this.memory(0).batches(plan.batchRecords), close: () => {} };
+    if (files === null) return { batches: this.memory().batches(plan.batchRecords), close: () => {} };
     const readers = this.openReaders(this.clock.time(READ, () => this.mergeDown(step, files)), step);
     const merger = new RunMerger(readers, this.moduliAt(step));
     const pool = this.inputPool;
@@ -324,12 +324,12 @@ export class PartitionRunner {
     }
   }
 
-  /** The in-memory run, with room for at least `states` (allocated as steps grow, up to the plan's). */
-  private memory(states: number): MemoryRun {
-    if (!this.memoryRun || this.memoryRun.capacity < states) {
-      const capacity = Math.min(this.options.plan.memoryRunCapacity, Math.max(states, 2 * (this.memoryRun?.capacity ?? 0), 1024));
-      this.memoryRun = new MemoryRun(capacity, this.options.moduli.length);
-    }
+  /**
+   * The in-memory run, allocated once at the plan's capacity: its pages are backed only as states
+   * are appended, and no outgrown copy is left for the garbage collector.
+   */
+  private memory(): MemoryRun {
+    this.memoryRun ??= new MemoryRun(this.options.plan.memoryRunCapacity, this.options.moduli.length);
     return this.memoryRun;
   }
 }

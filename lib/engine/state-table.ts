@@ -15,9 +15,11 @@
  * step before (a successor's high fields are its parent's, one field down). A poor guess only makes
  * some partitions larger than others; nothing depends on it for correctness.
  *
- * The table grows by doubling (chunk numbers stay valid), up to the capacity the budget allows. It is
- * full when, at that capacity and combined, its distinct states fill maxLoad records: then the
- * caller drains it in state order into a run file, or, at the end of a step that fit, into a MemoryRun.
+ * The record array is allocated once, at the capacity the budget allows, and never replaced: the
+ * operating system backs its pages only when a chunk is first used (chunks are taken lowest first),
+ * so a small count stays small, and no old array waits for the garbage collector beside a new one.
+ * The table is full when, combined, its distinct states fill maxLoad records: then the caller drains
+ * it in state order into a run file, or, at the end of a step that fit, into a MemoryRun.
  */
 
 import { MemoryRun } from './memory-run.js';
@@ -29,8 +31,6 @@ export const MAX_LOAD_FACTOR = 0.7;
 export const tableSlotBytes = (residueCount: number): number => 4 * (2 + residueCount);
 export const sortKeyBytes = 12;
 
-/** Records a table starts with (it doubles from there). */
-const INITIAL_CAPACITY = 1 << 16;
 /** Key prefix bits that choose a partition. */
 const PREFIX_BITS = 16;
 /** Distinct states a partition should hold: its index and sort keys then fit in L2 cache. */
@@ -46,9 +46,8 @@ export interface RecordSink {
 }
 
 export class StateTable {
-  /** Records now, and the most the budget allows. */
+  /** Records the table holds with this step's residues. */
   capacity: number;
-  maxCapacity: number;
   /** Distinct states a table at full capacity holds before it is full. */
   maxLoad: number;
   /** Residues a state carries in this step. */
@@ -103,17 +102,21 @@ export class StateTable {
    * maxCapacity is the most records of `moduli.length` residues; the table's words allow more
    * records in steps whose states carry fewer (beginStep).
    */
-  constructor(maxCapacity: number, moduli: readonly number[], width: number, initialCapacity = INITIAL_CAPACITY) {
+  constructor(maxCapacity: number, moduli: readonly number[], width: number) {
     this.residueCount = moduli.length;
     this.moduli = Float64Array.from(moduli);
     this.stride = 2 + moduli.length;
-    this.maxWords = maxCapacity * this.stride;
+    // A typed array holds at most 2^32 − 1 elements.
+    this.maxWords = Math.min(maxCapacity * this.stride, 2 ** 32 - 1);
     this.width = width;
     this.partitions = clamp((maxCapacity * MAX_LOAD_FACTOR) / PARTITION_STATES, 1, 1 << PREFIX_BITS);
     // Chunks no larger than a quarter of the table spread over the partitions' last chunks.
     this.chunkRecords = clamp(maxCapacity / (4 * this.partitions), 4, 1024);
-    this.maxCapacity = this.roundToChunks(maxCapacity);
-    this.maxLoad = Math.max(1, Math.floor(this.maxCapacity * MAX_LOAD_FACTOR));
+    this.records = new Uint32Array(this.maxWords);
+    // Room for the chunk list of the smallest records, those of one residue.
+    this.next = new Int32Array(Math.floor(this.maxWords / 3 / this.chunkRecords) + 1);
+    this.capacity = this.roundToChunks(this.maxWords / this.stride);
+    this.maxLoad = Math.max(1, Math.floor(this.capacity * MAX_LOAD_FACTOR));
     const prefixBits = Math.max(0, Math.min(PREFIX_BITS, 3 * width - 3));
     this.prefixShift = 3 * width - prefixBits;
     this.nextShift = this.prefixShift - 3;
@@ -128,10 +131,7 @@ export class StateTable {
     this.lastFill = new Int32Array(p);
     this.count = new Int32Array(p);
     this.distinct = new Int32Array(p);
-    this.capacity = 0;
-    this.records = new Uint32Array(0);
-    this.next = new Int32Array(0);
-    this.growTo(Math.min(this.maxCapacity, initialCapacity));
+    this.linkFreeChunks();
     this.planPartitions(this.seen);
   }
 
@@ -149,15 +149,12 @@ export class StateTable {
     if (this.chunksUsed !== 0) throw new RangeError('a step begins with an empty state table');
     if (moduli.length !== this.residueCount) {
       // The emptied record array serves the new record size as it is: no allocation between steps.
-      const words = this.records.length;
       this.residueCount = moduli.length;
       this.moduli = Float64Array.from(moduli);
       this.stride = 2 + moduli.length;
-      this.maxCapacity = this.roundToChunks(this.maxWords / this.stride);
-      this.maxLoad = Math.max(1, Math.floor(this.maxCapacity * MAX_LOAD_FACTOR));
-      this.capacity = Math.min(this.maxCapacity, Math.floor(words / this.stride / this.chunkRecords) * this.chunkRecords);
-      this.records = new Uint32Array(this.records.buffer, 0, this.capacity * this.stride);
-      this.linkFreeChunks(0);
+      this.capacity = this.roundToChunks(this.maxWords / this.stride);
+      this.maxLoad = Math.max(1, Math.floor(this.capacity * MAX_LOAD_FACTOR));
+      this.linkFreeChunks();
     }
     if (this.stepY >= 0) (this.seenAt[this.stepY] ??= new Uint32Array(this.seen.length)).set(this.seen);
     const previousColumn = this.seenAt[y];
@@ -252,22 +249,24 @@ export class StateTable {
     this.distinct.fill(0);
     this.size = 0;
     this.full_ = false;
-    this.linkFreeChunks(0);
+    this.linkFreeChunks();
+  }
+
+  /** Bytes of the record array: allocated once, whatever the steps' residues. */
+  get recordBytes(): number {
+    return this.records.byteLength;
   }
 
   /**
-   * A free chunk appended to partition p, or NONE when there was none. Then the table has grown,
-   * or, at full capacity, combined every partition to make room, or it is full.
+   * A free chunk appended to partition p, or NONE when there was none. Then the table has combined
+   * every partition to make room, or it is full.
    */
   private takeChunk(p: number): number {
-    let c = this.freeChunk;
+    const c = this.freeChunk;
     if (c === NONE) {
-      if (this.capacity < this.maxCapacity) this.growTo(Math.min(this.maxCapacity, 2 * this.capacity));
-      else {
-        this.settle();
-        // Full when the distinct states reach the load, or no chunk is left to take new ones.
-        if (this.size >= this.maxLoad || this.freeChunk === NONE) this.full_ = true;
-      }
+      this.settle();
+      // Full when the distinct states reach the load, or no chunk is left to take new ones.
+      if (this.size >= this.maxLoad || this.freeChunk === NONE) this.full_ = true;
       return NONE;
     }
     this.freeChunk = this.next[c];
@@ -285,31 +284,11 @@ export class StateTable {
     return Math.max(1, Math.floor(records / this.chunkRecords)) * this.chunkRecords;
   }
 
-  /** Enlarges the record array to `capacity` records, keeping every chunk where it is. */
-  private growTo(capacity: number): void {
-    const R = this.chunkRecords;
-    capacity = this.roundToChunks(capacity);
-    const oldChunks = this.capacity / R;
-    const records = new Uint32Array(capacity * this.stride);
-    records.set(this.records);
-    const next = new Int32Array(capacity / R).fill(NONE);
-    next.set(this.next.subarray(0, oldChunks));
-    this.records = records;
-    this.next = next;
-    this.capacity = capacity;
-    // The new chunks join the free list.
-    for (let c = capacity / R - 1; c >= oldChunks; c--) {
-      next[c] = this.freeChunk;
-      this.freeChunk = c;
-    }
-  }
-
-  /** Every chunk from `from` on is free; the table holds nothing. */
-  private linkFreeChunks(from: number): void {
+  /** Every chunk is free, lowest first (its pages are the ones already touched); the table holds nothing. */
+  private linkFreeChunks(): void {
     const chunks = Math.floor(this.capacity / this.chunkRecords);
-    if (this.next.length < chunks) this.next = new Int32Array(chunks); // a smaller record size left room for more
     this.freeChunk = NONE;
-    for (let c = chunks - 1; c >= from; c--) {
+    for (let c = chunks - 1; c >= 0; c--) {
       this.next[c] = this.freeChunk;
       this.freeChunk = c;
     }
