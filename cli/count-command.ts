@@ -1,17 +1,14 @@
 /** The default command: count the legal positions of one board. */
 
-import os from 'node:os';
-import path from 'node:path';
 import type { CommandModule } from 'yargs';
-import { parseBoard, sweepOf } from '../lib/board/shape.js';
-import { countLegalOf } from '../lib/count/count-board.js';
+import { parseBoard } from '../lib/board/shape.js';
+import { countLegal } from '../lib/count/count-legal.js';
+import { DEFAULT_FAN_IN, DEFAULT_SCRATCH, normalizeCountOptions } from '../lib/count/count-options.js';
+import { countInMemory } from '../lib/count/in-memory.js';
 import { checkFinalCount } from '../lib/count/final-check.js';
-import { defaultMemoryBudget } from '../lib/engine/budget.js';
-import { countWithEngine, DEFAULT_FAN_IN, defaultWorkers, MAX_WORKERS } from '../lib/engine/count.js';
-import { progressFor } from '../lib/engine/progress.js';
-import { formatCostTable, formatStepTable, formatSummary, summarize } from '../lib/engine/stats.js';
-import { parseSize } from '../lib/units.js';
-import { productOf } from '../lib/residues/moduli.js';
+import { defaultWorkers, MAX_WORKERS } from '../lib/engine/count.js';
+import { progressDisplay } from './progress-display.js';
+import { formatCostTable, formatStepTable, formatSummary } from './stats-tables.js';
 
 export const DEFAULT_BOARD = '9x9';
 
@@ -50,7 +47,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       })
       .option('scratch', {
         type: 'string',
-        default: 'scratch',
+        default: DEFAULT_SCRATCH,
         describe: 'folder for run files; each board and modulus set gets its own subfolder, and a rerun with the same folder resumes an interrupted count',
       })
       .option('disk', {
@@ -114,35 +111,35 @@ export const countCommand: CommandModule<object, CountArgs> = {
     // Words after "--" land in args._; they are sizes too ("gocount -- -1 5" must be refused).
     const words = [...(args.size ?? []), ...args._];
     const board = parseBoard(words.length > 0 ? words : [DEFAULT_BOARD]);
-    const sweep = sweepOf(board, args['keep-orientation']);
+    const options = {
+      m: board.m,
+      n: board.n,
+      memory: args.memory,
+      scratch: args.scratch,
+      disk: args.disk,
+      fanIn: args['fan-in'],
+      keep: args.keep,
+      keepOrientation: args['keep-orientation'],
+      residuesPerPass: args['residues-per-pass'],
+      workers: args.workers,
+      allColumns: args['all-columns'],
+      onProgress: progressDisplay(process.stderr, args.quiet),
+    };
     const out: Record<string, unknown> = { m: board.m, n: board.n };
     const lines: string[] = [];
 
     if (args.oracle) {
-      const legal = countLegalOf(sweep);
+      const { sweep } = normalizeCountOptions(options);
+      const legal = countInMemory(sweep);
       checkFinalCount(board.m, board.n, legal);
       out.legal = legal.toString();
       lines.push(String(legal));
     } else {
-      const started = performance.now();
-      const result = await countWithEngine({
-        sweep,
-        memory: args.memory === undefined ? defaultMemoryBudget(os.freemem()) : parseSize(args.memory, '--memory'),
-        scratchDir: path.resolve(args.scratch),
-        disk: args.disk === undefined ? undefined : parseSize(args.disk, '--disk'),
-        fanIn: args['fan-in'],
-        keep: args.keep,
-        residuesPerPass: args['residues-per-pass'],
-        workers: args.workers,
-        progress: progressFor(process.stderr, args.quiet),
-      });
-      const product = productOf(result.moduli);
-      result.perColumn.forEach((legal, k) => checkFinalCount(sweep.width, k + 1, legal, product));
-      const stats = summarize(result.reports, (performance.now() - started) / 1000);
+      const result = await countLegal(options);
       out.legal = result.legal.toString();
-      if (args['all-columns']) {
-        out.columns = result.perColumn.map((legal, k) => ({ m: sweep.width, n: k + 1, legal: legal.toString() }));
-        result.perColumn.forEach((legal, k) => lines.push(`${sweep.width}x${k + 1} ${legal}`));
+      if (result.columns) {
+        out.columns = result.columns.map((column) => ({ ...column, legal: column.legal.toString() }));
+        for (const column of result.columns) lines.push(`${column.m}x${column.n} ${column.legal}`);
       } else {
         lines.push(String(result.legal));
       }
@@ -151,8 +148,8 @@ export const countCommand: CommandModule<object, CountArgs> = {
         for (const { modulus, residue } of result.residues) lines.push(`mod ${modulus}: ${residue}`);
       }
       if (args.stats) {
-        out.stats = stats;
-        process.stderr.write(`${formatStepTable(result.reports, sweep.width)}\n${formatCostTable(result.reports)}\n${formatSummary(stats)}\n`);
+        out.stats = result.stats;
+        process.stderr.write(`${formatStepTable(result.steps, result.sweep.width)}\n${formatCostTable(result.steps)}\n${formatSummary(result.stats)}\n`);
       }
     }
     process.stdout.write(args.json ? `${JSON.stringify(out)}\n` : `${lines.join('\n')}\n`);

@@ -2,9 +2,9 @@
 
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
-import { UsageError } from '../lib/errors.js';
-import { countGames, MAX_GAME_POINTS } from '../lib/go/count-games.js';
-import { buildGameGraph, edgeCount, MAX_GRAPH_POINTS, nodeCount } from '../lib/go/game-graph.js';
+import { MAX_GAME_POINTS } from '../lib/go/count-games.js';
+import { MAX_GRAPH_POINTS } from '../lib/go/game-graph.js';
+import { games } from '../lib/toolkit.js';
 
 interface GamesArgs {
   size: (string | number)[];
@@ -20,12 +20,8 @@ export const gamesCommand: CommandModule<object, GamesArgs> = {
       .option('json', { type: 'boolean', default: false, describe: 'print the figures as JSON' }),
   handler: (args) => {
     const { m, n } = parseBoard(args.size);
-    if (m * n > MAX_GRAPH_POINTS) throw new UsageError(`board ${m}x${n}: games handles boards of up to ${MAX_GRAPH_POINTS} points`);
     const started = performance.now();
-    const graph = buildGameGraph(m, n);
-    const nodes = nodeCount(graph);
-    const edges = edgeCount(graph);
-    const counted = m * n <= MAX_GAME_POINTS ? countGames(graph) : undefined;
+    const { nodes, edges, games: counted } = games(m, n);
     const seconds = (performance.now() - started) / 1000;
     const outdegree = nodes > 0 ? edges / nodes : 0;
     if (args.json) {

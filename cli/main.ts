@@ -7,6 +7,7 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { GocountError, UsageError } from '../lib/errors.js';
+import { errorLine } from './errors.js';
 import { countCommand } from './count-command.js';
 import { estimateCommand } from './estimate-command.js';
 import { gamesCommand } from './games-command.js';
@@ -18,7 +19,7 @@ import { verifyCommand } from './verify-command.js';
 
 function fail(error: unknown): never {
   if (error instanceof GocountError) {
-    process.stderr.write(`gocount: ${error.message}\n`);
+    process.stderr.write(`gocount: ${errorLine(error)}\n`);
     process.exit(error.exitCode);
   }
   process.stderr.write(`gocount: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

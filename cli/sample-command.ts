@@ -1,10 +1,9 @@
 /** `gocount sample MxN`: an unbiased estimate of L(m,n) by Heuristic Sampling (paper §5.8). */
 
 import type { CommandModule } from 'yargs';
-import { parseBoard, sweepOf } from '../lib/board/shape.js';
+import { parseBoard } from '../lib/board/shape.js';
 import { knownCount } from '../lib/count/known-count.js';
-import { UsageError } from '../lib/errors.js';
-import { HeuristicSampler, MAX_SAMPLE_POINTS, seededRandom } from '../lib/sample/heuristic-sampling.js';
+import { sample } from '../lib/toolkit.js';
 
 interface SampleArgs {
   size: (string | number)[];
@@ -24,13 +23,9 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
       .option('json', { type: 'boolean', default: false, describe: 'print the estimate, standard error and exact count as JSON' }),
   handler: (args) => {
     const board = parseBoard(args.size);
-    const sweep = sweepOf(board);
-    if (board.m * board.n > MAX_SAMPLE_POINTS) throw new UsageError(`board ${board.m}x${board.n}: sample handles boards of up to ${MAX_SAMPLE_POINTS} points`);
-    if (!Number.isInteger(args.runs) || args.runs < 2) throw new UsageError(`--runs ${args.runs}: must be a whole number of at least 2`);
     const seed = args.seed ?? Date.now() % 2 ** 32;
-    if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed ${seed}: must be a whole number`);
     const started = performance.now();
-    const result = new HeuristicSampler(sweep, seededRandom(seed)).sample(args.runs);
+    const result = sample({ m: board.m, n: board.n, runs: args.runs, seed });
     const seconds = (performance.now() - started) / 1000;
     const exact = knownCount(board.m, board.n);
     const deviations = exact === undefined ? undefined : (result.mean - Number(exact.value)) / result.standardError;

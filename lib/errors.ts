@@ -1,21 +1,50 @@
 /**
- * Errors the command reports as one clear line. Each carries the exit code the command returns:
- * 2 for input that cannot be used (bad arguments, wrong files), 1 for a run that failed.
+ * The errors gocount raises on purpose. Each carries a stable `code` to branch on and the exit code
+ * the command returns: 2 for input that cannot be used (bad options, wrong files), 1 for a run that
+ * failed. Messages name library options (`fanIn`), never command-line flags: the command puts its
+ * own flag names on an InvalidOptionError (cli/errors.ts).
  */
+
+export type GocountErrorCode =
+  | 'GOCOUNT_FAILED'
+  | 'GOCOUNT_INVALID_INPUT'
+  | 'GOCOUNT_INVALID_OPTION'
+  | 'GOCOUNT_INVALID_SIZE'
+  | 'GOCOUNT_BAD_FILE'
+  | 'GOCOUNT_SCRATCH_UNUSABLE'
+  | 'GOCOUNT_DISK_FULL'
+  | 'GOCOUNT_UNTRUSTED_COUNT'
+  | 'GOCOUNT_TOO_LARGE'
+  | 'GOCOUNT_ABORTED';
 
 export class GocountError extends Error {
   readonly exitCode: number;
-  constructor(message: string, exitCode: number) {
+  readonly code: GocountErrorCode;
+  constructor(message: string, exitCode: number, code: GocountErrorCode = 'GOCOUNT_FAILED') {
     super(message);
     this.name = new.target.name;
     this.exitCode = exitCode;
+    this.code = code;
   }
 }
 
 /** Bad arguments or unusable input: exit code 2. */
 export class UsageError extends GocountError {
-  constructor(message: string) {
-    super(message, 2);
+  constructor(message: string, code: GocountErrorCode = 'GOCOUNT_INVALID_INPUT') {
+    super(message, 2, code);
+  }
+}
+
+/** An option's value that cannot be used: `option` is its name in the library's options. */
+export class InvalidOptionError extends UsageError {
+  readonly option: string;
+  readonly value: string;
+  readonly problem: string;
+  constructor(option: string, value: unknown, problem: string) {
+    super(`${option} ${String(value)}: ${problem}`, 'GOCOUNT_INVALID_OPTION');
+    this.option = option;
+    this.value = String(value);
+    this.problem = problem;
   }
 }
 
@@ -23,7 +52,14 @@ export class UsageError extends GocountError {
 export class RunFileError extends GocountError {
   readonly file: string;
   constructor(file: string, problem: string) {
-    super(`${file}: ${problem}`, 1);
+    super(`${file}: ${problem}`, 1, 'GOCOUNT_BAD_FILE');
     this.file = file;
+  }
+}
+
+/** A count stopped by its AbortSignal; its finished steps stay in the scratch folder for a resume. */
+export class AbortedError extends GocountError {
+  constructor(message: string) {
+    super(message, 130, 'GOCOUNT_ABORTED');
   }
 }

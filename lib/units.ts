@@ -1,15 +1,15 @@
 /** Human sizes and durations: "512M" in, "1.2 GiB" out. Binary units, as memory is sold. */
 
-import { UsageError } from './errors.js';
+import { InvalidOptionError } from './errors.js';
 
 const UNITS: Record<string, number> = { '': 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40 };
 
-/** Parses "4G", "512M", "1.5G", "300MB", "2GiB", "1000000" (bytes). Throws a UsageError naming the flag. */
-export function parseSize(text: string, flag: string): number {
+/** Parses "4G", "512M", "1.5G", "300MB", "2GiB", "1000000" (bytes). Throws an InvalidOptionError naming the option. */
+export function parseSize(text: string, option: string): number {
   const match = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*$/i.exec(String(text));
-  if (!match) throw new UsageError(`${flag} ${text}: not a size (use a number with K, M, G or T, like 512M or 4G)`);
+  if (!match) throw new InvalidOptionError(option, text, 'not a size (use a number with K, M, G or T, like 512M or 4G)');
   const bytes = Math.floor(Number(match[1]) * UNITS[match[2].toUpperCase()]);
-  if (!(bytes > 0) || !Number.isSafeInteger(bytes)) throw new UsageError(`${flag} ${text}: not a positive size`);
+  if (!(bytes > 0) || !Number.isSafeInteger(bytes)) throw new InvalidOptionError(option, text, 'not a positive size');
   return bytes;
 }
 

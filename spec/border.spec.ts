@@ -2,6 +2,7 @@ import test from 'ava';
 import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../lib/state/border.js';
 import { HIGH_UNIT } from '../lib/state/layout.js';
 import { parseState, renderState } from '../lib/state/render.js';
+import { below, replayableRandom } from './support/random.js';
 
 /** The successors of a rendered state, rendered, sorted. */
 function successors(width: number, text: string, y: number, lastColumn = false): string[] {
@@ -65,8 +66,7 @@ test('colour reversal gives the same class and the same code', (t) => {
 test('width 19: random walks through 57-bit states keep one canonical code per state', (t) => {
   const states = new BorderStates(19);
   const out = new Uint32Array(2 * MAX_SUCCESSORS);
-  let seed = 12345;
-  const random = (k: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) % k;
+  const random = replayableRandom(t, 'walks');
   let beyond53 = 0;
   for (let walk = 0; walk < 40; walk++) {
     let [hi, lo] = [START_HI, START_LO];
@@ -74,7 +74,7 @@ test('width 19: random walks through 57-bit states keep one canonical code per s
       const y = step % 19;
       const made = states.expandReference(hi, lo, y, out, 0);
       t.true(made === 2 || made === 3);
-      const pick = random(made);
+      const pick = below(random, made);
       [hi, lo] = [out[2 * pick], out[2 * pick + 1]];
       const nextY = (y + 1) % 19;
       t.true(states.isCanonical(hi, lo, nextY));
@@ -93,7 +93,7 @@ test('last column: points no future point touches are forgotten, dead strings dr
   // Width 3, step 1: the top field (x,0) is forgotten once (x,1) is placed. Black at (x,1) would
   // leave the white stone at (x,0) without a liberty for ever: dropped.
   t.deepEqual(successors(3, 'a.X', 1, true), ['#.O', '#XO']);
-  // A needy string wholly above the new point can never breathe: those successors vanish.
+  // A libertyless string wholly above the new point can never breathe: those successors vanish.
   t.deepEqual(successors(3, 'aX.', 2, true), []);
 });
 

@@ -75,14 +75,14 @@ const badSizes: Array<[string[], RegExp]> = [
   [['20x1', '--keep-orientation'], /the height m is 20, above the widest state gocount handles \(19\)/],
   [['3x3', '--frobnicate'], /Unknown argument: frobnicate/],
   [['3x3', '--memory', '12Q'], /--memory 12Q: not a size/],
-  [['3x3', '--memory', '10K'], /--memory 10 KiB(, split over 2 workers,)? is too small .* give at least/],
-  [['3x3', '--memory', '10K', '--workers', '1'], /--memory 10 KiB is too small .* give at least/],
+  [['3x3', '--memory', '10K'], /--memory 10 KiB: too small,( split over 2 workers,)? for .* give at least/],
+  [['3x3', '--memory', '10K', '--workers', '1'], /--memory 10 KiB: too small, for \d+ residues with a fan-in of 64: give at least/],
   [['3x3', '--workers', '0'], /--workers 0: must be an integer from 1 to 256/],
   [['3x3', '--workers', '1.5'], /--workers 1.5: must be an integer from 1 to 256/],
   [['3x3', '--workers', '257'], /--workers 257: must be an integer from 1 to 256/],
   [['3x3', '--fan-in', '1'], /--fan-in 1: must be an integer of at least 2/],
   [['3x3', '--residues-per-pass', '0'], /--residues-per-pass 0: must be an integer of at least 1/],
-  [['9x9', '--memory', '4M', '--disk', '1K'], /may need .* of disk, more than --disk 1.0 KiB/],
+  [['9x9', '--memory', '4M', '--disk', '1K'], /--disk 1.0 KiB: less than the .* of disk this count may need/],
   [['3x3', '--scratch', '/etc/hostname/inside'], /scratch folder .* cannot be written/],
 ];
 

@@ -1,38 +1,43 @@
 import test from 'ava';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { countLegal, countLegalByColumn } from '../lib/count/in-memory.js';
+import { countInMemory, countInMemoryByColumn } from '../lib/count/in-memory.js';
 import { countWithEngine, EngineOptions } from '../lib/engine/count.js';
-import { silentProgress } from '../lib/engine/progress.js';
+import { ignoreProgress } from '../lib/engine/progress.js';
 import type { Sweep } from '../lib/board/shape.js';
 import { tempScratch } from './support/scratch.js';
+import { MANIFEST_FILE, stepFolderName } from '../lib/format/count-folder.js';
 
 const engine = (t: import('ava').ExecutionContext, sweep: Sweep, options: Partial<EngineOptions> = {}) =>
-  countWithEngine({ sweep, memory: 64 << 20, scratchDir: tempScratch(t), fanIn: 64, keep: false, workers: 1, progress: silentProgress, ...options });
+  countWithEngine({ sweep, memory: 64 << 20, scratchDir: tempScratch(t), fanIn: 64, keep: false, workers: 1, onProgress: ignoreProgress, ...options });
 
 const boards: Array<[number, number]> = [];
 for (let m = 1; m <= 6; m++) for (let n = m; n <= 6; n++) boards.push([m, n]);
 boards.push([3, 12], [4, 9], [2, 11]);
 
-test('the engine equals the in-memory oracle on every board up to 6×6 and rectangles to 3×12 and 4×9, in one pass and over passes', async (t) => {
-  for (const [m, n] of boards) {
+// Every board up to 6×6 and the rectangles 3×12, 4×9 and 2×11: one test each.
+const engineEqualsOracle = test.macro({
+  async exec(t, m: number, n: number) {
     const sweep = { width: m, columns: n };
-    const expected = countLegal(sweep);
+    const expected = countInMemory(sweep);
     const onePass = await engine(t, sweep);
-    t.is(onePass.legal, expected, `${m}×${n} in one pass`);
+    t.is(onePass.legal, expected, 'in one pass');
     t.is(onePass.passes, 1);
     const split = await engine(t, sweep, { residuesPerPass: 1 });
-    t.is(split.legal, expected, `${m}×${n} one modulus per pass`);
+    t.is(split.legal, expected, 'one modulus per pass');
     t.is(split.passes, split.moduli.length);
     t.deepEqual(split.residues, onePass.residues);
-  }
+  },
+  title: (_given, m: number, n: number) => `${m}×${n}: the engine equals the in-memory oracle, in one pass and one modulus per pass`,
 });
+
+for (const [m, n] of boards) test(engineEqualsOracle, m, n);
 
 test('the sums at column boundaries are L(m,1) … L(m,n); the scratch folder is left empty', async (t) => {
   const sweep = { width: 6, columns: 7 };
   const scratchDir = tempScratch(t);
   const result = await engine(t, sweep, { memory: 200 << 10, fanIn: 4, scratchDir });
-  t.deepEqual(result.perColumn, countLegalByColumn(sweep));
+  t.deepEqual(result.perColumn, countInMemoryByColumn(sweep));
   t.true(result.reports.some((r) => r.runsOut > 0), 'some step went to files');
   t.deepEqual(readdirSync(scratchDir), []);
 });
@@ -40,7 +45,7 @@ test('the sums at column boundaries are L(m,1) … L(m,n); the scratch folder is
 test('a tiny memory budget and --fan-in 2 force many runs and merges in rounds; the count stays exact', async (t) => {
   const sweep = { width: 7, columns: 5 };
   const result = await engine(t, sweep, { memory: 150 << 10, fanIn: 2 });
-  t.is(result.legal, countLegal(sweep));
+  t.is(result.legal, countInMemory(sweep));
   const runsIn = Math.max(...result.reports.map((r) => r.runsIn));
   t.true(runsIn > 4, `the largest step was read from ${runsIn} runs: merged in ${Math.ceil(Math.log2(runsIn))} rounds`);
   t.true(result.reports.every((r) => r.runsIn === 0 || r.recordsIn >= r.statesIn), 'redundancy is at least 1');
@@ -50,7 +55,7 @@ test('the same with several residues per pass split 2 + 2 + …, and --keep', as
   const sweep = { width: 6, columns: 7 };
   const scratchDir = tempScratch(t);
   const result = await engine(t, sweep, { memory: 200 << 10, fanIn: 3, residuesPerPass: 2, keep: true, scratchDir });
-  t.is(result.legal, countLegal(sweep));
+  t.is(result.legal, countInMemory(sweep));
   t.is(result.moduli.length, 3);
   t.is(result.passes, 2);
   // --keep: every step of both passes stays, each complete with its manifest.
@@ -59,15 +64,15 @@ test('the same with several residues per pass split 2 + 2 + …, and --keep', as
   for (const pass of passes) {
     const steps = readdirSync(path.join(scratchDir, '6x7', pass)).filter((name) => name.startsWith('step-'));
     t.is(steps.length, 6 * 7 + 1);
-    for (const step of steps) t.true(existsSync(path.join(scratchDir, '6x7', pass, step, 'manifest.json')), step);
+    for (const step of steps) t.true(existsSync(path.join(scratchDir, '6x7', pass, step, MANIFEST_FILE)), step);
   }
 });
 
 test('width 19: 19×1 counted 19 wide equals 1×19; 12×2 and 11×3 wide equal their narrow sweeps', async (t) => {
-  t.is((await engine(t, { width: 19, columns: 1 })).legal, countLegal({ width: 1, columns: 19 }));
+  t.is((await engine(t, { width: 19, columns: 1 })).legal, countInMemory({ width: 1, columns: 19 }));
   t.is((await engine(t, { width: 19, columns: 1 }, { memory: 200 << 10, fanIn: 2 })).legal, 176377839n);
-  t.is((await engine(t, { width: 12, columns: 2 })).legal, countLegal({ width: 2, columns: 12 }));
-  t.is((await engine(t, { width: 11, columns: 3 }, { memory: 1 << 20, fanIn: 4 })).legal, countLegal({ width: 3, columns: 11 }));
+  t.is((await engine(t, { width: 12, columns: 2 })).legal, countInMemory({ width: 2, columns: 12 }));
+  t.is((await engine(t, { width: 11, columns: 3 }, { memory: 1 << 20, fanIn: 4 })).legal, countInMemory({ width: 3, columns: 11 }));
 });
 
 test('7×7 in memory, from files, and over passes agree with Table 3', async (t) => {
@@ -77,31 +82,31 @@ test('7×7 in memory, from files, and over passes agree with Table 3', async (t)
 });
 
 const workersGiveTheOracleCount = test.macro({
-  async exec(t, workers: number) {
-    for (const [m, n] of [[1, 1], [2, 3], [3, 3], [4, 4], [3, 7], [5, 5], [4, 6]]) {
-      const sweep = { width: m, columns: n };
-      const expected = countLegal(sweep);
-      t.is((await engine(t, sweep, { workers })).legal, expected, `${m}×${n} in memory`);
-      t.is((await engine(t, sweep, { workers, memory: workers * (150 << 10), fanIn: 2 })).legal, expected, `${m}×${n} from files`);
-    }
+  async exec(t, workers: number, m: number, n: number) {
+    const sweep = { width: m, columns: n };
+    const expected = countInMemory(sweep);
+    t.is((await engine(t, sweep, { workers })).legal, expected, 'in memory');
+    t.is((await engine(t, sweep, { workers, memory: workers * (150 << 10), fanIn: 2 })).legal, expected, 'from files');
   },
-  title: (_given, workers: number) => `${workers} workers give the oracle count on boards up to 5×5 and rectangles, in memory and from files`,
+  title: (_given, workers: number, m: number, n: number) => `${m}×${n}, ${workers} workers: the oracle count, in memory and from files`,
 });
 
-for (const workers of [2, 3, 4]) test(workersGiveTheOracleCount, workers);
+for (const workers of [2, 3, 4]) {
+  for (const [m, n] of [[1, 1], [2, 3], [3, 3], [4, 4], [3, 7], [5, 5], [4, 6]]) test.serial(workersGiveTheOracleCount, workers, m, n);
+}
 
 test('two workers with a tiny budget, --keep, and passes: runs from both partitions in every step, exact', async (t) => {
   const sweep = { width: 7, columns: 5 };
   const scratchDir = tempScratch(t);
   const result = await engine(t, sweep, { workers: 2, memory: 260 << 10, fanIn: 2, keep: true, residuesPerPass: 1, scratchDir });
-  t.is(result.legal, countLegal(sweep));
+  t.is(result.legal, countInMemory(sweep));
   t.true(result.reports.some((r) => r.runsIn > 4), 'some step merged in rounds');
   const pass = readdirSync(path.join(scratchDir, '7x5'))[0];
-  const files = readdirSync(path.join(scratchDir, '7x5', pass, 'step-00020'));
+  const files = readdirSync(path.join(scratchDir, '7x5', pass, stepFolderName(20)));
   t.true(files.some((f) => f.startsWith('run-p0-')) && files.some((f) => f.startsWith('run-p1-')), files.join(' '));
 });
 
 test('the column-boundary sums with two workers', async (t) => {
   const sweep = { width: 3, columns: 8 };
-  t.deepEqual((await engine(t, sweep, { workers: 2 })).perColumn, countLegalByColumn(sweep));
+  t.deepEqual((await engine(t, sweep, { workers: 2 })).perColumn, countInMemoryByColumn(sweep));
 });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { countLegal } from '../lib/count/in-memory.js';
+import { countInMemory } from '../lib/count/in-memory.js';
 import { LEGAL_ALMOST_SQUARE, LEGAL_SQUARE } from '../lib/count/published-counts.js';
 import { BigDecimal, toFixed, toScientific } from '../lib/estimate/big-decimal.js';
 import { asymptoticConstants } from '../lib/estimate/constants.js';
@@ -75,7 +75,7 @@ test('relative errors against exact counts: paper, computed for narrow boards, n
   const narrow = estimateBoard(30, 4);
   t.is(narrow.exactSource, 'computed');
   t.is(narrow.exact, 175208364363052434126830638319325102684876429493285439633n);
-  t.is(narrow.exact, countLegal({ width: 4, columns: 30 })); // the in-memory counter agrees
+  t.is(narrow.exact, countInMemory({ width: 4, columns: 30 })); // the in-memory counter agrees
   t.is(narrow.relativeError!.toPrecision(3), '-0.000919');
   t.is(estimateBoard(40, 40).exact, undefined);
   // Fitted at n = 18, the formula is exact at 19×19 up to the working precision.

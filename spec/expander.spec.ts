@@ -2,6 +2,7 @@ import test from 'ava';
 import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../lib/state/border.js';
 import { Expander } from '../lib/state/expander.js';
 import { HIGH_UNIT } from '../lib/state/layout.js';
+import { below, replayableRandom } from './support/random.js';
 
 /** The successors of one state as a sorted list of exact values. */
 function successorValues(made: number, out: Uint32Array): number[] {
@@ -38,8 +39,7 @@ test('the fast expander gives the reference successors for every state reached o
 });
 
 test('the fast expander gives the reference successors on random walks at widths 8 to 19', (t) => {
-  let seed = 2024;
-  const random = (k: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) % k;
+  const random = replayableRandom(t, 'walks');
   for (let width = 8; width <= 19; width++) {
     const reference = new BorderStates(width);
     const fast = new Expander(width);
@@ -51,7 +51,7 @@ test('the fast expander gives the reference successors on random walks at widths
         const y = step % width;
         const made = reference.expandReference(hi, lo, y, a, 0);
         t.deepEqual(successorValues(fast.expand(hi, lo, y, b, 0), b), successorValues(made, a));
-        const pick = random(made);
+        const pick = below(random, made);
         [hi, lo] = [a[2 * pick], a[2 * pick + 1]];
       }
     }

@@ -1,10 +1,12 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { copyFixtureRuns, filesUnder } from './support/fixture-runs.js';
+import { copyFixtureRuns, filesUnder, fixtureCount } from './support/fixture-runs.js';
+import { COUNT_FILE, MANIFEST_FILE, RESULT_FILE, RUN_SUFFIX, stepFolderName, stepOfFolder } from '../lib/format/count-folder.js';
 import { killAfter, runCli } from './support/run-cli.js';
 import { paper } from './support/paper.js';
 import { tempScratch } from './support/scratch.js';
+import { below, replayableRandom } from './support/random.js';
 
 const L77 = paper.legalSquare.values['7'];
 /** Small enough a budget that every step of 7×7 goes to run files, so there is always a step to resume from (for up to two workers). */
@@ -16,10 +18,11 @@ for (const workers of ['1', '2', '3', '4']) {
     // Each worker needs its share of the budget: 300K serves one or two.
     const budget = `${Math.max(300, 150 * Number(workers))}K`;
     const args = ['7x7', ...spilling.map((arg) => (arg === '300K' ? budget : arg)), '--scratch', scratch, '--workers', workers];
+    const random = replayableRandom(t, 'kill times');
     let killed = 0;
     for (let trial = 0; trial < 6; trial++) {
       // Node starts in about 0.15 s; the whole count takes about 1 s.
-      if (await killAfter(args, 150 + Math.floor(Math.random() * 1000))) killed++;
+      if (await killAfter(args, 150 + below(random, 1000))) killed++;
     }
     t.log(`${killed} of 6 runs were killed mid-count`);
     t.true(killed > 0);
@@ -34,12 +37,12 @@ test('a resume without --workers takes the number the count recorded; another nu
   const scratch = tempScratch(t);
   t.is(runCli(['5x5', '--keep', '--memory', '900K', '--fan-in', '2', '--quiet', '--scratch', scratch, '--workers', '3']).status, 0);
   const count = path.join(scratch, '5x5', readdirSync(path.join(scratch, '5x5'))[0]);
-  t.is(JSON.parse(readFileSync(path.join(count, 'count.json'), 'utf8')).workers, 3);
-  rmSync(path.join(count, 'result.json'));
-  for (let step = 13; step <= 25; step++) rmSync(path.join(count, `step-${String(step).padStart(5, '0')}`), { recursive: true });
+  t.is(JSON.parse(readFileSync(path.join(count, COUNT_FILE), 'utf8')).workers, 3);
+  rmSync(path.join(count, RESULT_FILE));
+  for (let step = 13; step <= 25; step++) rmSync(path.join(count, stepFolderName(step)), { recursive: true });
   const other = runCli(['5x5', '--scratch', scratch, '--workers', '2']);
   t.is(other.status, 2);
-  t.regex(other.stderr, /step 12 in .* was written by 3 worker\(s\): resume it with --workers 3\n$/);
+  t.regex(other.stderr, /^gocount: --workers 2: step 12 in .* was written by 3 worker\(s\): resume it with 3, or leave the number out\n$/);
   const run = runCli(['5x5', '--scratch', scratch]);
   t.is(run.status, 0, run.stderr);
   t.is(run.stdout, '414295148741\n');
@@ -47,21 +50,22 @@ test('a resume without --workers takes the number the count recorded; another nu
 });
 
 test('a flipped byte in the step a count would resume from is caught; the count falls back a step and stays exact', (t) => {
+  const random = replayableRandom(t, 'resume step, file and byte');
   for (const [board, legal, workers] of [
     ['4x4', '24318165', '1'],
     ['3x3', '12675', '2'],
   ]) {
     for (let trial = 0; trial < 3; trial++) {
       const scratch = tempScratch(t);
-      const count = path.join(copyFixtureRuns(scratch), board, 'moduli-1-08a5248018');
-      const steps = readdirSync(count).filter((name) => name.startsWith('step-')).length - 1;
-      const resumeAt = 1 + Math.floor(Math.random() * steps);
-      rmSync(path.join(count, 'result.json'));
-      for (let step = resumeAt + 1; step <= steps; step++) rmSync(path.join(count, `step-${String(step).padStart(5, '0')}`), { recursive: true });
-      const runs = filesUnder(path.join(count, `step-${String(resumeAt).padStart(5, '0')}`)).filter((file) => file.endsWith('.run'));
-      const file = runs[Math.floor(Math.random() * runs.length)];
+      const count = fixtureCount(copyFixtureRuns(scratch), board as '3x3' | '4x4');
+      const steps = readdirSync(count).filter((name) => stepOfFolder(name) !== undefined).length - 1;
+      const resumeAt = 1 + below(random, steps);
+      rmSync(path.join(count, RESULT_FILE));
+      for (let step = resumeAt + 1; step <= steps; step++) rmSync(path.join(count, stepFolderName(step)), { recursive: true });
+      const runs = filesUnder(path.join(count, stepFolderName(resumeAt))).filter((file) => file.endsWith(RUN_SUFFIX));
+      const file = runs[below(random, runs.length)];
       const bytes = readFileSync(file);
-      bytes[Math.floor(Math.random() * bytes.length)] ^= 0x40;
+      bytes[below(random, bytes.length)] ^= 0x40;
       writeFileSync(file, bytes);
       const run = runCli([board, '--scratch', path.dirname(path.dirname(count)), '--workers', workers]);
       t.is(run.status, 0, run.stderr);
@@ -78,10 +82,10 @@ test('disk full: a clear message, exit 1, no temporary file left, finished steps
   const full = runCli(args, { env: { GOCOUNT_DISK_FULL_AFTER: '1000000' } });
   t.is(full.status, 1);
   t.is(full.stdout, '');
-  t.regex(full.stderr, /^gocount: disk full while writing .*\.run; finished steps are kept: free some space and run the same command again to resume\n$/);
+  t.regex(full.stderr, /^gocount: disk full while writing .*\.run; finished steps are kept: free some space and run the same count again to resume\n$/);
   const left = filesUnder(scratch);
   t.deepEqual(left.filter((file) => file.endsWith('.tmp')), []);
-  t.true(left.some((file) => file.endsWith('manifest.json')));
+  t.true(left.some((file) => file.endsWith(MANIFEST_FILE)));
   const again = runCli(args);
   t.is(again.status, 0, again.stderr);
   t.is(again.stdout, `${L77}\n`);
@@ -94,8 +98,8 @@ test('a pass finished before a crash is not counted again; the next pass resumes
   const counts = readdirSync(path.join(scratch, '5x5')).map((name) => path.join(scratch, '5x5', name));
   t.is(counts.length, 2);
   // Make the second pass look interrupted after step 10: no result, no later steps.
-  const second = counts.find((dir) => JSON.parse(readFileSync(path.join(dir, 'count.json'), 'utf8')).moduli[0] === 4294967279)!;
-  rmSync(path.join(second, 'result.json'));
+  const second = counts.find((dir) => JSON.parse(readFileSync(path.join(dir, COUNT_FILE), 'utf8')).moduli[0] === 4294967279)!;
+  rmSync(path.join(second, RESULT_FILE));
   for (let step = 11; step <= 25; step++) rmSync(path.join(second, `step-${String(step).padStart(5, '0')}`), { recursive: true });
   const run = runCli(args);
   t.is(run.status, 0, run.stderr);
@@ -108,27 +112,27 @@ test('a folder of another count, format or worker count is refused with exit 2, 
   const scratch = tempScratch(t);
   t.is(runCli(['4x4', '--keep', '--scratch', scratch, '--workers', '1', '--memory', '300K', '--fan-in', '2']).status, 0);
   const count = path.join(scratch, '4x4', readdirSync(path.join(scratch, '4x4'))[0]);
-  rmSync(path.join(count, 'result.json'));
+  rmSync(path.join(count, RESULT_FILE));
   const workers = runCli(['4x4', '--scratch', scratch, '--workers', '2']);
   t.is(workers.status, 2);
-  t.regex(workers.stderr, /step 16 in .* was written by 1 worker\(s\): resume it with --workers 1\n$/);
+  t.regex(workers.stderr, /--workers 2: step 16 in .* was written by 1 worker\(s\): resume it with 1, or leave the number out\n$/);
 
-  const countFile = path.join(count, 'count.json');
+  const countFile = path.join(count, COUNT_FILE);
   const identity = JSON.parse(readFileSync(countFile, 'utf8'));
   writeFileSync(countFile, JSON.stringify({ ...identity, version: 99 }));
   const version = runCli(['4x4', '--scratch', scratch]);
   t.is(version.status, 2);
-  t.regex(version.stderr, /holds format version 99, this gocount writes 2; remove it or choose another --scratch\n$/);
+  t.regex(version.stderr, /holds format version 99, this gocount writes 2; remove it or choose another scratch folder\n$/);
   // A count folder of format version 1 (before counts grew with the step) is refused too.
   writeFileSync(countFile, JSON.stringify({ ...identity, version: 1 }));
-  t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /holds format version 1, this gocount writes 2; remove it or choose another --scratch\n$/);
+  t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /holds format version 1, this gocount writes 2; remove it or choose another scratch folder\n$/);
   writeFileSync(countFile, JSON.stringify({ ...identity, columns: 5 }));
   t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /holds a 4-wide sweep of 5 columns, not 4 of 4/);
   rmSync(countFile);
   t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /is not empty and has no readable count.json/);
-  t.true(existsSync(path.join(count, 'step-00016', 'manifest.json')), 'nothing was overwritten');
+  t.true(existsSync(path.join(count, stepFolderName(16), MANIFEST_FILE)), 'nothing was overwritten');
 
-  const stranger = path.join(scratch, 'elsewhere', '3x3', 'moduli-1-08a5248018');
+  const stranger = fixtureCount(path.join(scratch, 'elsewhere'), '3x3');
   mkdirSync(stranger, { recursive: true });
   writeFileSync(path.join(stranger, 'notes.txt'), 'mine');
   const refused = runCli(['3x3', '--scratch', path.join(scratch, 'elsewhere')]);

@@ -2,13 +2,13 @@ import test, { type ExecutionContext } from 'ava';
 import { StateTable } from '../lib/engine/state-table.js';
 import { MemoryRun } from '../lib/engine/memory-run.js';
 import { HIGH_UNIT } from '../lib/state/layout.js';
+import { seededRandom } from '../lib/random.js';
 
 const moduli = [4294967291, 4294967279, 7];
 
 /** Random states of a width, with repeats, residues for `m`, and the expected per-state sums. */
 function sample(width: number, count: number, distinct: number, m: readonly number[] = moduli) {
-  let seed = width * 7919;
-  const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const random = seededRandom(width * 7919);
   const pool: Array<[number, number]> = [];
   for (let i = 0; i < distinct; i++) {
     const value = Math.floor(random() * 2 ** Math.min(3 * width, 52));

@@ -5,24 +5,16 @@ import { FORMAT_VERSION } from '../lib/format/layout.js';
 import { writeManifest } from '../lib/format/manifest.js';
 import { RunWriter } from '../lib/format/run-writer.js';
 import { verifyPath } from '../lib/verify/verify.js';
-import { copyFixtureRuns, filesUnder, fixtureRuns } from './support/fixture-runs.js';
+import { copyFixtureRuns, filesUnder, fixtureCount, fixtureRuns } from './support/fixture-runs.js';
+import { MANIFEST_FILE, runFileName, stepFolderName, tempPath } from '../lib/format/count-folder.js';
 import { runCli } from './support/run-cli.js';
 import { testRefusals } from './support/refusals.js';
 import { tempScratch } from './support/scratch.js';
+import { replayableRandom } from './support/random.js';
 
-const count4 = path.join(fixtureRuns, '4x4', 'moduli-1-08a5248018');
+const count4 = fixtureCount(fixtureRuns, '4x4');
 const P = 4294967291;
 
-/** A seeded generator, so a failing trial can be replayed from the seed the test logs. */
-function random(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 test('verify: the committed fixtures are clean, exit 0, with a one-line summary', (t) => {
   const run = runCli(['verify', fixtureRuns]);
@@ -32,9 +24,9 @@ test('verify: the committed fixtures are clean, exit 0, with a one-line summary'
 });
 
 test('verify takes a run file, a step folder, a manifest or a board folder, and --json', (t) => {
-  t.is(runCli(['verify', path.join(count4, 'step-00006', 'run-00001.run')]).stdout, 'checked 1 run file, 93 records: no problems\n');
-  t.is(runCli(['verify', path.join(count4, 'step-00006')]).stdout, 'checked 1 step, 1 run file, 93 records: no problems\n');
-  t.is(runCli(['verify', path.join(count4, 'step-00006', 'manifest.json')]).status, 0);
+  t.is(runCli(['verify', path.join(count4, stepFolderName(6), runFileName(1))]).stdout, 'checked 1 run file, 93 records: no problems\n');
+  t.is(runCli(['verify', path.join(count4, stepFolderName(6))]).stdout, 'checked 1 step, 1 run file, 93 records: no problems\n');
+  t.is(runCli(['verify', path.join(count4, stepFolderName(6), MANIFEST_FILE)]).status, 0);
   t.is(runCli(['verify', path.join(fixtureRuns, '3x3')]).stdout, 'checked 1 count, 10 steps, 20 run files, 170 records: no problems\n');
   const json = JSON.parse(runCli(['verify', fixtureRuns, '--json']).stdout);
   t.like(json, { ok: true, counts: 2, steps: 27, files: 37, records: 1426, problems: [] });
@@ -43,9 +35,7 @@ test('verify takes a run file, a step folder, a manifest or a board folder, and 
 test('every flipped byte in a run file is caught by verify, naming the file', (t) => {
   const runs = copyFixtureRuns(tempScratch(t));
   const files = filesUnder(runs).filter((file) => file.endsWith('.run'));
-  const seed = Date.now();
-  t.log(`seed ${seed}, ${files.length} run files`);
-  const next = random(seed);
+  const next = replayableRandom(t, `${files.length} run files`);
   const trials = 300;
   let caught = 0;
   for (let trial = 0; trial < trials; trial++) {
@@ -66,12 +56,12 @@ test('every flipped byte in a run file is caught by verify, naming the file', (t
 
 test('a changed byte in a manifest is caught by its CRC; a .run file without its magic is a damaged run file', (t) => {
   const runs = copyFixtureRuns(tempScratch(t));
-  const manifestFile = path.join(runs, '4x4', 'moduli-1-08a5248018', 'step-00007', 'manifest.json');
+  const manifestFile = path.join(fixtureCount(runs, '4x4'), stepFolderName(7), MANIFEST_FILE);
   const text = readFileSync(manifestFile, 'utf8');
   writeFileSync(manifestFile, text.replace('"records": ', '"records": 1'));
   t.deepEqual(verifyPath(runs).problems.map((p) => p.problem), ['CRC-32 of the manifest does not match its content']);
   writeFileSync(manifestFile, text);
-  const runFile = path.join(runs, '4x4', 'moduli-1-08a5248018', 'step-00007', 'run-00001.run');
+  const runFile = path.join(fixtureCount(runs, '4x4'), stepFolderName(7), runFileName(1));
   const bytes = readFileSync(runFile);
   bytes[0] ^= 0x20;
   writeFileSync(runFile, bytes);
@@ -82,16 +72,16 @@ test('a changed byte in a manifest is caught by its CRC; a .run file without its
 
 test('verify reports a broken conservation law, missing, extra and temporary files, and unfinished steps', (t) => {
   const runs = copyFixtureRuns(tempScratch(t));
-  const count = path.join(runs, '4x4', 'moduli-1-08a5248018');
-  const manifestFile = path.join(count, 'step-00005', 'manifest.json');
+  const count = fixtureCount(runs, '4x4');
+  const manifestFile = path.join(count, stepFolderName(5), MANIFEST_FILE);
   // A manifest whose CRC matches but whose numbers are wrong, as a faulty program would write it.
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
   manifest.dropped[0] += 1;
   writeManifest(manifestFile, { ...manifest, crc: undefined });
-  rmSync(path.join(count, 'step-00009', 'run-00001.run'));
-  writeFileSync(path.join(count, 'step-00010', 'run-00002.run'), 'stray');
-  writeFileSync(path.join(count, 'step-00011', 'run-00002.run.tmp'), 'half');
-  rmSync(path.join(count, 'step-00012', 'manifest.json'));
+  rmSync(path.join(count, stepFolderName(9), runFileName(1)));
+  writeFileSync(path.join(count, stepFolderName(10), runFileName(2)), 'stray');
+  writeFileSync(path.join(count, stepFolderName(11), tempPath(runFileName(2))), 'half');
+  rmSync(path.join(count, stepFolderName(12), MANIFEST_FILE));
   const run = runCli(['verify', runs]);
   t.is(run.status, 1);
   const lines = run.stdout.trim().split('\n');
@@ -110,14 +100,14 @@ test('a count whose steps carry more residues as they grow verifies clean, and i
   const scratch = tempScratch(t);
   t.is(runCli(['5x5', '--keep', '--workers', '2', '--quiet', '--scratch', scratch]).stdout, '414295148741\n');
   const count = path.join(scratch, '5x5', readdirSync(path.join(scratch, '5x5'))[0]);
-  const manifestOf = (step: number) => JSON.parse(readFileSync(path.join(count, `step-${String(step).padStart(5, '0')}`, 'manifest.json'), 'utf8'));
+  const manifestOf = (step: number) => JSON.parse(readFileSync(path.join(count, stepFolderName(step), MANIFEST_FILE), 'utf8'));
   const [before, after] = [manifestOf(20), manifestOf(21)];
   t.deepEqual([before.moduli.length, after.moduli.length, after.countModuli.length], [1, 2, 2]);
   t.is(after.columnSums[3].length, 2, 'column sums are lifted to every modulus');
   t.regex(runCli(['verify', count]).stdout, /: no problems\n$/);
 
   // The dropped sum across the growth is checked, on the modulus both steps carry.
-  const manifestFile = path.join(count, 'step-00021', 'manifest.json');
+  const manifestFile = path.join(count, stepFolderName(21), MANIFEST_FILE);
   writeManifest(manifestFile, { ...after, dropped: [(after.dropped[0] + 1) % after.moduli[0], after.dropped[1]], crc: undefined });
   t.regex(runCli(['verify', count]).stdout, new RegExp(`step-00021: conservation fails from step 20: .* modulo ${after.moduli[0]}\n`));
   writeManifest(manifestFile, { ...after, crc: undefined });
@@ -126,7 +116,7 @@ test('a count whose steps carry more residues as they grow verifies clean, and i
   const first = (residues: number[]) => residues.slice(0, 1);
   const runs = step22.runs.map((run: { sums: number[] }) => ({ ...run, sums: first(run.sums) }));
   const fewer = { ...step22, moduli: first(step22.moduli), sums: first(step22.sums), dropped: first(step22.dropped), runs, crc: undefined };
-  writeManifest(path.join(count, 'step-00022', 'manifest.json'), fewer);
+  writeManifest(path.join(count, stepFolderName(22), MANIFEST_FILE), fewer);
   t.regex(runCli(['verify', count]).stdout, /step-00022\/manifest.json: carries residues for 1 moduli; step 22 needs the fewest leading ones whose product exceeds 3\^22/);
 });
 
@@ -154,7 +144,7 @@ test('verify checks that every state is a valid border state for its step, and i
 });
 
 test('inspect prints the header, trailer and rendered records; --json and --skip', (t) => {
-  const file = path.join(count4, 'step-00006', 'run-00001.run');
+  const file = path.join(count4, stepFolderName(6), runFileName(1));
   const run = runCli(['inspect', file, '--first', '3', '--skip', '2']);
   t.is(run.status, 0);
   t.is(
@@ -187,7 +177,7 @@ const badInput: Array<[string[], RegExp]> = [
   [['verify'], /Not enough non-option arguments/],
   [['inspect', 'package.json'], /package.json: not a gocount run file/],
   [['inspect', 'no/such.run'], /no\/such.run: not a readable file \(ENOENT\)/],
-  [['inspect', path.join(count4, 'step-00006', 'run-00001.run'), '--first', '-1'], /--first -1: must be a whole number/],
+  [['inspect', path.join(count4, stepFolderName(6), runFileName(1)), '--first', '-1'], /--first -1: must be a whole number/],
 ];
 
 testRefusals(badInput);

@@ -26,7 +26,7 @@ export function sweepOf(board: Board, keepOrientation = false): Sweep {
   const columns = keepOrientation ? board.n : Math.max(board.m, board.n);
   if (width > MAX_WIDTH) {
     const side = keepOrientation ? 'height m' : 'narrower side';
-    throw new UsageError(`board ${board.m}x${board.n}: the ${side} is ${width}, above the widest state gocount handles (${MAX_WIDTH})`);
+    throw new UsageError(`board ${board.m}x${board.n}: the ${side} is ${width}, above the widest state gocount handles (${MAX_WIDTH})`, 'GOCOUNT_INVALID_SIZE');
   }
   return { width, columns };
 }
@@ -39,7 +39,7 @@ export function parseBoard(words: readonly (string | number)[]): Board {
   const text = words.map(String).join(' ').trim();
   const parts = words.length === 1 ? String(words[0]).split(/[x×X]/) : words.map(String);
   if (parts.length !== 2) {
-    throw new UsageError(`board size "${text}" is not of the form MxN (for example 9x9) or M N`);
+    throw new UsageError(`board size "${text}" is not of the form MxN (for example 9x9) or M N`, 'GOCOUNT_INVALID_SIZE');
   }
   const [m, n] = parts.map((part, index) => parseSide(part, index === 0 ? 'm' : 'n', text));
   return { m, n };
@@ -48,7 +48,7 @@ export function parseBoard(words: readonly (string | number)[]): Board {
 function parseSide(part: string, name: string, text: string): number {
   const trimmed = part.trim();
   if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1 || !Number.isSafeInteger(Number(trimmed))) {
-    throw new UsageError(`board size "${text}": ${name} = "${trimmed}" is not a positive integer`);
+    throw new UsageError(`board size "${text}": ${name} = "${trimmed}" is not a positive integer`, 'GOCOUNT_INVALID_SIZE');
   }
   return Number(trimmed);
 }

@@ -4,6 +4,7 @@
  * and obviously exact; it is the oracle the streaming engine is checked against, not the engine.
  */
 
+import { GocountError } from '../errors.js';
 import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
 import { Expander } from '../state/expander.js';
 import { HIGH_UNIT, MAX_EXACT_NUMBER_WIDTH } from '../state/layout.js';
@@ -13,9 +14,31 @@ type StateKey = number | bigint;
 
 /**
  * L(width, k) for k = 1 … columns, from one sweep: the legal sum at each column boundary is the
- * count of the board made of the columns done so far.
+ * count of the board made of the columns done so far. A step beyond what a Map holds is a clear
+ * error, not a RangeError.
  */
-export function countLegalByColumn(sweep: Sweep): bigint[] {
+export function countInMemoryByColumn(sweep: Sweep): bigint[] {
+  try {
+    return sweepInMemory(sweep);
+  } catch (error) {
+    if (error instanceof RangeError && /Map maximum size/.test(error.message)) {
+      throw new GocountError(
+        `width ${sweep.width} needs more states than the in-memory counter can hold (about 16 million per step)`,
+        1,
+        'GOCOUNT_TOO_LARGE',
+      );
+    }
+    throw error;
+  }
+}
+
+/** L for the whole sweep. */
+export function countInMemory(sweep: Sweep): bigint {
+  const perColumn = countInMemoryByColumn(sweep);
+  return perColumn[perColumn.length - 1];
+}
+
+function sweepInMemory(sweep: Sweep): bigint[] {
   const { width, columns } = sweep;
   const expander = new Expander(width);
   const keys = stateKeys(width);
@@ -44,12 +67,6 @@ export function countLegalByColumn(sweep: Sweep): bigint[] {
     perColumn.push(legal);
   }
   return perColumn;
-}
-
-/** L for the whole sweep. */
-export function countLegal(sweep: Sweep): bigint {
-  const perColumn = countLegalByColumn(sweep);
-  return perColumn[perColumn.length - 1];
 }
 
 /** Map keys for packed states: an exact number up to width 17, a BigInt beyond. */

@@ -4,7 +4,7 @@
  * on top (see README, "Memory").
  */
 
-import { UsageError } from '../errors.js';
+import { InvalidOptionError } from '../errors.js';
 import { formatBytes } from '../units.js';
 import { maxStates } from '../board/table1.js';
 import { MAX_LOAD_FACTOR, sortKeyBytes, tableSlotBytes } from './state-table.js';
@@ -57,8 +57,8 @@ export function planMemory(total: number, residueCount: number, fanIn: number, w
   const tableCapacity = Math.min(needed, Math.floor((budget - fixed) / perSlot));
   if (tableCapacity < MIN_TABLE) {
     const least = workers * (fixed + MIN_TABLE * perSlot);
-    const split = workers > 1 ? `, split over ${workers} workers,` : '';
-    throw new UsageError(`--memory ${formatBytes(total)}${split} is too small for ${residueCount} residues with --fan-in ${fanIn}: give at least ${formatBytes(least)}`);
+    const split = workers > 1 ? ` split over ${workers} workers,` : '';
+    throw new InvalidOptionError('memory', formatBytes(total), `too small,${split} for ${residueCount} residues with a fan-in of ${fanIn}: give at least ${formatBytes(least)}`);
   }
   const memoryRunCapacity = Math.floor(tableCapacity * MAX_LOAD_FACTOR * runShare);
   return {

@@ -4,7 +4,7 @@
  */
 
 import os from 'node:os';
-import { UsageError } from '../errors.js';
+import { InvalidOptionError } from '../errors.js';
 import type { Sweep } from '../board/shape.js';
 import { maxStatesAfter } from '../board/table1.js';
 import { joinResidues, Residue } from '../residues/crt.js';
@@ -13,8 +13,9 @@ import { formatBytes } from '../units.js';
 import { planMemory } from './budget.js';
 import { PassRunner } from './pass.js';
 import { ScratchFolder } from './scratch.js';
-import type { Progress, StepReport } from './progress.js';
+import type { OnProgress, StepReport } from './progress.js';
 
+/** Checked and completed by normalizeCountOptions (count/count-options.ts). */
 export interface EngineOptions {
   readonly sweep: Sweep;
   /** Budget for the engine's buffers, bytes. */
@@ -31,7 +32,9 @@ export interface EngineOptions {
    * recorded by an earlier run of this count in scratchDir, else defaultWorkers().
    */
   readonly workers?: number;
-  readonly progress: Progress;
+  readonly onProgress: OnProgress;
+  /** Stops the count between two steps. */
+  readonly signal?: AbortSignal;
 }
 
 export interface EngineResult {
@@ -45,31 +48,25 @@ export interface EngineResult {
   readonly reports: StepReport[];
 }
 
-export const DEFAULT_FAN_IN = 64;
+/** More worker threads than this is a typo, not a plan. */
+export const MAX_WORKERS = 256;
 
 /** One worker per core. */
 export function defaultWorkers(cores: number = os.availableParallelism()): number {
   return Math.max(1, cores);
 }
 
-/** More worker threads than this is a typo, not a plan. */
-export const MAX_WORKERS = 256;
-
 export async function countWithEngine(options: EngineOptions): Promise<EngineResult> {
   const { sweep, fanIn } = options;
-  if (!Number.isInteger(fanIn) || fanIn < 2) throw new UsageError(`--fan-in ${fanIn}: must be an integer of at least 2`);
   const moduli = moduliFor(sweep.width * sweep.columns);
-  const perPass = options.residuesPerPass ?? moduli.length;
-  if (!Number.isInteger(perPass) || perPass < 1) throw new UsageError(`--residues-per-pass ${perPass}: must be an integer of at least 1`);
-  const passes = splitIntoPasses(moduli, perPass);
+  const passes = splitIntoPasses(moduli, options.residuesPerPass ?? moduli.length);
   const recorded = new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passes[0] }).recordedWorkers();
-  const workers = options.workers ?? recorded ?? defaultWorkers();
-  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) throw new UsageError(`--workers ${workers}: must be an integer from 1 to ${MAX_WORKERS}`);
+  const workers = options.workers ?? (recorded !== undefined && recorded <= MAX_WORKERS ? recorded : defaultWorkers());
   const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers));
   if (options.disk !== undefined) {
     const needed = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), workers * plans[0].memoryRunCapacity, options.keep);
     if (needed > options.disk) {
-      throw new UsageError(`this count may need ${formatBytes(needed)} of disk, more than --disk ${formatBytes(options.disk)}`);
+      throw new InvalidOptionError('disk', formatBytes(options.disk), `less than the ${formatBytes(needed)} of disk this count may need`);
     }
   }
 
@@ -85,7 +82,8 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
       keep: options.keep,
       scratchDir: options.scratchDir,
       partitions: workers,
-      progress: options.progress,
+      onProgress: options.onProgress,
+      signal: options.signal,
       pass,
       passes: passes.length,
     });
@@ -93,7 +91,7 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
     result.perColumn.forEach((residues, k) => perColumnResidues[k].push(...residues));
     reports.push(...result.reports);
   }
-  options.progress.done();
+  options.onProgress({ type: 'done' });
   if (!options.keep) {
     for (const passModuli of passes) new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passModuli }).removeAll();
   }

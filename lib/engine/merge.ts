@@ -6,6 +6,7 @@
 import type { RunReader } from '../format/run-reader.js';
 import type { Batch } from './batch.js';
 import type { RecordSink } from './state-table.js';
+import { addModulo } from '../residues/sums.js';
 
 export class RunMerger {
   private readonly heap: RunReader[] = [];
@@ -55,10 +56,7 @@ export class RunMerger {
     this.advanceTop();
     while (heap.length > 0 && heap[0].hi === hi && heap[0].lo === lo) {
       const same = heap[0];
-      for (let r = 0; r < k; r++) {
-        const s = out[at + r] + same.residues[r];
-        out[at + r] = s >= moduli[r] ? s - moduli[r] : s;
-      }
+      for (let r = 0; r < k; r++) out[at + r] = addModulo(out[at + r], same.residues[r], moduli[r]);
       this.advanceTop();
     }
   }

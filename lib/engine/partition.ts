@@ -6,14 +6,9 @@
  * go to files, and writes manifests.
  */
 
-import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import fse from 'fs-extra';
-import { RunFileError } from '../errors.js';
-import { FORMAT_VERSION, RunHeader } from '../format/layout.js';
-import { RunReader } from '../format/run-reader.js';
-import { RunSummary, RunWriter } from '../format/run-writer.js';
+import type { RunSummary } from '../format/run-writer.js';
 import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
 import { accumulateTransform } from './accumulate-stage.js';
 import { Batch, BatchPool } from './batch.js';
@@ -22,10 +17,9 @@ import { ExpandStage, expandTransform } from './expand-stage.js';
 import { MemoryRun } from './memory-run.js';
 import { RunMerger } from './merge.js';
 import { ownerOf, PeerRouter } from './peer.js';
-import { diskError, ScratchFolder } from './scratch.js';
 import { addResidues } from '../residues/sums.js';
 import { PHASE_INDEX, PhaseClock } from './phase-clock.js';
-import { moduliAt } from '../residues/growth.js';
+import { RunStore } from './run-store.js';
 import { RecordSink, StateTable } from './state-table.js';
 
 export interface PartitionOptions {
@@ -67,27 +61,25 @@ const { read: READ, expand: EXPAND, aggregate: AGGREGATE, sort: SORT, write: WRI
 
 export class PartitionRunner {
   readonly options: PartitionOptions;
-  private readonly scratch: ScratchFolder;
+  private readonly store: RunStore;
   private readonly table: StateTable;
   private readonly stage: ExpandStage;
   private readonly inputPool: BatchPool;
   private readonly successorPool: BatchPool;
-  private readonly writeChunk: Buffer;
   private readonly router?: PeerRouter;
   private memoryRun?: MemoryRun;
-  private readBuffers: Buffer[] = [];
   private runs: RunSummary[] = [];
   private readonly clock = new PhaseClock();
 
   constructor(options: PartitionOptions, router?: PeerRouter) {
     this.options = options;
     const { plan, moduli, width } = options;
-    this.scratch = new ScratchFolder(options.scratchDir, { width, columns: options.columns, moduli });
+    const { readBufferBytes, writeBufferBytes } = plan;
+    this.store = new RunStore({ ...options, readBufferBytes, writeBufferBytes });
     this.table = new StateTable(plan.tableCapacity, moduli, width);
     this.stage = new ExpandStage(width, moduli, router);
     this.inputPool = new BatchPool(plan.batchRecords, moduli.length);
     this.successorPool = new BatchPool(MAX_SUCCESSORS * plan.batchRecords, moduli.length);
-    this.writeChunk = Buffer.allocUnsafe(plan.writeBufferBytes);
     this.router = router;
     router?.handleInbound((states, residues, size) => {
       for (let at = 0; at < size; ) {
@@ -98,24 +90,15 @@ export class PartitionRunner {
   }
 
   private stepOut = 0;
-  private readonly stepModuli = new Map<number, number[]>();
-
-  /** The moduli whose residues the states after `step` points carry. */
-  private moduliAt(step: number): number[] {
-    let moduli = this.stepModuli.get(step);
-    if (!moduli) this.stepModuli.set(step, (moduli = moduliAt(this.options.moduli, step)));
-    return moduli;
-  }
-
   /** Step 0: the all-edge state, in the partition that owns it; with toFiles also as a run file. */
   begin(toFiles: boolean): RunSummary[] {
     const memory = this.memory();
-    const k = this.moduliAt(0).length;
+    const k = this.store.moduliAt(0).length;
     memory.reset(k);
-    if (ownerOf(START_HI, START_LO, this.options.partitions) !== this.options.partition) return toFiles ? [this.writeRun(0, 1, () => {})] : [];
+    if (ownerOf(START_HI, START_LO, this.options.partitions) !== this.options.partition) return toFiles ? [this.store.writeRun(0, 1, () => {})] : [];
     const one = new Uint32Array(k).fill(1);
     memory.append(START_HI, START_LO, one, 0);
-    return toFiles ? [this.writeRun(0, 1, (sink) => sink.append(START_HI, START_LO, one, 0))] : [];
+    return toFiles ? [this.store.writeRun(0, 1, (sink) => sink.append(START_HI, START_LO, one, 0))] : [];
   }
 
   /**
@@ -127,9 +110,9 @@ export class PartitionRunner {
     const { table, stage } = this;
     const y = step % width;
     const atBoundary = y === 0 && step > 0;
-    const outModuli = this.moduliAt(step + 1);
+    const outModuli = this.store.moduliAt(step + 1);
     const lastColumn = Math.floor(step / width) === columns - 1;
-    stage.startStep(y, lastColumn, atBoundary, this.moduliAt(step), outModuli);
+    stage.startStep(y, lastColumn, atBoundary, this.store.moduliAt(step), outModuli);
     this.clock.reset();
     table.probes = 0;
     table.beginStep(outModuli, (y + 1) % width, lastColumn);
@@ -192,7 +175,7 @@ export class PartitionRunner {
 
   /** Residues of the legal final states of this partition. */
   legalSums(step: number, files: string[] | null): number[] {
-    const moduli = this.moduliAt(step);
+    const moduli = this.store.moduliAt(step);
     const moduliArray = Float64Array.from(moduli);
     const sums = new Float64Array(moduli.length);
     const sink: RecordSink = {
@@ -205,7 +188,7 @@ export class PartitionRunner {
         for (let i = 0; i < batch.size; i++) sink.append(batch.states[2 * i], batch.states[2 * i + 1], batch.residues, i * moduli.length);
       }
     } else {
-      new RunMerger(this.openReaders(this.mergeDown(step, files), step), moduli).drainTo(sink);
+      new RunMerger(this.store.openReaders(this.store.mergeDown(step, files), step), moduli).drainTo(sink);
     }
     return Array.from(sums);
   }
@@ -218,8 +201,8 @@ export class PartitionRunner {
   private openSource(step: number, files: string[] | null): { batches: Iterable<Batch>; close: () => void } {
     const { plan } = this.options;
     if (files === null) return { batches: this.memory().batches(plan.batchRecords), close: () => {} };
-    const readers = this.openReaders(this.clock.time(READ, () => this.mergeDown(step, files)), step);
-    const merger = new RunMerger(readers, this.moduliAt(step));
+    const readers = this.store.openReaders(this.clock.time(READ, () => this.store.mergeDown(step, files)), step);
+    const merger = new RunMerger(readers, this.store.moduliAt(step));
     const pool = this.inputPool;
     const clock = this.clock;
     function* batches(): Generator<Batch> {
@@ -235,93 +218,13 @@ export class PartitionRunner {
     return { batches: batches(), close: () => readers.forEach((reader) => reader.close()) };
   }
 
-  /** While there are more runs than --fan-in, merges groups of them into fewer, larger runs. */
-  private mergeDown(step: number, files: string[]): string[] {
-    const { fanIn, partition } = this.options;
-    for (let level = 1; files.length > fanIn; level++) {
-      const dir = path.join(this.scratch.stepDir(step), 'merge', `p${partition}-level-${level}`);
-      const merged: string[] = [];
-      for (let first = 0; first < files.length; first += fanIn) {
-        const readers = this.openReaders(files.slice(first, first + fanIn), step);
-        const file = path.join(dir, `run-${String(merged.length + 1).padStart(5, '0')}.run`);
-        let writer: RunWriter | undefined;
-        try {
-          fse.ensureDirSync(dir);
-          writer = new RunWriter(file, this.header(step, merged.length + 1), this.writeChunk);
-          new RunMerger(readers, this.moduliAt(step)).drainTo(writer);
-          writer.finish();
-        } catch (error) {
-          writer?.abort();
-          readers.forEach((reader) => reader.close());
-          throw diskError(error, file);
-        }
-        merged.push(file);
-      }
-      if (level > 1) fse.removeSync(path.dirname(files[0]));
-      files = merged;
-    }
-    return files;
-  }
-
-  private openReaders(files: string[], step: number): RunReader[] {
-    while (this.readBuffers.length < files.length) this.readBuffers.push(Buffer.allocUnsafe(this.options.plan.readBufferBytes));
-    const readers: RunReader[] = [];
-    try {
-      for (const file of files) {
-        const reader = new RunReader(file, this.readBuffers[readers.length]);
-        readers.push(reader);
-        this.checkHeader(reader, step);
-      }
-    } catch (error) {
-      readers.forEach((reader) => reader.close());
-      throw error;
-    }
-    return readers;
-  }
-
-  private checkHeader(reader: RunReader, step: number): void {
-    const { header } = reader;
-    const { width, columns } = this.options;
-    const moduli = this.moduliAt(step);
-    const problem =
-      header.width !== width || header.columns !== columns
-        ? `holds a ${header.width}-wide sweep of ${header.columns} columns, not ${width} of ${columns}`
-        : header.step !== step
-          ? `holds step ${header.step}, expected ${step}`
-          : header.moduli.join() !== moduli.join()
-            ? 'holds residues for other moduli'
-            : undefined;
-    if (problem) throw new RunFileError(reader.path, problem);
-  }
-
-  private header(step: number, run: number): RunHeader {
-    const { width, columns } = this.options;
-    return { version: FORMAT_VERSION, width, columns, step, run, moduli: this.moduliAt(step) };
-  }
-
   /** Drains the table into the next run file of the states after `step` points. */
   private spill(step: number): RunSummary {
     const sortMs = this.table.sortMs;
-    const summary = this.clock.time(WRITE, () => this.writeRun(step, this.runs.length + 1, (sink) => this.table.drainSorted(sink)));
+    const summary = this.clock.time(WRITE, () => this.store.writeRun(step, this.runs.length + 1, (sink) => this.table.drainSorted(sink)));
     this.chargeSort(sortMs, WRITE);
     this.runs.push(summary);
     return summary;
-  }
-
-  /** Writes one run file of the states after `step` points; `fill` appends them in order. */
-  private writeRun(step: number, run: number, fill: (sink: RecordSink) => void): RunSummary {
-    const { partition, partitions } = this.options;
-    const file = this.scratch.runPath(step, run, partitions > 1 ? partition : undefined);
-    let writer: RunWriter | undefined;
-    try {
-      fse.ensureDirSync(this.scratch.stepDir(step));
-      writer = new RunWriter(file, this.header(step, run), this.writeChunk);
-      fill(writer);
-      return { ...writer.finish(), partition };
-    } catch (error) {
-      writer?.abort();
-      throw diskError(error, file);
-    }
   }
 
   /**

@@ -9,12 +9,14 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { buildManifest, MANIFEST_FILE, StepManifest, writeManifest } from '../format/manifest.js';
+import { AbortedError } from '../errors.js';
+import { MANIFEST_FILE, MERGE_FOLDER, tempPath } from '../format/count-folder.js';
+import { buildManifest, StepManifest, writeManifest } from '../format/manifest.js';
 import type { RunSummary } from '../format/run-writer.js';
 import type { MemoryPlan } from './budget.js';
 import { localPartition, PartitionHandle, workerPartitions } from './partition-handle.js';
 import type { PartitionOptions } from './partition.js';
-import type { Progress, StepReport } from './progress.js';
+import type { OnProgress, StepReport } from './progress.js';
 import { findResumePoint } from './resume.js';
 import { diskError, ScratchFolder } from './scratch.js';
 import { sumResidueVectors } from '../residues/sums.js';
@@ -32,7 +34,8 @@ export interface PassOptions {
   readonly scratchDir: string;
   /** 1 (this thread), or that many worker threads. */
   readonly partitions: number;
-  readonly progress: Progress;
+  readonly onProgress: OnProgress;
+  readonly signal?: AbortSignal;
   readonly pass: number;
   readonly passes: number;
 }
@@ -40,6 +43,17 @@ export interface PassOptions {
 export interface PassResult {
   /** perColumn[k − 1][r]: L(width, k) mod moduli[r], for k = 1 … columns. */
   readonly perColumn: number[][];
+  readonly reports: StepReport[];
+}
+
+/**
+ * What a pass carries from step to step: the column sums so far, the step the next one reads from
+ * files (undefined: from memory), the latest step on disk, and the steps' figures.
+ */
+interface PassState {
+  perColumn: number[][];
+  manifest?: StepManifest;
+  onDisk?: StepManifest;
   readonly reports: StepReport[];
 }
 
@@ -52,83 +66,26 @@ export class PassRunner {
     this.scratch = new ScratchFolder(options.scratchDir, { width: options.width, columns: options.columns, moduli: options.moduli });
   }
 
+  /** The pass, step by step: resume or begin, then for each step run it, retire the old one, report. */
   async run(): Promise<PassResult> {
-    const { width, columns, keep, progress, partitions } = this.options;
+    const { width, columns } = this.options;
     const steps = width * columns;
-    const fresh = this.scratch.open(partitions);
-    const finished = fresh ? undefined : this.scratch.readResult();
-    if (finished) {
-      progress.note(`gocount: pass ${this.options.pass + 1} was finished before; its residues are in ${this.scratch.root}`);
-      return { perColumn: finished, reports: [] };
-    }
-    const resumed = fresh ? undefined : findResumePoint(this.scratch, partitions, (message) => progress.note(message));
-    if (!fresh && !resumed) this.scratch.recordWorkers(partitions); // starts afresh in the folder
-    if (resumed) progress.note(`gocount: resuming from step ${resumed.step} of ${steps} in ${this.scratch.root}`);
-    const firstStep = resumed?.step ?? 0;
-    progress.passStart(this.options.pass, this.options.passes, steps, firstStep);
+    const start = this.openFolder(steps);
+    if ('finished' in start) return { perColumn: start.finished, reports: [] };
+    this.options.onProgress({ type: 'pass-start', pass: this.options.pass, passes: this.options.passes, steps, firstStep: start.step });
     const parts = this.openPartitions();
     let failed = false;
     try {
-      const perColumn: number[][] = resumed ? resumed.columnSums.map((sums) => [...sums]) : [];
-      const reports: StepReport[] = [];
-      // The step the next one reads from files (undefined: from memory), and the latest step on
-      // disk, which a crash resumes from: it stays until a later step's manifest is written.
-      let manifest = resumed;
-      let onDisk = resumed;
-      if (!resumed) {
-        const startRuns = (await Promise.all(parts.map((part) => part.begin(keep)))).flat();
-        if (keep) manifest = onDisk = this.finishStep(0, startRuns, this.zeros(0), perColumn);
+      const pass = await this.begin(parts, start);
+      for (let step = start.step; step < steps; step++) {
+        if (this.options.signal?.aborted) throw this.stopped(step, steps, pass);
+        this.options.onProgress({ type: 'step-start', step });
+        const done = await this.runStep(parts, step, pass);
+        this.retire(step, done.next, pass);
+        this.options.onProgress({ type: 'step-end', report: done.report });
+        pass.reports.push(done.report);
       }
-      for (let step = firstStep; step < steps; step++) {
-        progress.stepStart(step);
-        const started = performance.now();
-        const expanded = new Array<number>(partitions).fill(0);
-        const stepParts = await Promise.all(
-          parts.map((part, i) =>
-            part.expand(step, this.filesOf(manifest, i), (states) => {
-              expanded[i] = states;
-              progress.advance(expanded.reduce((a, b) => a + b, 0));
-            }),
-          ),
-        );
-        if (step % width === 0 && step > 0) perColumn.push(this.columnSum(step, stepParts.map((part) => part.legal!)));
-        const toFiles = keep || stepParts.some((part) => part.spilled > 0 || !part.fitsInMemory);
-        const ends = await Promise.all(parts.map((part) => part.finish(step + 1, toFiles)));
-        const runs = ends.flatMap((end) => end.runs);
-        const next = toFiles ? this.finishStep(step + 1, runs, this.sumOf(step + 1, stepParts.map((part) => part.dropped)), perColumn) : undefined;
-        if (manifest) fse.removeSync(path.join(this.scratch.stepDir(step), 'merge'));
-        if (next) {
-          if (onDisk && !keep) this.scratch.removeStep(onDisk.step);
-          onDisk = next;
-        }
-
-        const statesIn = stepParts.reduce((n, part) => n + part.statesIn, 0);
-        const report: StepReport = {
-          step,
-          pass: this.options.pass,
-          statesIn,
-          recordsIn: manifest ? manifest.records : statesIn,
-          runsIn: manifest ? manifest.runs.length : 0,
-          successors: stepParts.reduce((n, part) => n + part.successors, 0),
-          runsOut: runs.length,
-          bytesOut: runs.reduce((n, run) => n + run.bytes, 0),
-          seconds: (performance.now() - started) / 1000,
-          phases: ends.reduce((sum, end) => addPhaseTimes(sum, end.phases), noPhaseTimes()),
-          probes: ends.reduce((n, end) => n + end.probes, 0),
-        };
-        reports.push(report);
-        progress.stepEnd(report);
-        manifest = next;
-      }
-      const final = manifest;
-      perColumn.push(this.columnSum(steps, await Promise.all(parts.map((part, i) => part.legalSums(steps, this.filesOf(final, i))))));
-      try {
-        this.scratch.writeResult(perColumn);
-      } catch (error) {
-        throw diskError(error, this.scratch.root);
-      }
-      if (!keep) for (const step of this.scratch.steps()) this.scratch.removeStep(step);
-      return { perColumn, reports };
+      return await this.finish(parts, pass);
     } catch (error) {
       failed = true;
       throw error;
@@ -137,6 +94,113 @@ export class PassRunner {
       // A failure in one worker stops the other mid-write: its temporary file must not stay.
       if (failed) this.removeLeftoversQuietly();
     }
+  }
+
+  /** Where an aborted count stands, and what running it again will do. */
+  private stopped(step: number, steps: number, pass: PassState): AbortedError {
+    const resume = pass.onDisk
+      ? `step ${pass.onDisk.step} is complete in ${this.scratch.root}, and the same count resumes from there`
+      : 'no step was on disk yet, so the same count starts again';
+    return new AbortedError(`stopped before step ${step} of ${steps}; ${resume}`);
+  }
+
+  /**
+   * Opens the count folder: the residues when the pass was finished before, else the step to start
+   * from (0, or the latest complete step on disk) and its manifest.
+   */
+  private openFolder(steps: number): { finished: number[][] } | { step: number; manifest?: StepManifest } {
+    const { partitions, onProgress } = this.options;
+    const note = (message: string) => onProgress({ type: 'note', message });
+    const fresh = this.scratch.open(partitions);
+    const finished = fresh ? undefined : this.scratch.readResult();
+    if (finished) {
+      note(`pass ${this.options.pass + 1} was finished before; its residues are in ${this.scratch.root}`);
+      return { finished };
+    }
+    const resumed = fresh ? undefined : findResumePoint(this.scratch, partitions, note);
+    if (!fresh && !resumed) this.scratch.recordWorkers(partitions); // starts afresh in the folder
+    if (resumed) note(`resuming from step ${resumed.step} of ${steps} in ${this.scratch.root}`);
+    return { step: resumed?.step ?? 0, manifest: resumed };
+  }
+
+  /** The pass's running state: from a resume point, or step 0 (the all-edge state) made anew. */
+  private async begin(parts: PartitionHandle[], start: { manifest?: StepManifest }): Promise<PassState> {
+    const { keep } = this.options;
+    const resumed = start.manifest;
+    const pass: PassState = { perColumn: resumed ? resumed.columnSums.map((sums) => [...sums]) : [], manifest: resumed, onDisk: resumed, reports: [] };
+    if (!resumed) {
+      const startRuns = (await Promise.all(parts.map((part) => part.begin(keep)))).flat();
+      if (keep) pass.manifest = pass.onDisk = this.writeStepManifest(0, startRuns, this.zeros(0), pass.perColumn);
+    }
+    return pass;
+  }
+
+  /**
+   * Expands the states after `step` points into those after step + 1, in memory or as run files;
+   * a step on files is complete once its manifest is written.
+   */
+  private async runStep(parts: PartitionHandle[], step: number, pass: PassState): Promise<{ next?: StepManifest; report: StepReport }> {
+    const { width, keep, partitions, onProgress } = this.options;
+    const started = performance.now();
+    const source = pass.manifest;
+    const expanded = new Array<number>(partitions).fill(0);
+    const stepParts = await Promise.all(
+      parts.map((part, i) =>
+        part.expand(step, this.filesOf(source, i), (states) => {
+          expanded[i] = states;
+          onProgress({ type: 'advance', states: expanded.reduce((a, b) => a + b, 0) });
+        }),
+      ),
+    );
+    if (step % width === 0 && step > 0) pass.perColumn.push(this.columnSum(step, stepParts.map((part) => part.legal!)));
+    const toFiles = keep || stepParts.some((part) => part.spilled > 0 || !part.fitsInMemory);
+    const ends = await Promise.all(parts.map((part) => part.finish(step + 1, toFiles)));
+    const runs = ends.flatMap((end) => end.runs);
+    const dropped = this.sumOf(step + 1, stepParts.map((part) => part.dropped));
+    const next = toFiles ? this.writeStepManifest(step + 1, runs, dropped, pass.perColumn) : undefined;
+    const statesIn = stepParts.reduce((n, part) => n + part.statesIn, 0);
+    const report: StepReport = {
+      step,
+      pass: this.options.pass,
+      statesIn,
+      recordsIn: source ? source.records : statesIn,
+      runsIn: source ? source.runs.length : 0,
+      successors: stepParts.reduce((n, part) => n + part.successors, 0),
+      runsOut: runs.length,
+      bytesOut: runs.reduce((n, run) => n + run.bytes, 0),
+      seconds: (performance.now() - started) / 1000,
+      phases: ends.reduce((sum, end) => addPhaseTimes(sum, end.phases), noPhaseTimes()),
+      probes: ends.reduce((n, end) => n + end.probes, 0),
+    };
+    return { next, report };
+  }
+
+  /**
+   * After a step: its merge folder goes, and the latest step on disk, which a crash resumes from,
+   * stays until a later step's manifest is written.
+   */
+  private retire(step: number, next: StepManifest | undefined, pass: PassState): void {
+    if (pass.manifest) fse.removeSync(path.join(this.scratch.stepDir(step), MERGE_FOLDER));
+    if (next) {
+      if (pass.onDisk && !this.options.keep) this.scratch.removeStep(pass.onDisk.step);
+      pass.onDisk = next;
+    }
+    pass.manifest = next;
+  }
+
+  /** The last column's legal sum, result.json, and the step folders cleared away. */
+  private async finish(parts: PartitionHandle[], pass: PassState): Promise<PassResult> {
+    const { width, columns, keep } = this.options;
+    const steps = width * columns;
+    const final = pass.manifest;
+    pass.perColumn.push(this.columnSum(steps, await Promise.all(parts.map((part, i) => part.legalSums(steps, this.filesOf(final, i))))));
+    try {
+      this.scratch.writeResult(pass.perColumn);
+    } catch (error) {
+      throw diskError(error, this.scratch.root);
+    }
+    if (!keep) for (const step of this.scratch.steps()) this.scratch.removeStep(step);
+    return { perColumn: pass.perColumn, reports: pass.reports };
   }
 
   private removeLeftoversQuietly(): void {
@@ -161,7 +225,7 @@ export class PassRunner {
   }
 
   /** Writes the manifest that makes the step complete. */
-  private finishStep(step: number, runs: RunSummary[], dropped: ArrayLike<number>, columnSums: number[][]): StepManifest {
+  private writeStepManifest(step: number, runs: RunSummary[], dropped: ArrayLike<number>, columnSums: number[][]): StepManifest {
     const { width, columns, moduli, partitions } = this.options;
     const manifest = buildManifest({ width, columns, step, moduli: moduliAt(moduli, step), countModuli: moduli, partitions }, runs, dropped, columnSums);
     const file = path.join(this.scratch.stepDir(step), MANIFEST_FILE);
@@ -169,7 +233,7 @@ export class PassRunner {
       fse.ensureDirSync(path.dirname(file));
       writeManifest(file, manifest);
     } catch (error) {
-      fse.removeSync(file + '.tmp');
+      fse.removeSync(tempPath(file));
       throw diskError(error, file);
     }
     return manifest;

@@ -7,9 +7,10 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { GocountError, UsageError } from '../errors.js';
-import { RUN_SUFFIX } from '../format/layout.js';
-import { MANIFEST_FILE, readManifest, StepManifest } from '../format/manifest.js';
+import { GocountError, InvalidOptionError } from '../errors.js';
+import { MANIFEST_FILE, RUN_SUFFIX } from '../format/count-folder.js';
+import { readManifest, StepManifest } from '../format/manifest.js';
+import { runHeaderProblem } from '../format/layout.js';
 import { RunReader } from '../format/run-reader.js';
 import type { ScratchFolder } from './scratch.js';
 import { moduliAt } from '../residues/growth.js';
@@ -32,12 +33,13 @@ export function findResumePoint(scratch: ScratchFolder, partitions: number, note
       checkStepFiles(dir, manifest, scratch, step, buffer);
     } catch (error) {
       if (!(error instanceof GocountError)) throw error;
-      note(`gocount: not resuming from step ${step}: ${error.message}`);
+      note(`not resuming from step ${step}: ${error.message}`);
       scratch.removeStep(step);
       continue;
     }
     if (manifest.partitions !== partitions) {
-      throw new UsageError(`step ${step} in ${scratch.root} was written by ${manifest.partitions} worker(s): resume it with --workers ${manifest.partitions}`);
+      const problem = `step ${step} in ${scratch.root} was written by ${manifest.partitions} worker(s): resume it with ${manifest.partitions}, or leave the number out`;
+      throw new InvalidOptionError('workers', partitions, problem);
     }
     return manifest;
   }
@@ -64,10 +66,8 @@ function checkStepFiles(dir: string, manifest: StepManifest, scratch: ScratchFol
     if (!fse.pathExistsSync(file)) problem(`${run.file} is missing`);
     const reader = new RunReader(file, buffer);
     try {
-      const { header } = reader;
-      if (header.step !== step || header.width !== width || header.columns !== columns || header.moduli.join() !== stepModuli.join()) {
-        problem(`${run.file} holds another step or count`);
-      }
+      const wrong = runHeaderProblem(reader.header, { width, columns, step, moduli: stepModuli });
+      if (wrong) problem(`${run.file} ${wrong}`);
       while (reader.next()) {
         // reading checks every record, then the trailer and CRC-32
       }

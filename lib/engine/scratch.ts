@@ -1,31 +1,28 @@
 /**
- * Where a count keeps its files: one folder per sweep and modulus set under the scratch directory,
- *   <scratch>/<width>x<columns>/moduli-<K>-<hash>/count.json     what this folder counts
- *                                                /result.json    the pass's residues, once it is done
- *                                                /step-00042/     the states after 42 points:
- *                                                   manifest.json, run-00001.run, …, merge/ (temporary)
- * so passes with other moduli, and other boards, never share files. A folder found in place is
- * reused (the count resumes) only when its count.json names the same count.
+ * Where a count keeps its files: one folder per sweep and modulus set under the scratch directory
+ * (format/count-folder.ts names them), so passes with other moduli, and other boards, never share
+ * files. A folder found in place is reused (the count resumes) only when its count.json names the
+ * same count.
  */
 
-import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { crc32 } from 'node:zlib';
 import fse from 'fs-extra';
 import { GocountError, UsageError } from '../errors.js';
-import { FORMAT_VERSION, TEMP_SUFFIX } from '../format/layout.js';
+import { FORMAT_VERSION } from '../format/layout.js';
 import { writeFileAtomically } from '../format/atomic.js';
-
-export interface CountIdentity {
-  readonly width: number;
-  readonly columns: number;
-  readonly moduli: readonly number[];
-}
-
-export const COUNT_FILE = 'count.json';
-export const COUNT_FORMAT = 'gocount-count';
-export const RESULT_FILE = 'result.json';
-const STEP_PATTERN = /^step-(\d{5,})$/;
+import {
+  COUNT_FILE,
+  COUNT_FORMAT,
+  countFolderPath,
+  CountIdentity,
+  MERGE_FOLDER,
+  RESULT_FILE,
+  resultCrc,
+  runFileName,
+  stepFolderName,
+  stepOfFolder,
+  TEMP_SUFFIX,
+} from '../format/count-folder.js';
 
 export class ScratchFolder {
   readonly root: string;
@@ -34,18 +31,16 @@ export class ScratchFolder {
     scratchDir: string,
     readonly identity: CountIdentity,
   ) {
-    const hash = createHash('sha256').update(identity.moduli.join(',')).digest('hex').slice(0, 10);
-    this.root = path.resolve(scratchDir, `${identity.width}x${identity.columns}`, `moduli-${identity.moduli.length}-${hash}`);
+    this.root = countFolderPath(scratchDir, identity);
   }
 
   stepDir(step: number): string {
     return path.join(this.root, stepFolderName(step));
   }
 
-  /** A run file; with several partitions, each names its own: run-p1-00003.run. */
+  /** A run file; with several partitions, each names its own. */
   runPath(step: number, run: number, partition?: number): string {
-    const owner = partition === undefined ? '' : `p${partition}-`;
-    return path.join(this.stepDir(step), `run-${owner}${String(run).padStart(5, '0')}.run`);
+    return path.join(this.stepDir(step), runFileName(run, partition));
   }
 
   /**
@@ -66,7 +61,7 @@ export class ScratchFolder {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'EPERM') {
-        throw new UsageError(`scratch folder ${this.root} cannot be written (${code})`);
+        throw new UsageError(`scratch folder ${this.root} cannot be written (${code})`, 'GOCOUNT_SCRATCH_UNUSABLE');
       }
       throw diskError(error, this.root);
     }
@@ -87,9 +82,8 @@ export class ScratchFolder {
   steps(): number[] {
     return fse
       .readdirSync(this.root)
-      .map((name) => STEP_PATTERN.exec(name))
-      .filter((match) => match !== null)
-      .map((match) => Number(match[1]))
+      .map((name) => stepOfFolder(name))
+      .filter((step) => step !== undefined)
       .sort((a, b) => a - b);
   }
 
@@ -118,7 +112,7 @@ export class ScratchFolder {
   removeLeftovers(): void {
     for (const step of this.steps()) {
       const dir = this.stepDir(step);
-      fse.removeSync(path.join(dir, 'merge'));
+      fse.removeSync(path.join(dir, MERGE_FOLDER));
       for (const name of fse.readdirSync(dir)) if (name.endsWith(TEMP_SUFFIX)) fse.removeSync(path.join(dir, name));
     }
     for (const name of fse.readdirSync(this.root)) if (name.endsWith(TEMP_SUFFIX)) fse.removeSync(path.join(this.root, name));
@@ -143,29 +137,24 @@ export class ScratchFolder {
     const file = path.join(this.root, COUNT_FILE);
     const found = fse.readJsonSync(file, { throws: false }) as Record<string, unknown> | null;
     const here = `scratch folder ${this.root}`;
-    const advice = 'remove it or choose another --scratch';
-    if (found?.format !== COUNT_FORMAT) throw new UsageError(`${here} is not empty and has no readable ${COUNT_FILE}; ${advice}`);
-    if (found.version !== FORMAT_VERSION) throw new UsageError(`${here} holds format version ${found.version}, this gocount writes ${FORMAT_VERSION}; ${advice}`);
+    const advice = 'remove it or choose another scratch folder';
+    if (found?.format !== COUNT_FORMAT) throw new UsageError(`${here} is not empty and has no readable ${COUNT_FILE}; ${advice}`, 'GOCOUNT_SCRATCH_UNUSABLE');
+    if (found.version !== FORMAT_VERSION) {
+      throw new UsageError(`${here} holds format version ${found.version}, this gocount writes ${FORMAT_VERSION}; ${advice}`, 'GOCOUNT_SCRATCH_UNUSABLE');
+    }
     const { width, columns, moduli } = this.identity;
     if (found.width !== width || found.columns !== columns) {
-      throw new UsageError(`${here} holds a ${found.width}-wide sweep of ${found.columns} columns, not ${width} of ${columns}; ${advice}`);
+      throw new UsageError(`${here} holds a ${found.width}-wide sweep of ${found.columns} columns, not ${width} of ${columns}; ${advice}`, 'GOCOUNT_SCRATCH_UNUSABLE');
     }
-    if (!Array.isArray(found.moduli) || found.moduli.join() !== moduli.join()) throw new UsageError(`${here} holds residues for other moduli; ${advice}`);
+    if (!Array.isArray(found.moduli) || found.moduli.join() !== moduli.join()) {
+      throw new UsageError(`${here} holds residues for other moduli; ${advice}`, 'GOCOUNT_SCRATCH_UNUSABLE');
+    }
   }
-}
-
-/** CRC-32 of the residues in result.json, so a damaged one is counted again, not trusted. */
-export function resultCrc(perColumn: unknown): number {
-  return crc32(JSON.stringify(perColumn ?? null));
-}
-
-export function stepFolderName(step: number): string {
-  return `step-${String(step).padStart(5, '0')}`;
 }
 
 /** Turns ENOSPC and friends into one clear line. */
 export function diskError(error: unknown, where: string): unknown {
   const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return new GocountError(`disk full while writing ${where}; finished steps are kept: free some space and run the same command again to resume`, 1);
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new GocountError(`disk full while writing ${where}; finished steps are kept: free some space and run the same count again to resume`, 1, 'GOCOUNT_DISK_FULL');
   return error;
 }

@@ -23,6 +23,8 @@
  */
 
 import { MemoryRun } from './memory-run.js';
+import { addModulo } from '../residues/sums.js';
+import { LOW_MASK } from '../state/layout.js';
 
 /** Distinct states a full table holds, as a share of its records: the rest is room to combine in. */
 export const MAX_LOAD_FACTOR = 0.7;
@@ -38,7 +40,6 @@ const PARTITION_STATES = 1 << 12;
 /** Share of each partition's range spread evenly over all prefixes, for states the plan did not foresee. */
 const UNIFORM_SHARE = 0.05;
 
-const LOW_WORD = 0x3fffffff;
 const NONE = -1;
 
 export interface RecordSink {
@@ -334,10 +335,7 @@ export class StateTable {
         }
         const at = e * stride;
         if (records[at] === hi && records[at + 1] === lo) {
-          for (let r = 0; r < k; r++) {
-            const s = records[at + 2 + r] + records[from + 2 + r];
-            records[at + 2 + r] = s >= moduli[r] ? s - moduli[r] : s;
-          }
+          for (let r = 0; r < k; r++) records[at + 2 + r] = addModulo(records[at + 2 + r], records[from + 2 + r], moduli[r]);
           break;
         }
         probes++;
@@ -410,10 +408,10 @@ export class StateTable {
       const high = keyWords[2 * j + 1];
       if (b === 32) sink.append(0, high, records, keyRecords[low] * stride + 2);
       else if (b > 0) {
-        const lo = ((low >>> b) | (high << (32 - b))) & LOW_WORD;
+        const lo = ((low >>> b) | (high << (32 - b))) & LOW_MASK;
         sink.append(high >>> (b - 2), lo, records, keyRecords[low & ((1 << b) - 1)] * stride + 2);
       } else {
-        sink.append((high << 2) | (low >>> 30), low & LOW_WORD, records, keyRecords[j] * stride + 2);
+        sink.append((high << 2) | (low >>> 30), low & LOW_MASK, records, keyRecords[j] * stride + 2);
       }
     }
   }
@@ -437,7 +435,7 @@ export class StateTable {
       const low = keyWords[2 * j];
       const high = keyWords[2 * j + 1];
       const hi = (high << 2) | (low >>> 30);
-      const lo = low & LOW_WORD;
+      const lo = low & LOW_MASK;
       let h = slotHash(hi, lo) & mask;
       while (records[index[h] * stride] !== hi || records[index[h] * stride + 1] !== lo) h = (h + 1) & mask;
       keyRecords[j] = index[h];

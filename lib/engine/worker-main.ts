@@ -30,11 +30,6 @@ port.on('message', async (message: { id: number; op: string; step: number; files
     else if (message.op === 'expand') result = await runner.expand(message.step, message.files, progress);
     else if (message.op === 'finish') result = runner.finish(message.step, message.toFiles);
     else if (message.op === 'legal') result = runner.legalSums(message.step, message.files);
-    else if (message.op === 'close') {
-      runner.close();
-      port.close();
-      return;
-    }
     port.postMessage({ id: message.id, result });
   } catch (error) {
     const exitCode = error instanceof GocountError ? error.exitCode : 1;

@@ -2,11 +2,11 @@
 
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { TEMP_SUFFIX } from './layout.js';
+import { tempPath } from './count-folder.js';
 
 /** Writes `text` under a temporary name, syncs it and renames it into place. */
 export function writeFileAtomically(path: string, text: string): void {
-  const temp = path + TEMP_SUFFIX;
+  const temp = tempPath(path);
   try {
     writeFileSync(temp, text);
     const fd = openSync(temp, 'r');

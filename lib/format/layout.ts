@@ -18,8 +18,6 @@
 export const FORMAT_VERSION = 2;
 export const HEADER_MAGIC = 'GOCNTRUN';
 export const TRAILER_MAGIC = 'GOCNTEND';
-export const RUN_SUFFIX = '.run';
-export const TEMP_SUFFIX = '.tmp';
 
 export interface RunHeader {
   readonly version: number;
@@ -35,6 +33,16 @@ export interface RunTrailer {
   readonly records: number;
   readonly sums: readonly number[];
   readonly crc: number;
+}
+
+/** What is wrong with a run's header for the step a reader expects, or undefined: the engine's one check. */
+export function runHeaderProblem(header: RunHeader, expected: { width: number; columns: number; step: number; moduli: readonly number[] }): string | undefined {
+  if (header.width !== expected.width || header.columns !== expected.columns) {
+    return `holds a ${header.width}-wide sweep of ${header.columns} columns, not ${expected.width} of ${expected.columns}`;
+  }
+  if (header.step !== expected.step) return `holds step ${header.step}, expected ${expected.step}`;
+  if (header.moduli.join() !== expected.moduli.join()) return 'holds residues for other moduli';
+  return undefined;
 }
 
 export const headerBytes = (residueCount: number): number => 24 + 4 * residueCount;

@@ -11,7 +11,6 @@ import { writeFileAtomically } from './atomic.js';
 import type { RunSummary } from './run-writer.js';
 import { sumResidueVectors } from '../residues/sums.js';
 
-export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'gocount-step';
 /**
  * 2: the worker count, the column sums so far and a CRC were added. 3: a step carries only the

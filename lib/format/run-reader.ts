@@ -9,6 +9,8 @@ import { crc32 } from 'node:zlib';
 import { RunFileError } from '../errors.js';
 import { readVarint } from './varint.js';
 import { decodeHeader, decodeTrailer, maxRecordBytes, RunHeader, trailerBytes } from './layout.js';
+import { addModulo } from '../residues/sums.js';
+import { HIGH_UNIT } from '../state/layout.js';
 
 export class RunReader {
   readonly path: string;
@@ -81,7 +83,7 @@ export class RunReader {
       if (this.records === 0 || a === 0) this.fail('state not above the one before');
       this.lo += a / 2;
     }
-    if (this.lo >= 2 ** 30 || this.hi >= 2 ** 30) this.fail('state out of range');
+    if (this.lo >= HIGH_UNIT || this.hi >= HIGH_UNIT) this.fail('state out of range');
     let pos = cursor.pos;
     if (pos + 4 * residues.length > end) this.fail('record runs past the end of the records');
     for (let r = 0; r < residues.length; r++) {
@@ -89,8 +91,7 @@ export class RunReader {
       pos += 4;
       if (v >= moduli[r]) this.fail(`residue ${v} is not below its modulus ${moduli[r]}`);
       residues[r] = v;
-      const s = sums[r] + v;
-      sums[r] = s >= moduli[r] ? s - moduli[r] : s;
+      sums[r] = addModulo(sums[r], v, moduli[r]);
     }
     cursor.pos = pos;
     this.records++;

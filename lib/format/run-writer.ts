@@ -9,7 +9,9 @@ import { writeVarint } from './varint.js';
 import { chargeWrite } from './write-faults.js';
 import { syncDirectory } from './atomic.js';
 import { dirname } from 'node:path';
-import { encodeHeader, encodeTrailerBody, maxRecordBytes, RunHeader, TEMP_SUFFIX } from './layout.js';
+import { encodeHeader, encodeTrailerBody, maxRecordBytes, RunHeader } from './layout.js';
+import { tempPath } from './count-folder.js';
+import { addModulo } from '../residues/sums.js';
 
 export interface RunSummary {
   /** File name within its step folder. */
@@ -40,7 +42,7 @@ export class RunWriter {
   /** `chunk` is scratch the caller lends for buffering: at least 64 KiB. */
   constructor(path: string, header: RunHeader, chunk: Buffer) {
     this.path = path;
-    this.tempPath = path + TEMP_SUFFIX;
+    this.tempPath = tempPath(path);
     this.chunk = chunk;
     this.moduli = Float64Array.from(header.moduli);
     this.sums = new Float64Array(header.moduli.length);
@@ -66,8 +68,7 @@ export class RunWriter {
       chunk[pos + 2] = v >>> 16;
       chunk[pos + 3] = v >>> 24;
       pos += 4;
-      const s = sums[r] + v;
-      sums[r] = s >= moduli[r] ? s - moduli[r] : s;
+      sums[r] = addModulo(sums[r], v, moduli[r]);
     }
     this.used = pos;
     this.prevHi = hi;

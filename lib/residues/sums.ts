@@ -1,5 +1,11 @@
 /** Residue arithmetic off and on the hot path: adding residue vectors modulo their moduli. */
 
+/** (a + b) mod p for residues a, b below p: one comparison, no division. Small enough to inline in hot loops. */
+export function addModulo(a: number, b: number, p: number): number {
+  const s = a + b;
+  return s >= p ? s - p : s;
+}
+
 /** tally[r] += times × src[at + r] (mod moduli[r]). times ≤ 3 keeps every value exact. */
 export function addResidues(tally: Float64Array, src: Uint32Array, at: number, times: number, moduli: Float64Array): void {
   for (let r = 0; r < moduli.length; r++) tally[r] = (tally[r] + times * src[at + r]) % moduli[r];

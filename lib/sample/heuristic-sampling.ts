@@ -8,9 +8,10 @@
  * estimate; many probes give a mean and its standard error.
  */
 
-import { BorderStates, isLegalFinal, MAX_SUCCESSORS, NEEDY, START_HI, START_LO } from '../state/border.js';
+import { BorderStates, isLegalFinal, MAX_SUCCESSORS, LIBERTYLESS, START_HI, START_LO } from '../state/border.js';
 import { Expander } from '../state/expander.js';
 import type { Sweep } from '../board/shape.js';
+export { seededRandom } from '../random.js';
 
 /** Weights are plain numbers, at most 3^(mn): boards up to this many points keep them finite. */
 export const MAX_SAMPLE_POINTS = 640;
@@ -20,18 +21,6 @@ export interface SampleResult {
   readonly mean: number;
   /** Standard error of the mean: the sample standard deviation / √runs. */
   readonly standardError: number;
-}
-
-/** A seeded generator (mulberry32), so a sample can be repeated. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
 }
 
 export class HeuristicSampler {
@@ -108,7 +97,7 @@ export class HeuristicSampler {
     const { states } = this;
     states.decode(hi, lo, y);
     let strings = 0;
-    for (let i = 0; i < states.width; i++) if (states.kind[i] === NEEDY && states.group[i] === i) strings++;
+    for (let i = 0; i < states.width; i++) if (states.kind[i] === LIBERTYLESS && states.group[i] === i) strings++;
     return strings;
   }
 }

@@ -8,11 +8,11 @@
  *
  * Each field is 3 bits:
  *   0 EDGE · 1 EMPTY · 2 black stone with a liberty · 3 white stone with a liberty
- *   4 + UP + DOWN  a stone without liberties ("needy"); UP (1) when a stone of its string lies above
+ *   4 + UP + DOWN  a stone without liberties ("libertyless"); UP (1) when a stone of its string lies above
  *                  it on the border, DOWN (2) when one lies below. Strings cannot cross (planarity),
  *                  so these two flags pin the connections like balanced parentheses.
- * A needy stone's colour is not stored: it follows from the field above, since neighbouring needy
- * stones share a colour exactly when they are connected, and a stone next to a needy stone with a
+ * A libertyless stone's colour is not stored: it follows from the field above, since neighbouring libertyless
+ * stones share a colour exactly when they are connected, and a stone next to a libertyless stone with a
  * liberty must be of the other colour. Some fields have no usable field above: field 0 and a field
  * below an EDGE, whose UP flag is free and holds the colour (1 = white), and the bump field y, which
  * the class normalisation makes white. A class (a state up to colour reversal) is stored as its member in which the first stone
@@ -26,13 +26,13 @@
  * The class works on scratch typed arrays it owns: no allocation per call.
  */
 
-import { FieldLayout, NEEDY_BITS } from './layout.js';
+import { FieldLayout, LIBERTYLESS_BITS } from './layout.js';
 
 // Field codes.
 export const EDGE_CODE = 0;
 export const EMPTY_CODE = 1;
 export const STONE_CODE = 2; // + colour
-export const NEEDY_CODE = 4; // + UP + DOWN
+export const LIBERTYLESS_CODE = 4; // + UP + DOWN
 export const UP = 1;
 export const DOWN = 2;
 
@@ -40,7 +40,7 @@ export const DOWN = 2;
 export const EDGE = 0;
 export const EMPTY = 1;
 export const STONE = 2; // a stone with a liberty
-export const NEEDY = 3; // a stone without liberties, on the border
+export const LIBERTYLESS = 3; // a stone without liberties, on the border
 
 export const BLACK = 0;
 export const WHITE = 1;
@@ -52,7 +52,7 @@ export class BorderStates {
   readonly width: number;
   readonly layout: FieldLayout;
 
-  /** The decoded state of the last decode(): kind, colour (stones only), string label (needy only). */
+  /** The decoded state of the last decode(): kind, colour (stones only), string label (libertyless only). */
   readonly kind: Uint8Array;
   readonly colour: Uint8Array;
   readonly group: Uint8Array;
@@ -83,7 +83,7 @@ export class BorderStates {
 
   /**
    * Decodes (hi, lo) at step y into kind / colour / group. Returns false when the code is not a
-   * well-formed border state (unbalanced connections, a needy stone whose colour cannot follow,
+   * well-formed border state (unbalanced connections, a libertyless stone whose colour cannot follow,
    * connected stones of different colours). Canonical form is checked by isCanonical().
    */
   decode(hi: number, lo: number, y: number): boolean {
@@ -93,22 +93,22 @@ export class BorderStates {
     let wellFormed = true;
     for (let i = 0; i < width; i++) {
       const code = fields[i];
-      if (code < NEEDY_CODE) {
+      if (code < LIBERTYLESS_CODE) {
         kind[i] = code < STONE_CODE ? code : STONE;
         colour[i] = code & 1;
         group[i] = 0;
         continue;
       }
-      kind[i] = NEEDY;
+      kind[i] = LIBERTYLESS;
       const colourOnTop = i === 0 || kind[i - 1] === EDGE;
       const linkedUp = !colourOnTop && (code & UP) !== 0;
       let c: number;
       if (colourOnTop) c = code & UP;
       else if (i === y) c = WHITE;
       else if (kind[i - 1] === STONE) c = colour[i - 1] ^ 1;
-      else if (kind[i - 1] === NEEDY) c = linkedUp && stack[depth - 1] === i - 1 ? colour[i - 1] : colour[i - 1] ^ 1;
+      else if (kind[i - 1] === LIBERTYLESS) c = linkedUp && stack[depth - 1] === i - 1 ? colour[i - 1] : colour[i - 1] ^ 1;
       else {
-        wellFormed = false; // a needy stone next to an empty point has a liberty
+        wellFormed = false; // a libertyless stone next to an empty point has a liberty
         c = WHITE;
       }
       colour[i] = c;
@@ -163,25 +163,25 @@ export class BorderStates {
     const upKind = y > 0 ? kind[y - 1] : EDGE; // (x, y-1), or the top edge
     const leftKind = kind[y]; // (x-1, y), leaving the border now
     if (choice === EMPTY_CHOICE) {
-      if (upKind === NEEDY) this.liberate(group[y - 1]);
-      if (leftKind === NEEDY) this.liberate(group[y]);
+      if (upKind === LIBERTYLESS) this.liberate(group[y - 1]);
+      if (leftKind === LIBERTYLESS) this.liberate(group[y]);
       nextKind[y] = EMPTY;
       return true;
     }
     const upSame = upKind >= STONE && colour[y - 1] === choice;
     const leftSame = leftKind >= STONE && colour[y] === choice;
     // A libertyless enemy stone leaving the border must have a string mate still on it.
-    if (leftKind === NEEDY && !leftSame && this.members(group[y]) === 1) return false;
+    if (leftKind === LIBERTYLESS && !leftSame && this.members(group[y]) === 1) return false;
     const liberty = upKind === EMPTY || leftKind === EMPTY || (upSame && upKind === STONE) || (leftSame && leftKind === STONE);
     if (liberty) {
-      if (upSame && upKind === NEEDY) this.liberate(group[y - 1]);
-      if (leftSame && leftKind === NEEDY) this.liberate(group[y]);
+      if (upSame && upKind === LIBERTYLESS) this.liberate(group[y - 1]);
+      if (leftSame && leftKind === LIBERTYLESS) this.liberate(group[y]);
       nextKind[y] = STONE;
     } else {
-      // Joins the needy strings of its same-coloured neighbours; takes over the left one's label.
+      // Joins the libertyless strings of its same-coloured neighbours; takes over the left one's label.
       const label = leftSame ? group[y] : width;
       if (upSame) this.relabel(group[y - 1], label);
-      nextKind[y] = NEEDY;
+      nextKind[y] = LIBERTYLESS;
       nextGroup[y] = label;
     }
     nextColour[y] = choice;
@@ -196,33 +196,33 @@ export class BorderStates {
   private forgetAbove(y: number): boolean {
     const { width, nextKind, nextGroup, seen } = this;
     seen.fill(0);
-    for (let i = y; i < width; i++) if (nextKind[i] === NEEDY) seen[nextGroup[i]] = 1;
+    for (let i = y; i < width; i++) if (nextKind[i] === LIBERTYLESS) seen[nextGroup[i]] = 1;
     for (let i = 0; i < y; i++) {
-      if (nextKind[i] === NEEDY && seen[nextGroup[i]] === 0) return false;
+      if (nextKind[i] === LIBERTYLESS && seen[nextGroup[i]] === 0) return false;
       nextKind[i] = EDGE;
     }
     return true;
   }
 
-  /** Turns every needy stone of string `label` in next* into a stone with a liberty. */
+  /** Turns every libertyless stone of string `label` in next* into a stone with a liberty. */
   private liberate(label: number): void {
     const { width, nextKind, nextGroup } = this;
     for (let i = 0; i < width; i++) {
-      if (nextKind[i] === NEEDY && nextGroup[i] === label) nextKind[i] = STONE;
+      if (nextKind[i] === LIBERTYLESS && nextGroup[i] === label) nextKind[i] = STONE;
     }
   }
 
   private relabel(from: number, to: number): void {
     const { width, nextKind, nextGroup } = this;
     for (let i = 0; i < width; i++) {
-      if (nextKind[i] === NEEDY && nextGroup[i] === from) nextGroup[i] = to;
+      if (nextKind[i] === LIBERTYLESS && nextGroup[i] === from) nextGroup[i] = to;
     }
   }
 
-  /** Number of border stones of needy string `label` in the decoded state. */
+  /** Number of border stones of libertyless string `label` in the decoded state. */
   private members(label: number): number {
     let n = 0;
-    for (let i = 0; i < this.width; i++) if (this.kind[i] === NEEDY && this.group[i] === label) n++;
+    for (let i = 0; i < this.width; i++) if (this.kind[i] === LIBERTYLESS && this.group[i] === label) n++;
     return n;
   }
 
@@ -242,18 +242,18 @@ export class BorderStates {
     }
     seen.fill(0);
     for (let i = 0; i < width; i++) {
-      if (kind[i] !== NEEDY) continue;
+      if (kind[i] !== LIBERTYLESS) continue;
       hasUp[i] = seen[group[i]];
       seen[group[i]] = 1;
     }
     seen.fill(0);
     for (let i = width - 1; i >= 0; i--) {
       const k = kind[i];
-      if (k === NEEDY) {
+      if (k === LIBERTYLESS) {
         const down = seen[group[i]] === 1 ? DOWN : 0;
         seen[group[i]] = 1;
         const top = i === 0 || kind[i - 1] === EDGE ? colour[i] ^ flip : hasUp[i];
-        fields[i] = NEEDY_CODE | down | top;
+        fields[i] = LIBERTYLESS_CODE | down | top;
       } else if (k === STONE) {
         fields[i] = STONE_CODE | (colour[i] ^ flip);
       } else {
@@ -276,7 +276,7 @@ export class BorderStates {
 
 /** Whether a state at step 0 is a legal final state: no stone lacks a liberty. */
 export function isLegalFinal(hi: number, lo: number): boolean {
-  return ((hi & NEEDY_BITS) | (lo & NEEDY_BITS)) === 0;
+  return ((hi & LIBERTYLESS_BITS) | (lo & LIBERTYLESS_BITS)) === 0;
 }
 
 /** The `choice` of placePoint that leaves the point empty; black and white are 0 and 1. */

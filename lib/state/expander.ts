@@ -21,19 +21,17 @@ import {
   BorderStates,
   DOWN,
   EMPTY_CODE,
-  NEEDY_CODE,
+  LIBERTYLESS_CODE,
   STONE_CODE,
   UP,
   WHITE,
 } from './border.js';
-import { FieldLayout } from './layout.js';
+import { FieldLayout, HIGH_MASK, LOW_MASK } from './layout.js';
 
 const NONE = -1;
 
 /** Bit 0 of every field slot in a word: for the colour-flip mask and the stone mask. */
 const FIELD_ONES = 0o1111111111;
-const LOW_MASK = 0x3fffffff;
-const HIGH_MASK = 0x7ffffff;
 
 export class Expander {
   readonly width: number;
@@ -75,7 +73,7 @@ export class Expander {
     if (lastColumn) return this.reference.expandReference(hi, lo, y, out, at, true);
     const left = lo & 7; // field y is in slot 0, field y − 1 in slot 1
     const up = y > 0 ? (lo >>> 3) & 7 : 0;
-    if (left < NEEDY_CODE && up < NEEDY_CODE) return this.expandQuick(hi, lo, y, left, up, out, at);
+    if (left < LIBERTYLESS_CODE && up < LIBERTYLESS_CODE) return this.expandQuick(hi, lo, y, left, up, out, at);
     this.readParent(hi, lo, y);
     const { fields, colour } = this;
     const upCode = y > 0 ? fields[y - 1] : 0; // the top edge acts like EDGE: no stone, no liberty
@@ -85,34 +83,34 @@ export class Expander {
     // Empty: frees the strings above and to the left.
     this.hi = hi;
     this.lo = lo;
-    if (upCode >= NEEDY_CODE) this.liberate(y - 1);
-    if (leftCode >= NEEDY_CODE) this.liberate(y);
+    if (upCode >= LIBERTYLESS_CODE) this.liberate(y - 1);
+    if (leftCode >= LIBERTYLESS_CODE) this.liberate(y);
     this.setField(y, EMPTY_CODE);
     this.finish(out, at + 2 * count++, 0, this.hi, this.lo, NONE);
 
     for (let c = 0; c <= WHITE; c++) {
       const upSame = upCode >= STONE_CODE && colour[y - 1] === c;
       const leftSame = leftCode >= STONE_CODE && colour[y] === c;
-      const leftLeaves = leftCode >= NEEDY_CODE && !leftSame;
+      const leftLeaves = leftCode >= LIBERTYLESS_CODE && !leftSame;
       if (leftLeaves && this.above[y] === NONE && this.below[y] === NONE) continue; // its last liberty
       this.hi = hi;
       this.lo = lo;
       if (leftLeaves) this.dropFromString(y);
       const liberty =
-        upCode === EMPTY_CODE || leftCode === EMPTY_CODE || (upSame && upCode < NEEDY_CODE) || (leftSame && leftCode < NEEDY_CODE);
+        upCode === EMPTY_CODE || leftCode === EMPTY_CODE || (upSame && upCode < LIBERTYLESS_CODE) || (leftSame && leftCode < LIBERTYLESS_CODE);
       if (liberty) {
-        if (upSame && upCode >= NEEDY_CODE) this.liberate(y - 1);
-        if (leftSame && leftCode >= NEEDY_CODE) this.liberate(y);
+        if (upSame && upCode >= LIBERTYLESS_CODE) this.liberate(y - 1);
+        if (leftSame && leftCode >= LIBERTYLESS_CODE) this.liberate(y);
         this.setField(y, STONE_CODE | c);
       } else if (leftSame) {
         // Continues the left stone's string in its place: same flags, same colour.
         if (upSame && this.group[y - 1] !== this.group[y]) this.joinStrings(this.group[y - 1], this.group[y]);
       } else if (upSame) {
         // Hangs below the stone above: after it in its string, before whatever followed it.
-        this.setField(y, NEEDY_CODE | UP | (fields[y - 1] & DOWN));
+        this.setField(y, LIBERTYLESS_CODE | UP | (fields[y - 1] & DOWN));
         this.setField(y - 1, fields[y - 1] | DOWN);
       } else {
-        this.setField(y, y === 0 ? NEEDY_CODE | c : NEEDY_CODE);
+        this.setField(y, y === 0 ? LIBERTYLESS_CODE | c : LIBERTYLESS_CODE);
       }
       this.finish(out, at + 2 * count++, c, this.hi, this.lo, NONE);
     }
@@ -131,7 +129,7 @@ export class Expander {
     for (let c = 0; c <= WHITE; c++) {
       // A neighbour of the same colour here has a liberty, and passes it on.
       const liberty = open || (up >= STONE_CODE && (up & 1) === c) || (left >= STONE_CODE && (left & 1) === c);
-      const code = liberty ? STONE_CODE | c : y === 0 ? NEEDY_CODE | c : NEEDY_CODE;
+      const code = liberty ? STONE_CODE | c : y === 0 ? LIBERTYLESS_CODE | c : LIBERTYLESS_CODE;
       this.finish(out, at + 2 + 2 * c, c, hi, rest | code, left);
     }
     return 3;
@@ -146,14 +144,14 @@ export class Expander {
     for (let i = 0, slot = y; i < width; i++, slot = slot === 0 ? width - 1 : slot - 1) {
       offset[i] = 3 * slot;
       const code = fields[i];
-      if (code < NEEDY_CODE) {
+      if (code < LIBERTYLESS_CODE) {
         colour[i] = code & 1;
         continue;
       }
       const linkedUp = i > 0 && (code & UP) !== 0;
       if (i === 0) colour[i] = code & UP;
       else if (i === y) colour[i] = WHITE;
-      else if (fields[i - 1] < NEEDY_CODE) colour[i] = colour[i - 1] ^ 1;
+      else if (fields[i - 1] < LIBERTYLESS_CODE) colour[i] = colour[i - 1] ^ 1;
       else colour[i] = linkedUp && stack[depth - 1] === i - 1 ? colour[i - 1] : colour[i - 1] ^ 1;
       if (linkedUp) {
         const mate = stack[--depth];
@@ -201,10 +199,10 @@ export class Expander {
     const { width, fields, group } = this;
     let last = NONE;
     for (let i = 0; i < width; i++) {
-      if (fields[i] < NEEDY_CODE || (group[i] !== a && group[i] !== b)) continue;
-      if (last === NONE) this.setField(i, i === 0 ? fields[i] & ~DOWN : NEEDY_CODE);
+      if (fields[i] < LIBERTYLESS_CODE || (group[i] !== a && group[i] !== b)) continue;
+      if (last === NONE) this.setField(i, i === 0 ? fields[i] & ~DOWN : LIBERTYLESS_CODE);
       else {
-        this.setField(i, NEEDY_CODE | UP);
+        this.setField(i, LIBERTYLESS_CODE | UP);
         this.setField(last, this.fieldOf(last) | DOWN);
       }
       last = i;
@@ -227,15 +225,15 @@ export class Expander {
       const code = bit < 30 ? (lo >>> bit) & 7 : (hi >>> (bit - 30)) & 7;
       let field = y - bit / 3;
       if (field < 0) field += width;
-      const reference = code < NEEDY_CODE ? code & 1 : field === y ? placed : left === NONE ? this.colour[field] : quickColour(field, code, left);
+      const reference = code < LIBERTYLESS_CODE ? code & 1 : field === y ? placed : left === NONE ? this.colour[field] : quickColour(field, code, left);
       if (reference !== WHITE) {
         // Codes 2 and 3 (bit 2 clear, bit 1 set) swap; field 0 keeps its colour in its UP bit.
         lo ^= (~lo >>> 2) & (lo >>> 1) & FIELD_ONES;
         hi ^= (~hi >>> 2) & (hi >>> 1) & FIELD_ONES;
         const zero = 3 * y; // field 0 is in slot y
         if (zero < 30) {
-          if (((lo >>> zero) & NEEDY_CODE) !== 0) lo ^= 1 << zero;
-        } else if (((hi >>> (zero - 30)) & NEEDY_CODE) !== 0) hi ^= 1 << (zero - 30);
+          if (((lo >>> zero) & LIBERTYLESS_CODE) !== 0) lo ^= 1 << zero;
+        } else if (((hi >>> (zero - 30)) & LIBERTYLESS_CODE) !== 0) hi ^= 1 << (zero - 30);
       }
     }
     // Next layout: every field one slot up, field y + 1 from the top slot to slot 0.

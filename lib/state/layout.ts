@@ -20,8 +20,14 @@ export const FIELD_BITS = 3;
 export const FIELD_MASK = 7;
 /** Fields held by the low word. */
 export const LOW_FIELDS = 10;
-/** The value of one unit of the high word: hi * HIGH_UNIT + lo is the state's numeric value. */
-export const HIGH_UNIT = 2 ** 30;
+/**
+ * A state is two words: lo holds fields 0–9 (30 bits), hi the rest (27 bits at width 19).
+ * hi * HIGH_UNIT + lo is the state's numeric value.
+ */
+export const LOW_BITS = 30;
+export const HIGH_UNIT = 2 ** LOW_BITS;
+export const LOW_MASK = HIGH_UNIT - 1;
+export const HIGH_MASK = 2 ** 27 - 1;
 export const MAX_WIDTH = 19;
 /** Widest state whose numeric value is an exact JS number (3 * 17 = 51 bits < 53). */
 export const MAX_EXACT_NUMBER_WIDTH = 17;
@@ -66,4 +72,4 @@ export class FieldLayout {
 }
 
 /** Bit 2 of every field: set exactly in the fields of libertyless stones, whatever the slot order. */
-export const NEEDY_BITS = 0o4444444444;
+export const LIBERTYLESS_BITS = 0o4444444444;

@@ -9,7 +9,7 @@
  * Used by error messages, `inspect`, debugging and the tests (which also parse it back).
  */
 
-import { BLACK, BorderStates, EDGE, EMPTY, NEEDY, STONE, WHITE } from './border.js';
+import { BLACK, BorderStates, EDGE, EMPTY, LIBERTYLESS, STONE, WHITE } from './border.js';
 
 const STRING_LETTERS = 'ABCDEFGHIJKLMNPQRSTUVWYZ'; // no O or X: those mean stones with liberties
 
@@ -33,7 +33,7 @@ export function renderState(states: BorderStates, hi: number, lo: number, y: num
       case STONE:
         text += colour[i] === BLACK ? 'X' : 'O';
         break;
-      case NEEDY: {
+      case LIBERTYLESS: {
         let letter = letterOf.get(group[i]);
         if (letter === undefined) {
           letter = STRING_LETTERS[used[colour[i]]++];
@@ -72,7 +72,7 @@ export function parseState(states: BorderStates, text: string, y: number, out: U
       kind[i] = STONE;
       colour[i] = ch === 'X' ? BLACK : WHITE;
     } else if (/^[A-Za-z]$/.test(ch)) {
-      kind[i] = NEEDY;
+      kind[i] = LIBERTYLESS;
       colour[i] = ch === ch.toUpperCase() ? BLACK : WHITE;
       let label = labels.get(ch);
       if (label === undefined) labels.set(ch, (label = i));

@@ -2,7 +2,7 @@
  * How many valid border state classes of height M there are at each y (paper §5.2, Table 1),
  * counted without listing them. Read top to bottom, a valid state is a balanced path through the
  * intra-border automaton: each point is empty (E), a stone with a liberty (B, W), or a libertyless
- * ("needy") stone that may connect up (U) and/or down (D) to stones of its string on the border.
+ * ("libertyless") stone that may connect up (U) and/or down (D) to stones of its string on the border.
  * D pushes the stone's colour on a stack and U pops it, so connections nest like two kinds of
  * brackets and never cross. Counting paths with a (last nodes, stack) dynamic programme takes
  * microseconds where the states number 10^11.
@@ -12,28 +12,28 @@
  * Classes pair each state with its colour reversal, except the stoneless one: (states + 1) / 2.
  */
 
-// Nodes: 0 empty, 1 and 2 black and white stones with a liberty, 3 + 4·colour + flags needy stones.
+// Nodes: 0 empty, 1 and 2 black and white stones with a liberty, 3 + 4·colour + flags libertyless stones.
 const EMPTY = 0;
-const FIRST_NEEDY = 3;
+const FIRST_LIBERTYLESS = 3;
 const NODES = 11;
 /** Stands for "no node yet" above the first point. */
 const NONE = NODES;
 const UP = 1;
 const DOWN = 2;
 
-const isNeedy = (node: number) => node >= FIRST_NEEDY;
+const isLibertyless = (node: number) => node >= FIRST_LIBERTYLESS;
 const isStone = (node: number) => node !== EMPTY;
 /** 0 black, 1 white, for any stone. */
-const colourOf = (node: number) => (node < FIRST_NEEDY ? node - 1 : (node - FIRST_NEEDY) >> 2);
-const flagsOf = (node: number) => (node - FIRST_NEEDY) & 3;
+const colourOf = (node: number) => (node < FIRST_LIBERTYLESS ? node - 1 : (node - FIRST_LIBERTYLESS) >> 2);
+const flagsOf = (node: number) => (node - FIRST_LIBERTYLESS) & 3;
 
 /** Whether `next` may follow `node` when the two points are neighbours. */
 function follows(node: number, next: number): boolean {
-  if (!isStone(node)) return !isNeedy(next); // a needy stone never touches an empty point
-  if (!isStone(next)) return !isNeedy(node);
+  if (!isStone(node)) return !isLibertyless(next); // a libertyless stone never touches an empty point
+  if (!isStone(next)) return !isLibertyless(node);
   const same = colourOf(node) === colourOf(next);
-  if (!isNeedy(node) || !isNeedy(next)) return !same || (!isNeedy(node) && !isNeedy(next)); // a liberty would spread
-  // Two needy neighbours are one string exactly when they have the same colour: then linked.
+  if (!isLibertyless(node) || !isLibertyless(next)) return !same || (!isLibertyless(node) && !isLibertyless(next)); // a liberty would spread
+  // Two libertyless neighbours are one string exactly when they have the same colour: then linked.
   return !same || ((flagsOf(node) & DOWN) !== 0 && (flagsOf(next) & UP) !== 0);
 }
 
@@ -44,8 +44,8 @@ function follows(node: number, next: number): boolean {
  */
 function virtuallyAdjacent(above: number | undefined, node: number): boolean {
   if (!isStone(node)) return false;
-  if (isNeedy(node)) {
-    const linkedAbove = above !== undefined && isNeedy(above) && colourOf(above) === colourOf(node);
+  if (isLibertyless(node)) {
+    const linkedAbove = above !== undefined && isLibertyless(above) && colourOf(above) === colourOf(node);
     return flagsOf(node) !== 0 && !linkedAbove;
   }
   return above === undefined || (isStone(above) && colourOf(above) !== colourOf(node));
@@ -102,7 +102,7 @@ function key(above: number, previous: number, stack: number): number {
 
 /** The stack after `node`, or −1 when its up-connection has nothing of its colour to link to. */
 function push(stack: number, node: number): number {
-  if (!isNeedy(node)) return stack;
+  if (!isLibertyless(node)) return stack;
   const colour = colourOf(node);
   const flags = flagsOf(node);
   let s = stack;

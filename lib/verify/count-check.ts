@@ -8,11 +8,11 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { COUNT_FILE, COUNT_FORMAT, CountIdentity, RESULT_FILE, resultCrc, ScratchFolder, stepFolderName } from '../engine/scratch.js';
+import { COUNT_FILE, COUNT_FORMAT, countFolderPath, CountIdentity, MANIFEST_FILE, RESULT_FILE, resultCrc, stepFolderName, stepOfFolder } from '../format/count-folder.js';
 import { FORMAT_VERSION } from '../format/layout.js';
-import { MANIFEST_FILE, StepManifest } from '../format/manifest.js';
+import type { StepManifest } from '../format/manifest.js';
 import type { Problem } from './problems.js';
-import { checkStep, StepCheck, stepOfFolder } from './step-check.js';
+import { checkStep, StepCheck } from './step-check.js';
 
 export interface CountCheck {
   readonly dir: string;
@@ -30,7 +30,7 @@ export function checkCount(dir: string): CountCheck {
     return { dir, steps: [], problems };
   }
   const identity: CountIdentity = { width: found.width, columns: found.columns, moduli: found.moduli };
-  if (new ScratchFolder(path.dirname(path.dirname(path.resolve(dir))), identity).root !== path.resolve(dir)) {
+  if (countFolderPath(path.dirname(path.dirname(path.resolve(dir))), identity) !== path.resolve(dir)) {
     problems.push({ file: countFile, problem: 'describes another count than its folder\'s name (board or moduli changed)' });
   }
   const steps = fse

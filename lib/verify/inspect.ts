@@ -5,7 +5,8 @@
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { GocountError, RunFileError, UsageError } from '../errors.js';
-import { decodeTrailer, HEADER_MAGIC, RUN_SUFFIX, RunHeader, RunTrailer, trailerBytes } from '../format/layout.js';
+import { decodeTrailer, HEADER_MAGIC, RunHeader, RunTrailer, trailerBytes } from '../format/layout.js';
+import { RUN_SUFFIX } from '../format/count-folder.js';
 import { MAX_WIDTH } from '../state/layout.js';
 import { RunReader } from '../format/run-reader.js';
 import { BorderStates } from '../state/border.js';

@@ -10,7 +10,7 @@ import { crc32 } from 'node:zlib';
 import varint from 'varint';
 import { decodeHeader, decodeTrailer, headerBytes, RunHeader, trailerBytes } from '../format/layout.js';
 import { isLegalFinal } from '../state/border.js';
-import { MAX_WIDTH } from '../state/layout.js';
+import { HIGH_UNIT, MAX_WIDTH } from '../state/layout.js';
 import type { Problem } from './problems.js';
 import { StateCheck } from './state-check.js';
 
@@ -170,7 +170,7 @@ class RunChecker {
       if (records > 0 && !(nextHi > hi || (nextHi === hi && nextLo > lo))) report('state is not above the one before');
       hi = nextHi;
       lo = nextLo;
-      if (hi >= 2 ** 30 || lo >= 2 ** 30) report('state is out of range');
+      if (hi >= HIGH_UNIT || lo >= HIGH_UNIT) report('state is out of range');
       else {
         const problem = states.problem(hi, lo);
         if (problem) report(problem);

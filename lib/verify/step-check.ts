@@ -6,10 +6,9 @@
 import path from 'node:path';
 import fse from 'fs-extra';
 import { GocountError } from '../errors.js';
-import { RUN_SUFFIX, TEMP_SUFFIX } from '../format/layout.js';
-import { MANIFEST_FILE, readManifest, StepManifest } from '../format/manifest.js';
+import { CountIdentity, MANIFEST_FILE, parseRunFileName, RUN_SUFFIX, stepOfFolder, TEMP_SUFFIX } from '../format/count-folder.js';
+import { readManifest, StepManifest } from '../format/manifest.js';
 import { sumResidueVectors } from '../residues/sums.js';
-import type { CountIdentity } from '../engine/scratch.js';
 import type { Problem } from './problems.js';
 import { checkRunFile, RunCheck } from './run-check.js';
 
@@ -22,20 +21,12 @@ export interface StepCheck {
   readonly problems: Problem[];
 }
 
-const STEP_NAME = /^step-(\d+)$/;
-
-/** The step a folder's name gives, if it is named like one. */
-export function stepOfFolder(dir: string): number | undefined {
-  const match = STEP_NAME.exec(path.basename(dir));
-  return match ? Number(match[1]) : undefined;
-}
-
 /** The partition a run file's name gives: run-p1-00003.run is partition 1's; run-00003.run the only one's. */
 function partitionOfName(file: string, partitions: number): number | undefined {
-  const match = /^run-(?:p(\d+)-)?\d+\.run$/.exec(file);
-  if (!match) return undefined;
-  if (partitions === 1) return match[1] === undefined ? 0 : undefined;
-  return match[1] === undefined ? undefined : Number(match[1]);
+  const name = parseRunFileName(file);
+  if (!name) return undefined;
+  if (partitions === 1) return name.partition === undefined ? 0 : undefined;
+  return name.partition;
 }
 
 export function checkStep(dir: string, identity?: CountIdentity): StepCheck {

@@ -8,13 +8,12 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import fse from 'fs-extra';
 import { UsageError } from '../errors.js';
-import { COUNT_FILE } from '../engine/scratch.js';
-import { HEADER_MAGIC, RUN_SUFFIX } from '../format/layout.js';
-import { MANIFEST_FILE } from '../format/manifest.js';
+import { COUNT_FILE, MANIFEST_FILE, RUN_SUFFIX, stepOfFolder } from '../format/count-folder.js';
+import { HEADER_MAGIC } from '../format/layout.js';
 import { checkCount } from './count-check.js';
 import type { Problem } from './problems.js';
 import { checkRunFile } from './run-check.js';
-import { checkStep, StepCheck, stepOfFolder } from './step-check.js';
+import { checkStep, StepCheck } from './step-check.js';
 
 export interface VerifyReport {
   readonly path: string;

@@ -2,8 +2,17 @@
 import { cpSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fixturesDir } from './paths.js';
+import { moduliFolderName } from '../../lib/format/count-folder.js';
 
 export const fixtureRuns = path.join(fixturesDir, 'runs');
+
+/** The one modulus of the fixtures' counts: 3×3 and 4×4 need no other. */
+export const FIXTURE_MODULUS = 4294967291;
+
+/** A fixture count's folder under `runs` (fixtureRuns, or a copy of it). */
+export function fixtureCount(runs: string, board: '3x3' | '4x4'): string {
+  return path.join(runs, board, moduliFolderName([FIXTURE_MODULUS]));
+}
 
 /** Every file under dir, recursively, as paths. */
 export function filesUnder(dir: string): string[] {

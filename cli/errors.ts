@@ -1,0 +1,12 @@
+/** How the command reports an error: one line, with its own flag names for the library's options. */
+
+import { GocountError, InvalidOptionError } from '../lib/errors.js';
+
+/** The flag of a library option: fanIn → --fan-in. */
+export function flagOf(option: string): string {
+  return `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+}
+
+export function errorLine(error: GocountError): string {
+  return error instanceof InvalidOptionError ? `${flagOf(error.option)} ${error.value}: ${error.problem}` : error.message;
+}

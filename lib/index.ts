@@ -1,0 +1,21 @@
+/**
+ * gocount as a library: count legal Go positions exactly, check a count's files, and the toolkit of
+ * the paper's other computations. Everything public is exported here, and only here.
+ */
+
+export { countLegal } from './count/count-legal.js';
+export type { ColumnCount, CountResult } from './count/count-legal.js';
+export type { CountOptions } from './count/count-options.js';
+export type { ProgressEvent, OnProgress, StepReport } from './engine/progress.js';
+export type { CountStats } from './engine/stats.js';
+export type { Residue } from './residues/crt.js';
+export { verifyPath } from './verify/verify.js';
+export { inspectRun } from './verify/inspect.js';
+export { validStates } from './states/valid-classes.js';
+export { recurrenceOf as recurrence } from './recurrence/recurrence-report.js';
+export { estimateBoard as estimate } from './estimate/estimate-board.js';
+export { games, sample } from './toolkit.js';
+export type { GamesResult, SampleOptions } from './toolkit.js';
+export type { SampleResult } from './sample/heuristic-sampling.js';
+export { AbortedError, GocountError, InvalidOptionError, RunFileError, UsageError } from './errors.js';
+export type { GocountErrorCode } from './errors.js';

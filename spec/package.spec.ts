@@ -1,0 +1,75 @@
+// The package as others get it: packed by npm, installed into a new project, imported by name from
+// plain JavaScript (the README's example among it) and from type-checked TypeScript.
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { repoRoot } from './support/paths.js';
+import { tempScratch } from './support/scratch.js';
+
+const L55 = '414295148741';
+
+function run(command: string, args: string[], cwd: string) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 120_000 });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+test('the packed package installs into a new project and counts 5×5 from JavaScript and TypeScript', (t) => {
+  const dir = tempScratch(t);
+  const packed = run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], repoRoot);
+  t.is(packed.status, 0, packed.output);
+  const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
+  t.truthy(tarball, packed.output);
+
+  const project = path.join(dir, 'consumer');
+  const scratch = path.join(dir, 'scratch');
+  mkdirSync(project);
+  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const installed = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball!)], project);
+  t.is(installed.status, 0, installed.output);
+
+  writeFileSync(
+    path.join(project, 'count.mjs'),
+    `import { countLegal, InvalidOptionError } from 'gocount';
+const result = await countLegal({ m: 5, n: 5, memory: '64M', workers: 1, scratch: ${JSON.stringify(scratch)} });
+let refused = '';
+try { await countLegal({ m: 5, n: 5, fanIn: 1 }); } catch (error) { refused = error instanceof InvalidOptionError ? error.code + ' ' + error.option : String(error); }
+console.log(JSON.stringify({ legal: result.legal.toString(), typeofLegal: typeof result.legal, refused }));
+`,
+  );
+  const js = run('node', ['count.mjs'], project);
+  t.is(js.status, 0, js.output);
+  t.deepEqual(JSON.parse(js.output), { legal: L55, typeofLegal: 'bigint', refused: 'GOCOUNT_INVALID_OPTION fanIn' });
+
+  // The README's library example, as written there.
+  const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const example = /<!-- library-example -->\n```js\n([\s\S]*?)```/.exec(readme);
+  t.truthy(example, 'README.md has the library example');
+  writeFileSync(path.join(project, 'example.mjs'), example![1]);
+  const fromReadme = run('node', ['example.mjs'], project);
+  t.is(fromReadme.status, 0, fromReadme.output);
+  t.regex(fromReadme.output, new RegExp(`^L\\(5,5\\) = ${L55}$`, 'm'));
+
+  const typeRoots = path.join(repoRoot, 'node_modules', '@types');
+  const tsconfig = { compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: ['node'], typeRoots: [typeRoots] } };
+  writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ ...tsconfig, files: ['count.ts'] }));
+  writeFileSync(
+    path.join(project, 'count.ts'),
+    `import { countLegal, type CountResult, type ProgressEvent } from 'gocount';
+const steps: number[] = [];
+const result: CountResult = await countLegal({ m: 5, n: 5, memory: 64 << 20, workers: 1, onProgress: (event: ProgressEvent) => { if (event.type === 'step-end') steps.push(event.report.step); } });
+const legal: bigint = result.legal;
+console.log(legal, steps.length);
+`,
+  );
+  const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+  const checked = run('node', [tsc, '-p', 'tsconfig.json'], project);
+  t.is(checked.status, 0, checked.output);
+
+  // The types are real: a count is a bigint, not a string (nor any).
+  writeFileSync(path.join(project, 'wrong.ts'), `import { countLegal } from 'gocount';\nconst legal: string = (await countLegal({ m: 5, n: 5 })).legal;\nconsole.log(legal);\n`);
+  writeFileSync(path.join(project, 'tsconfig.wrong.json'), JSON.stringify({ ...tsconfig, files: ['wrong.ts'] }));
+  const wrong = run('node', [tsc, '-p', 'tsconfig.wrong.json'], project);
+  t.not(wrong.status, 0);
+  t.regex(wrong.output, /wrong\.ts.*TS2322: Type 'bigint' is not assignable to type 'string'/);
+});
