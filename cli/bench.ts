@@ -26,11 +26,19 @@ const TABLE_3: Record<string, string> = {
 
 const args = yargs(hideBin(process.argv))
   .scriptName('npm run bench --')
-  .option('with-13', { type: 'boolean', default: false, describe: 'also count 13×13 with --memory 512M (about an hour: see docs/performance.md)' })
+  .option('with-13', {
+    type: 'boolean',
+    default: false,
+    describe: 'also count 13×13 with --memory 512M (about an hour: see docs/performance.md)',
+  })
   .option('boards', { type: 'string', describe: 'comma-separated boards instead, like 7x7,9x9' })
   .option('memory', { type: 'string', describe: 'passed to gocount --memory' })
   .option('residues-per-pass', { type: 'number', describe: 'passed to gocount --residues-per-pass' })
-  .option('workers', { type: 'string', default: `1,${os.availableParallelism()}`, describe: 'comma-separated worker counts, each run in turn' })
+  .option('workers', {
+    type: 'string',
+    default: `1,${os.availableParallelism()}`,
+    describe: 'comma-separated worker counts, each run in turn',
+  })
   .option('scratch', { type: 'string', describe: 'folder for run files (default: a temporary folder)' })
   .strict()
   .help()
@@ -42,8 +50,24 @@ if (args['with-13']) runs.push({ board: '13x13', memory: args.memory ?? '512M' }
 const workerCounts = [...new Set(args.workers.split(',').map(Number))];
 const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.js');
 
-console.log(`gocount bench on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, ${formatBytes(os.totalmem())}, node ${process.version}`);
-const head = ['board', 'memory', 'workers', 'wall', 'user', 'system', 'states/s', 'expanded', 'peak RSS', 'redundancy', 'written', 'load', 'exact'];
+console.log(
+  `gocount bench on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, ${formatBytes(os.totalmem())}, node ${process.version}`,
+);
+const head = [
+  'board',
+  'memory',
+  'workers',
+  'wall',
+  'user',
+  'system',
+  'states/s',
+  'expanded',
+  'peak RSS',
+  'redundancy',
+  'written',
+  'load',
+  'exact',
+];
 const widths = [7, 7, 7, 8, 8, 7, 9, 9, 9, 10, 10, 14, 6];
 const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' ');
 const costLines: string[] = [];
@@ -86,8 +110,12 @@ for (const { board, memory } of runs) {
         exact,
       ]),
     );
-    costLines.push(`${board.padEnd(7)} ${String(workers).padStart(7)} ${PHASES.map((phase) => String(stats.nsPerState[phase]).padStart(9)).join(' ')}`);
+    costLines.push(
+      `${board.padEnd(7)} ${String(workers).padStart(7)} ${PHASES.map((phase) => String(stats.nsPerState[phase]).padStart(9)).join(' ')}`,
+    );
   }
 }
-console.log(`\ncost model, thread ns per expanded state (summed over workers)\n${'board'.padEnd(7)} ${'workers'.padStart(7)} ${PHASES.map((phase) => phase.padStart(9)).join(' ')}`);
+console.log(
+  `\ncost model, thread ns per expanded state (summed over workers)\n${'board'.padEnd(7)} ${'workers'.padStart(7)} ${PHASES.map((phase) => phase.padStart(9)).join(' ')}`,
+);
 for (const cost of costLines) console.log(cost);

@@ -43,12 +43,14 @@ export const countCommand: CommandModule<object, CountArgs> = {
       })
       .option('memory', {
         type: 'string',
-        describe: 'memory budget for the engine\'s buffers, like 512M or 4G; peak RSS stays within it plus a fixed overhead (default: half the free memory)',
+        describe:
+          "memory budget for the engine's buffers, like 512M or 4G; peak RSS stays within it plus a fixed overhead (default: half the free memory)",
       })
       .option('scratch', {
         type: 'string',
         default: DEFAULT_SCRATCH,
-        describe: 'folder for run files; each board and modulus set gets its own subfolder, and a rerun with the same folder resumes an interrupted count',
+        describe:
+          'folder for run files; each board and modulus set gets its own subfolder, and a rerun with the same folder resumes an interrupted count',
       })
       .option('disk', {
         type: 'string',
@@ -62,7 +64,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       .option('keep', {
         type: 'boolean',
         default: false,
-        describe: 'keep every step\'s run files and manifests (normally a step\'s are deleted once a later step is on disk)',
+        describe: "keep every step's run files and manifests (normally a step's are deleted once a later step is on disk)",
       })
       .option('residues-per-pass', {
         type: 'number',
@@ -70,7 +72,9 @@ export const countCommand: CommandModule<object, CountArgs> = {
       })
       .option('workers', {
         type: 'number',
-        describe: `worker threads, 1 to ${MAX_WORKERS}: N splits the states between N threads, each with 1/N of --memory; 1 counts in the main thread (default: the number recorded by the count being resumed, else one per core, ${defaultWorkers()} here)`,
+        describe:
+          `worker threads, 1 to ${MAX_WORKERS}: N splits the states between N threads, each with 1/N of --memory; ` +
+          `1 counts in the main thread (default: the number recorded by the count being resumed, else one per core, ${defaultWorkers()} here)`,
       })
       .option('all-columns', {
         type: 'boolean',
@@ -85,7 +89,9 @@ export const countCommand: CommandModule<object, CountArgs> = {
       .option('stats', {
         type: 'boolean',
         default: false,
-        describe: 'print per-step figures (states, runs, redundancy, bytes written), the cost model (ns per state in each phase of each step) and totals on stderr',
+        describe:
+          'print per-step figures (states, runs, redundancy, bytes written), ' +
+          'the cost model (ns per state in each phase of each step) and totals on stderr',
       })
       .option('quiet', {
         type: 'boolean',
@@ -149,7 +155,9 @@ export const countCommand: CommandModule<object, CountArgs> = {
       }
       if (args.stats) {
         out.stats = result.stats;
-        process.stderr.write(`${formatStepTable(result.steps, result.sweep.width)}\n${formatCostTable(result.steps)}\n${formatSummary(result.stats)}\n`);
+        process.stderr.write(
+          `${formatStepTable(result.steps, result.sweep.width)}\n${formatCostTable(result.steps)}\n${formatSummary(result.stats)}\n`,
+        );
       }
     }
     process.stdout.write(args.json ? `${JSON.stringify(out)}\n` : `${lines.join('\n')}\n`);

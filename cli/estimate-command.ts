@@ -24,13 +24,19 @@ export const estimateCommand: CommandModule<object, EstimateArgs> = {
     y
       .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true, demandOption: true })
       .option('digits', { type: 'number', default: 14, describe: 'significant digits of the estimate' })
-      .option('from', { type: 'number', default: LARGEST_BASE, describe: `compute A, B, L from the exact counts of n×n, n×(n+1) and (n+1)×(n+1) (1 to ${LARGEST_BASE})` })
+      .option('from', {
+        type: 'number',
+        default: LARGEST_BASE,
+        describe: `compute A, B, L from the exact counts of n×n, n×(n+1) and (n+1)×(n+1) (1 to ${LARGEST_BASE})`,
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print the estimate, constants and error as JSON' }),
   handler: (args) => {
     const { m, n } = parseBoard(args.size);
     if (m * n > MAX_POINTS) throw new UsageError(`board ${m}x${n}: estimate handles boards of up to ${MAX_POINTS} points`);
-    if (!Number.isInteger(args.digits) || args.digits < 1 || args.digits > 40) throw new UsageError(`--digits ${args.digits}: must be a whole number from 1 to 40`);
-    if (!Number.isInteger(args.from) || args.from < 1 || args.from > LARGEST_BASE) throw new UsageError(`--from ${args.from}: must be a whole number from 1 to ${LARGEST_BASE}`);
+    if (!Number.isInteger(args.digits) || args.digits < 1 || args.digits > 40)
+      throw new UsageError(`--digits ${args.digits}: must be a whole number from 1 to 40`);
+    if (!Number.isInteger(args.from) || args.from < 1 || args.from > LARGEST_BASE)
+      throw new UsageError(`--from ${args.from}: must be a whole number from 1 to ${LARGEST_BASE}`);
     const constants = asymptoticConstants(args.from);
     const result = estimateBoard(m, n, constants);
     const estimate = toScientific(result.estimate, args.digits);
@@ -39,7 +45,16 @@ export const estimateCommand: CommandModule<object, EstimateArgs> = {
     const named = { A: toFixed(constants.A, 22), B: toFixed(constants.B, 22), L: toFixed(constants.L, 22) };
     if (args.json) {
       process.stdout.write(
-        `${JSON.stringify({ m, n, estimate, shareOfAll: share, exact: result.exact?.toString(), exactSource: result.exactSource, relativeError: result.relativeError, constants: { ...named, from: k } })}\n`,
+        `${JSON.stringify({
+          m,
+          n,
+          estimate,
+          shareOfAll: share,
+          exact: result.exact?.toString(),
+          exactSource: result.exactSource,
+          relativeError: result.relativeError,
+          constants: { ...named, from: k },
+        })}\n`,
       );
       return;
     }
@@ -47,7 +62,9 @@ export const estimateCommand: CommandModule<object, EstimateArgs> = {
     const [shareMantissa, shareExponent] = share.split('e');
     const lines = [`L(${m},${n}) ≈ ${mantissa}·10^${exponent} ≈ ${shareMantissa}·10^${shareExponent}·3^${m * n}`];
     if (result.exact !== undefined) {
-      lines.push(`exact       ${result.exact} (${result.exactSource === 'paper' ? 'the paper\'s Tables 3 and 5' : 'computed by the column transfer'})`);
+      lines.push(
+        `exact       ${result.exact} (${result.exactSource === 'paper' ? "the paper's Tables 3 and 5" : 'computed by the column transfer'})`,
+      );
       lines.push(`relative error of the estimate ${result.relativeError!.toExponential(2)}`);
     }
     lines.push(`A = ${named.A}  B = ${named.B}  L = ${named.L}  (from L(${k},${k}), L(${k},${k + 1}), L(${k + 1},${k + 1}))`);

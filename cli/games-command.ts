@@ -13,7 +13,9 @@ interface GamesArgs {
 
 export const gamesCommand: CommandModule<object, GamesArgs> = {
   command: 'games <size..>',
-  describe: `the game graph of a tiny board (nodes, edges, average outdegree; up to ${MAX_GRAPH_POINTS} points) and its number of games (up to ${MAX_GAME_POINTS} points)`,
+  describe:
+    `the game graph of a tiny board (nodes, edges, average outdegree; up to ${MAX_GRAPH_POINTS} points) ` +
+    `and its number of games (up to ${MAX_GAME_POINTS} points)`,
   builder: (y) =>
     y
       .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true, demandOption: true })

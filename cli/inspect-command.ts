@@ -13,14 +13,16 @@ interface InspectArgs {
 
 export const inspectCommand: CommandModule<object, InspectArgs> = {
   command: 'inspect <file>',
-  describe: 'print a run file\'s header, trailer and records, each state rendered',
+  describe: "print a run file's header, trailer and records, each state rendered",
   builder: (y) =>
     y
       .positional('file', { type: 'string', demandOption: true, describe: 'a .run file' })
       .option('first', { type: 'number', default: 10, describe: 'how many records to print' })
       .option('skip', { type: 'number', default: 0, describe: 'records to pass over before printing' })
       .option('json', { type: 'boolean', default: false, describe: 'print the inspection as JSON' })
-      .epilog('States, top to bottom: # edge, . empty, X O black and white stones with a liberty, letters libertyless strings (upper case black).'),
+      .epilog(
+        'States, top to bottom: # edge, . empty, X O black and white stones with a liberty, letters libertyless strings (upper case black).',
+      ),
   handler: (args) => {
     for (const name of ['first', 'skip'] as const) {
       if (!Number.isInteger(args[name]) || args[name] < 0) throw new UsageError(`--${name} ${args[name]}: must be a whole number`);
@@ -43,7 +45,9 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
           : `trailer  ${trailer.records} records, residue sums ${trailer.sums.join(' ')}, CRC-32 0x${trailer.crc.toString(16).padStart(8, '0')}`,
         '',
         `${'record'.padStart(8)}  ${'state'.padEnd(stateWidth)}  code${' '.repeat(22)}residues`,
-        ...found.records.map((r) => `${String(r.record).padStart(8)}  ${r.state.padEnd(stateWidth)}  ${r.code.padEnd(26)}${r.residues.join(' ')}`),
+        ...found.records.map(
+          (r) => `${String(r.record).padStart(8)}  ${r.state.padEnd(stateWidth)}  ${r.code.padEnd(26)}${r.residues.join(' ')}`,
+        ),
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     }

@@ -29,7 +29,9 @@ function fail(error: unknown): never {
 async function main(): Promise<void> {
   await yargs(hideBin(process.argv))
     .scriptName('gocount')
-    .usage('gocount [MxN | M N] [options]\n\nCounts the legal Go positions of an M×N board exactly: the positions in which every string of stones has a liberty.')
+    .usage(
+      'gocount [MxN | M N] [options]\n\nCounts the legal Go positions of an M×N board exactly: the positions in which every string of stones has a liberty.',
+    )
     .command(countCommand)
     .command(verifyCommand)
     .command(inspectCommand)
@@ -41,7 +43,7 @@ async function main(): Promise<void> {
     .example('gocount 9x9', 'count the legal positions of a 9×9 board')
     .example('gocount 5 7 --json', 'the same for 5×7, as JSON')
     .example('gocount verify scratch/', 'check every run file and manifest left in scratch/')
-    .example('gocount inspect run-00001.run', 'show a run file\'s header, trailer and first records')
+    .example('gocount inspect run-00001.run', "show a run file's header, trailer and first records")
     .strict()
     .help()
     .alias('h', 'help')

@@ -95,7 +95,9 @@ class LineDisplay extends Tracker {
     this.lastLine = now;
     const rate = report.statesIn / Math.max(report.seconds, 1e-3);
     const files = report.runsOut > 0 ? `, ${report.runsOut} runs` : '';
-    this.stream.write(`${this.where()}: ${formatCount(report.statesIn)} states in ${formatDuration(report.seconds)} (${formatCount(rate)}/s${files}), ETA ${formatDuration(this.eta())}\n`);
+    this.stream.write(
+      `${this.where()}: ${formatCount(report.statesIn)} states in ${formatDuration(report.seconds)} (${formatCount(rate)}/s${files}), ETA ${formatDuration(this.eta())}\n`,
+    );
   }
 }
 
@@ -127,6 +129,8 @@ class BarDisplay extends Tracker {
     const filled = Math.round((width * done) / total);
     const rate = this.stepStates / Math.max((now - this.stepStarted) / 1000, 1e-3);
     const bar = '#'.repeat(filled) + '.'.repeat(width - filled);
-    this.stream.write(`\r\x1b[K[${bar}] ${this.where()} · ${formatCount(this.stepStates)} states · ${formatCount(rate)}/s · ETA ${formatDuration(this.eta())}`);
+    this.stream.write(
+      `\r\x1b[K[${bar}] ${this.where()} · ${formatCount(this.stepStates)} states · ${formatCount(rate)}/s · ETA ${formatDuration(this.eta())}`,
+    );
   }
 }

@@ -25,7 +25,8 @@ export const recurrenceCommand: CommandModule<object, RecurrenceArgs> = {
       .option('coefficients', { type: 'string', describe: 'write the coefficients to FILE, one per line (c1 first)' })
       .option('json', { type: 'boolean', default: false, describe: 'print everything as JSON, coefficients as decimal strings' }),
   handler: (args) => {
-    if (!Number.isInteger(args.digits) || args.digits < 1 || args.digits > 1000) throw new UsageError(`--digits ${args.digits}: must be a whole number from 1 to 1000`);
+    if (!Number.isInteger(args.digits) || args.digits < 1 || args.digits > 1000)
+      throw new UsageError(`--digits ${args.digits}: must be a whole number from 1 to 1000`);
     const started = performance.now();
     const r = recurrenceOf(args.height, args.digits);
     const seconds = (performance.now() - started) / 1000;
@@ -42,11 +43,20 @@ export const recurrenceCommand: CommandModule<object, RecurrenceArgs> = {
       `found from L(${M},1) … L(${M},${r.termsUsed}) modulo ${r.primesUsed} primes, checked on the next ${r.termsChecked} terms modulo 2 more`,
     ];
     if (order <= INLINE_ORDER) {
-      lines.push(`L(${M},n) = ${r.coefficients.map((c, i) => `${c < 0n ? '− ' : i > 0 ? '+ ' : ''}${c < 0n ? -c : c}·L(${M},n−${i + 1})`).join(' ')}`);
+      lines.push(
+        `L(${M},n) = ${r.coefficients.map((c, i) => `${c < 0n ? '− ' : i > 0 ? '+ ' : ''}${c < 0n ? -c : c}·L(${M},n−${i + 1})`).join(' ')}`,
+      );
     } else {
-      lines.push(args.coefficients ? `coefficients written to ${args.coefficients}` : `${order} coefficients: write them with --coefficients FILE`);
+      lines.push(
+        args.coefficients ? `coefficients written to ${args.coefficients}` : `${order} coefficients: write them with --coefficients FILE`,
+      );
     }
-    lines.push(`λ_${M}        = ${r.lambda}`, `λ_${M}^(1/${M})  = ${r.lambdaRoot}`, `a_${M}        = ${r.a}   (L(${M},n) ~ a_${M}·λ_${M}^n)`, `${seconds.toFixed(2)} s`);
+    lines.push(
+      `λ_${M}        = ${r.lambda}`,
+      `λ_${M}^(1/${M})  = ${r.lambdaRoot}`,
+      `a_${M}        = ${r.a}   (L(${M},n) ~ a_${M}·λ_${M}^n)`,
+      `${seconds.toFixed(2)} s`,
+    );
     process.stdout.write(`${lines.join('\n')}\n`);
   },
 };

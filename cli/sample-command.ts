@@ -31,7 +31,9 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
     const deviations = exact === undefined ? undefined : (result.mean - Number(exact.value)) / result.standardError;
     const { m, n } = board;
     if (args.json) {
-      process.stdout.write(`${JSON.stringify({ m, n, ...result, relativeStandardError: result.standardError / result.mean, seed, seconds, exact: exact?.value.toString(), deviations })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ m, n, ...result, relativeStandardError: result.standardError / result.mean, seed, seconds, exact: exact?.value.toString(), deviations })}\n`,
+      );
       return;
     }
     const lines = [

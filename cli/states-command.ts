@@ -29,11 +29,16 @@ export const statesCommand: CommandModule<object, StatesArgs> = {
       process.stdout.write(`${JSON.stringify({ m, rows, y0: rows[0].classes, ymax: rows[m - 1].classes, bits, seconds })}\n`);
       return;
     }
-    const lines = [`valid border states of height ${m} (a class is a state and its colour reversal)`, `${'y'.padStart(3)}  ${'states'.padStart(15)}  ${'classes'.padStart(15)}`];
-    for (const row of rows) lines.push(`${String(row.y).padStart(3)}  ${String(row.states).padStart(15)}  ${String(row.classes).padStart(15)}`);
+    const lines = [
+      `valid border states of height ${m} (a class is a state and its colour reversal)`,
+      `${'y'.padStart(3)}  ${'states'.padStart(15)}  ${'classes'.padStart(15)}`,
+    ];
+    for (const row of rows)
+      lines.push(`${String(row.y).padStart(3)}  ${String(row.states).padStart(15)}  ${String(row.classes).padStart(15)}`);
     lines.push(
       `Table 1: ${rows[0].classes} classes at y = 0, ${rows[m - 1].classes} at y = ${m - 1}`,
-      `bits: ${bits.fields} in the ${FIELD_BITS}-bit field encoding gocount and the paper use${bits.fields > 53 ? ' (more than a JS number holds exactly: two 32-bit words)' : ''}; ${bits.dense} would number the classes densely`,
+      `bits: ${bits.fields} in the ${FIELD_BITS}-bit field encoding gocount and the paper use` +
+        `${bits.fields > 53 ? ' (more than a JS number holds exactly: two 32-bit words)' : ''}; ${bits.dense} would number the classes densely`,
       `${seconds.toFixed(3)} s`,
     );
     process.stdout.write(`${lines.join('\n')}\n`);

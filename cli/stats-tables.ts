@@ -28,7 +28,17 @@ export function formatCostTable(reports: readonly StepReport[]): string {
   for (const r of reports) lines.push(row(String(r.pass + 1), String(r.step), r.statesIn, r.phases, r.seconds, r.probes, r.successors));
   const sum = (f: (r: StepReport) => number) => reports.reduce((n, r) => n + f(r), 0);
   const ms = reports.reduce((total, r) => addPhaseTimes(total, r.phases), noPhaseTimes());
-  lines.push(row('all', '', sum((r) => r.statesIn), ms, sum((r) => r.seconds), sum((r) => r.probes), sum((r) => r.successors)));
+  lines.push(
+    row(
+      'all',
+      '',
+      sum((r) => r.statesIn),
+      ms,
+      sum((r) => r.seconds),
+      sum((r) => r.probes),
+      sum((r) => r.successors),
+    ),
+  );
   return `cost model, ns per input state (thread time summed over workers):\n${lines.join('\n')}`;
 }
 

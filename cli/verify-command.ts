@@ -14,7 +14,11 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
   describe: 'check a run file, a step folder or a whole scratch folder offline; exit 0 when clean, 1 when anything is wrong',
   builder: (y) =>
     y
-      .positional('path', { type: 'string', demandOption: true, describe: 'a .run file, a step folder, or a folder holding counts (such as scratch/)' })
+      .positional('path', {
+        type: 'string',
+        demandOption: true,
+        describe: 'a .run file, a step folder, or a folder holding counts (such as scratch/)',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' }),
   handler: (args) => {
     const report = verifyPath(args.path);

@@ -24,7 +24,8 @@ export function sample(options: SampleOptions): SampleResult {
   if (board.m * board.n > MAX_SAMPLE_POINTS) {
     throw new UsageError(`board ${board.m}x${board.n}: sample handles boards of up to ${MAX_SAMPLE_POINTS} points`, 'GOCOUNT_INVALID_SIZE');
   }
-  if (!Number.isInteger(options.runs) || options.runs < 2) throw new InvalidOptionError('runs', options.runs, 'must be a whole number of at least 2');
+  if (!Number.isInteger(options.runs) || options.runs < 2)
+    throw new InvalidOptionError('runs', options.runs, 'must be a whole number of at least 2');
   if (!Number.isInteger(options.seed) || options.seed < 0 || options.seed >= 2 ** 32) {
     throw new InvalidOptionError('seed', options.seed, 'must be a whole number from 0 to 4294967295');
   }

@@ -58,7 +58,11 @@ test('a stone next to an empty point or a friendly stone with a liberty has a li
 });
 
 test('colour reversal gives the same class and the same code', (t) => {
-  for (const [a, b, y] of [['XaX', 'OAO', 1], ['abX', 'ABO', 1], ['.XaB', '.OAb', 2]] as const) {
+  for (const [a, b, y] of [
+    ['XaX', 'OAO', 1],
+    ['abX', 'ABO', 1],
+    ['.XaB', '.OAb', 2],
+  ] as const) {
     t.is(canonical(a.length, a, y), canonical(b.length, b, y));
   }
 });

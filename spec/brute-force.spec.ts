@@ -16,9 +16,12 @@ test('brute-force oracle judges hand-checked 2×2 and 3×3 positions', (t) => {
   t.false(isLegalPosition(b3, 0b000_111_000, 0b111_000_111)); // black row surrounded
 });
 
-test('brute force gives the paper\'s L(2,2) = 57 and L(1,n) = 1, 5, 15, 41', (t) => {
+test("brute force gives the paper's L(2,2) = 57 and L(1,n) = 1, 5, 15, 41", (t) => {
   t.is(bruteForceLegal(2, 2), 57);
-  t.deepEqual([1, 2, 3, 4].map((n) => bruteForceLegal(1, n)), [1, 5, 15, 41]);
+  t.deepEqual(
+    [1, 2, 3, 4].map((n) => bruteForceLegal(1, n)),
+    [1, 5, 15, 41],
+  );
 });
 
 // Every board of at most 16 points, each in both orientations of the counter's sweep.

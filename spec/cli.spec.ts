@@ -37,7 +37,10 @@ test('--all-columns --residues --json: every column prefix and the residues, exa
   const run = runCli(['3x4', '--all-columns', '--residues', '--json', '--quiet', '--memory', '300K', '--fan-in', '2']);
   t.is(run.status, 0);
   const out = JSON.parse(run.stdout);
-  t.deepEqual(out.columns.map((c: { legal: string }) => c.legal), ['15', '489', '12675', '321689']);
+  t.deepEqual(
+    out.columns.map((c: { legal: string }) => c.legal),
+    ['15', '489', '12675', '321689'],
+  );
   t.is(out.legal, '321689');
   t.is(out.residues.length, 1);
   t.is(out.residues[0].residue, 321689);

@@ -9,7 +9,16 @@ import { tempScratch } from './support/scratch.js';
 import { MANIFEST_FILE, stepFolderName } from '../lib/format/count-folder.js';
 
 const engine = (t: import('ava').ExecutionContext, sweep: Sweep, options: Partial<EngineOptions> = {}) =>
-  countWithEngine({ sweep, memory: 64 << 20, scratchDir: tempScratch(t), fanIn: 64, keep: false, workers: 1, onProgress: ignoreProgress, ...options });
+  countWithEngine({
+    sweep,
+    memory: 64 << 20,
+    scratchDir: tempScratch(t),
+    fanIn: 64,
+    keep: false,
+    workers: 1,
+    onProgress: ignoreProgress,
+    ...options,
+  });
 
 const boards: Array<[number, number]> = [];
 for (let m = 1; m <= 6; m++) for (let n = m; n <= 6; n++) boards.push([m, n]);
@@ -38,7 +47,10 @@ test('the sums at column boundaries are L(m,1) … L(m,n); the scratch folder is
   const scratchDir = tempScratch(t);
   const result = await engine(t, sweep, { memory: 200 << 10, fanIn: 4, scratchDir });
   t.deepEqual(result.perColumn, countInMemoryByColumn(sweep));
-  t.true(result.reports.some((r) => r.runsOut > 0), 'some step went to files');
+  t.true(
+    result.reports.some((r) => r.runsOut > 0),
+    'some step went to files',
+  );
   t.deepEqual(readdirSync(scratchDir), []);
 });
 
@@ -48,7 +60,10 @@ test('a tiny memory budget and --fan-in 2 force many runs and merges in rounds; 
   t.is(result.legal, countInMemory(sweep));
   const runsIn = Math.max(...result.reports.map((r) => r.runsIn));
   t.true(runsIn > 4, `the largest step was read from ${runsIn} runs: merged in ${Math.ceil(Math.log2(runsIn))} rounds`);
-  t.true(result.reports.every((r) => r.runsIn === 0 || r.recordsIn >= r.statesIn), 'redundancy is at least 1');
+  t.true(
+    result.reports.every((r) => r.runsIn === 0 || r.recordsIn >= r.statesIn),
+    'redundancy is at least 1',
+  );
 });
 
 test('the same with several residues per pass split 2 + 2 + …, and --keep', async (t) => {
@@ -92,7 +107,16 @@ const workersGiveTheOracleCount = test.macro({
 });
 
 for (const workers of [2, 3, 4]) {
-  for (const [m, n] of [[1, 1], [2, 3], [3, 3], [4, 4], [3, 7], [5, 5], [4, 6]]) test.serial(workersGiveTheOracleCount, workers, m, n);
+  for (const [m, n] of [
+    [1, 1],
+    [2, 3],
+    [3, 3],
+    [4, 4],
+    [3, 7],
+    [5, 5],
+    [4, 6],
+  ])
+    test.serial(workersGiveTheOracleCount, workers, m, n);
 }
 
 test('two workers with a tiny budget, --keep, and passes: runs from both partitions in every step, exact', async (t) => {
@@ -100,7 +124,10 @@ test('two workers with a tiny budget, --keep, and passes: runs from both partiti
   const scratchDir = tempScratch(t);
   const result = await engine(t, sweep, { workers: 2, memory: 260 << 10, fanIn: 2, keep: true, residuesPerPass: 1, scratchDir });
   t.is(result.legal, countInMemory(sweep));
-  t.true(result.reports.some((r) => r.runsIn > 4), 'some step merged in rounds');
+  t.true(
+    result.reports.some((r) => r.runsIn > 4),
+    'some step merged in rounds',
+  );
   const pass = readdirSync(path.join(scratchDir, '7x5'))[0];
   const files = readdirSync(path.join(scratchDir, '7x5', pass, stepFolderName(20)));
   t.true(files.some((f) => f.startsWith('run-p0-')) && files.some((f) => f.startsWith('run-p1-')), files.join(' '));

@@ -14,12 +14,12 @@ function rounded(x: BigDecimal, places: number): string {
   return `${digits[0]}.${digits.slice(1)}`;
 }
 
-test('the published counts built into the library are the paper\'s Tables 3 and 5', (t) => {
+test("the published counts built into the library are the paper's Tables 3 and 5", (t) => {
   t.deepEqual(LEGAL_SQUARE, Object.values(paper.legalSquare.values));
   t.deepEqual(LEGAL_ALMOST_SQUARE, Object.values(paper.legalAlmostSquare.values));
 });
 
-test('A, B and L computed from L(18,18), L(18,19), L(19,19) are the paper\'s, to every digit it gives (§5.11)', (t) => {
+test("A, B and L computed from L(18,18), L(18,19), L(19,19) are the paper's, to every digit it gives (§5.11)", (t) => {
   const { A, B, L } = asymptoticConstants();
   for (const [name, value] of [
     ['A', A],
@@ -33,17 +33,30 @@ test('A, B and L computed from L(18,18), L(18,19), L(19,19) are the paper\'s, to
 
 test('Table 6: L(n,n)·L(n+1,n+1)/L(n,n+1)² for n = 1 … 18, to every digit printed', (t) => {
   const table6 = [
-    '2.28', '3.0', '2.979', '2.9756', '2.975732', '2.9757343', '2.9757341927', '2.9757341918', '2.975734192044',
-    '2.975734192044', '2.975734192043350', '2.975734192043355', '2.97573419204335727', '2.975734192043357255',
+    '2.28',
+    '3.0',
+    '2.979',
+    '2.9756',
+    '2.975732',
+    '2.9757343',
+    '2.9757341927',
+    '2.9757341918',
+    '2.975734192044',
+    '2.975734192044',
+    '2.975734192043350',
+    '2.975734192043355',
+    '2.97573419204335727',
+    '2.975734192043357255',
     '2.97573419204335724932',
     // n = 16 lost a digit in print ("…249362"); the older draft of the paper has …2493662.
     '2.9757341920433572493662',
-    '2.9757341920433572493811', '2.97573419204335724938097',
+    '2.9757341920433572493811',
+    '2.97573419204335724938097',
   ];
   table6.forEach((printed, i) => t.is(rounded(asymptoticConstants(i + 1).L, printed.length - 2), printed, `n = ${i + 1}`));
 });
 
-test('Table 4: the formula gives each estimate\'s power of ten, and its mantissa to within a unit of the last digit given', (t) => {
+test("Table 4: the formula gives each estimate's power of ten, and its mantissa to within a unit of the last digit given", (t) => {
   // n, mantissa, exponent: the paper's Table 4 (Heuristic Sampling estimates of L(n,n)).
   const table4: [number, string, number][] = [
     [18, '6.6', 152],
@@ -87,7 +100,7 @@ test('gocount estimate prints the estimate, the exact count and the error; --jso
   t.is(run.status, 0);
   t.deepEqual(run.stdout.split('\n').slice(0, 3), [
     'L(5,5) ≈ 4.1426631599967·10^11 ≈ 4.889·10^-1·3^25',
-    'exact       414295148741 (the paper\'s Tables 3 and 5)',
+    "exact       414295148741 (the paper's Tables 3 and 5)",
     'relative error of the estimate -6.96e-5',
   ]);
   const json = JSON.parse(runCli(['estimate', '99', '99', '--json', '--digits', '3']).stdout);

@@ -30,5 +30,8 @@ test('a move captures the enemy strings it takes the last liberty of, then its o
 
 test('neighbours follow the board: corners have 2, edges 3, the centre 4', (t) => {
   const board = new GoBoard(3, 3);
-  t.deepEqual(board.neighbours.map((list) => list.length), [2, 3, 2, 3, 4, 3, 2, 3, 2]);
+  t.deepEqual(
+    board.neighbours.map((list) => list.length),
+    [2, 3, 2, 3, 4, 3, 2, 3, 2],
+  );
 });

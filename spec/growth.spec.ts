@@ -46,7 +46,11 @@ test('extending residues gives the residues of the count itself, checked against
       const src = Uint32Array.from([7, ...moduli.slice(0, from).map((p) => Number(count % BigInt(p)))]);
       const out = new Uint32Array(from + 2);
       extender.extend(src, 1, out, 1);
-      t.deepEqual(Array.from(out.subarray(1)), moduli.slice(0, from + 1).map((p) => Number(count % BigInt(p))), `count ${count}`);
+      t.deepEqual(
+        Array.from(out.subarray(1)),
+        moduli.slice(0, from + 1).map((p) => Number(count % BigInt(p))),
+        `count ${count}`,
+      );
     }
   }
 });
@@ -54,5 +58,8 @@ test('extending residues gives the residues of the count itself, checked against
 test('a sum known for the leading moduli is lifted to all of them', (t) => {
   const count = 3n ** 40n - 12345n;
   const residues = moduli.slice(0, 2).map((p) => Number(count % BigInt(p)));
-  t.deepEqual(liftResidues(residues, moduli), moduli.map((p) => Number(count % BigInt(p))));
+  t.deepEqual(
+    liftResidues(residues, moduli),
+    moduli.map((p) => Number(count % BigInt(p))),
+  );
 });

@@ -18,13 +18,24 @@ test('countLegal counts 5×7 as the oracle does, every column prefix with allCol
     oracle.map((legal, k) => ({ m: 5, n: k + 1, legal })),
   );
   t.is(result.steps.length, 35);
-  t.is(result.stats.statesExpanded, result.steps.reduce((n, step) => n + step.statesIn, 0));
+  t.is(
+    result.stats.statesExpanded,
+    result.steps.reduce((n, step) => n + step.statesIn, 0),
+  );
   t.deepEqual(readdirSync(scratch), []);
 });
 
 test('the progress events come in order: pass-start, then step-start … step-end for each step, then done', async (t) => {
   const events: ProgressEvent[] = [];
-  await countLegal({ m: 3, n: 4, memory: 1 << 20, workers: 2, fanIn: 2, scratch: tempScratch(t), onProgress: (event) => events.push(event) });
+  await countLegal({
+    m: 3,
+    n: 4,
+    memory: 1 << 20,
+    workers: 2,
+    fanIn: 2,
+    scratch: tempScratch(t),
+    onProgress: (event) => events.push(event),
+  });
   t.deepEqual(events[0], { type: 'pass-start', pass: 0, passes: 1, steps: 12, firstStep: 0 });
   const steps = events.filter((event) => event.type === 'step-start' || event.type === 'step-end');
   t.is(steps.length, 24);
@@ -64,8 +75,18 @@ const refusals: Array<[string, object, GocountErrorCode, RegExp]> = [
   ['residuesPerPass', { residuesPerPass: 1.5 }, 'GOCOUNT_INVALID_OPTION', /^residuesPerPass 1.5: must be an integer of at least 1$/],
   ['memory', { memory: '12Q' }, 'GOCOUNT_INVALID_OPTION', /^memory 12Q: not a size/],
   ['memory', { memory: -5 }, 'GOCOUNT_INVALID_OPTION', /^memory -5: not a positive whole number of bytes$/],
-  ['memory', { memory: '10K', workers: 1 }, 'GOCOUNT_INVALID_OPTION', /^memory 10 KiB: too small, for \d+ residues with a fan-in of 64: give at least/],
-  ['disk', { memory: '4M', disk: '1K', m: 9, n: 9 }, 'GOCOUNT_INVALID_OPTION', /^disk 1.0 KiB: less than the .* of disk this count may need$/],
+  [
+    'memory',
+    { memory: '10K', workers: 1 },
+    'GOCOUNT_INVALID_OPTION',
+    /^memory 10 KiB: too small, for \d+ residues with a fan-in of 64: give at least/,
+  ],
+  [
+    'disk',
+    { memory: '4M', disk: '1K', m: 9, n: 9 },
+    'GOCOUNT_INVALID_OPTION',
+    /^disk 1.0 KiB: less than the .* of disk this count may need$/,
+  ],
 ];
 
 for (const [option, given, code, message] of refusals) {

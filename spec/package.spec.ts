@@ -51,7 +51,17 @@ console.log(JSON.stringify({ legal: result.legal.toString(), typeofLegal: typeof
   t.regex(fromReadme.output, new RegExp(`^L\\(5,5\\) = ${L55}$`, 'm'));
 
   const typeRoots = path.join(repoRoot, 'node_modules', '@types');
-  const tsconfig = { compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: ['node'], typeRoots: [typeRoots] } };
+  const tsconfig = {
+    compilerOptions: {
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      target: 'ES2022',
+      strict: true,
+      noEmit: true,
+      types: ['node'],
+      typeRoots: [typeRoots],
+    },
+  };
   writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ ...tsconfig, files: ['count.ts'] }));
   writeFileSync(
     path.join(project, 'count.ts'),
@@ -67,7 +77,10 @@ console.log(legal, steps.length);
   t.is(checked.status, 0, checked.output);
 
   // The types are real: a count is a bigint, not a string (nor any).
-  writeFileSync(path.join(project, 'wrong.ts'), `import { countLegal } from 'gocount';\nconst legal: string = (await countLegal({ m: 5, n: 5 })).legal;\nconsole.log(legal);\n`);
+  writeFileSync(
+    path.join(project, 'wrong.ts'),
+    `import { countLegal } from 'gocount';\nconst legal: string = (await countLegal({ m: 5, n: 5 })).legal;\nconsole.log(legal);\n`,
+  );
   writeFileSync(path.join(project, 'tsconfig.wrong.json'), JSON.stringify({ ...tsconfig, files: ['wrong.ts'] }));
   const wrong = run('node', [tsc, '-p', 'tsconfig.wrong.json'], project);
   t.not(wrong.status, 0);

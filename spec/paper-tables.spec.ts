@@ -13,7 +13,7 @@ test('L(1,n) for n ≤ 10 (§5.4.1), from one sweep', (t) => {
   t.deepEqual(countInMemoryByColumn({ width: 1, columns: 10 }), paper.legal1xn.values.map(BigInt));
 });
 
-test('L(2,n) for n ≤ 7 (§5.4.2), from one sweep, L(2,7) by the paper\'s recurrence', (t) => {
+test("L(2,n) for n ≤ 7 (§5.4.2), from one sweep, L(2,7) by the paper's recurrence", (t) => {
   const row = [1n, ...countInMemoryByColumn({ width: 2, columns: 7 })]; // the paper's list starts at L(2,0) = 1
   t.deepEqual(row.slice(0, 7), paper.legal2xn.values.map(BigInt));
   const L = (k: number) => row[k];

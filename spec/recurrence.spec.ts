@@ -21,7 +21,10 @@ test('the column transfer gives L(M,n) exactly: Tables 3 and 5, and L(1,n), L(2,
   t.is(five[5], BigInt(paper.legalSquare.values['5']));
   t.is(five[6], BigInt(paper.legalAlmostSquare.values['5']));
   const p = 67108859;
-  t.deepEqual(termsModulo(buildColumnTransfer(4), p, 30), exactTerms(buildColumnTransfer(4), 30).map((x) => Number(x % BigInt(p))));
+  t.deepEqual(
+    termsModulo(buildColumnTransfer(4), p, 30),
+    exactTerms(buildColumnTransfer(4), 30).map((x) => Number(x % BigInt(p))),
+  );
 });
 
 test('Berlekamp–Massey finds the Fibonacci recurrence, and the shortest one for a sequence that changes rule', (t) => {
@@ -41,7 +44,27 @@ test('recurrence: the orders 3, 7, 19, 57, 217 and the explicit recurrences for 
   );
   t.deepEqual(orders[0].coefficients, [3n, -1n, 1n]);
   t.deepEqual(orders[1].coefficients, [10n, -16n, 31n, -13n, 20n, 2n, -1n]);
-  t.deepEqual(orders[2].coefficients, [33n, -233n, 1171n, -3750n, 9426n, -16646n, 22072n, -19993n, 9083n, 1766n, -4020n, 6018n, -2490n, -5352n, 1014n, -1402n, 100n, 73n, -5n]);
+  t.deepEqual(orders[2].coefficients, [
+    33n,
+    -233n,
+    1171n,
+    -3750n,
+    9426n,
+    -16646n,
+    22072n,
+    -19993n,
+    9083n,
+    1766n,
+    -4020n,
+    6018n,
+    -2490n,
+    -5352n,
+    1014n,
+    -1402n,
+    100n,
+    73n,
+    -5n,
+  ]);
   // λ and a: the paper's λ^(1/M) is printed from double precision and its a_M's last digits are off
   // by about 2·10^−19 (M = 1 is settled below by an independent method), so allow for that.
   for (const [i, r] of orders.entries()) {

@@ -82,9 +82,15 @@ test('disk full: a clear message, exit 1, no temporary file left, finished steps
   const full = runCli(args, { env: { GOCOUNT_DISK_FULL_AFTER: '1000000' } });
   t.is(full.status, 1);
   t.is(full.stdout, '');
-  t.regex(full.stderr, /^gocount: disk full while writing .*\.run; finished steps are kept: free some space and run the same count again to resume\n$/);
+  t.regex(
+    full.stderr,
+    /^gocount: disk full while writing .*\.run; finished steps are kept: free some space and run the same count again to resume\n$/,
+  );
   const left = filesUnder(scratch);
-  t.deepEqual(left.filter((file) => file.endsWith('.tmp')), []);
+  t.deepEqual(
+    left.filter((file) => file.endsWith('.tmp')),
+    [],
+  );
   t.true(left.some((file) => file.endsWith(MANIFEST_FILE)));
   const again = runCli(args);
   t.is(again.status, 0, again.stderr);
@@ -125,7 +131,10 @@ test('a folder of another count, format or worker count is refused with exit 2, 
   t.regex(version.stderr, /holds format version 99, this gocount writes 2; remove it or choose another scratch folder\n$/);
   // A count folder of format version 1 (before counts grew with the step) is refused too.
   writeFileSync(countFile, JSON.stringify({ ...identity, version: 1 }));
-  t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /holds format version 1, this gocount writes 2; remove it or choose another scratch folder\n$/);
+  t.regex(
+    runCli(['4x4', '--scratch', scratch]).stderr,
+    /holds format version 1, this gocount writes 2; remove it or choose another scratch folder\n$/,
+  );
   writeFileSync(countFile, JSON.stringify({ ...identity, columns: 5 }));
   t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /holds a 4-wide sweep of 5 columns, not 4 of 4/);
   rmSync(countFile);

@@ -3,6 +3,8 @@ import { StateTable } from '../lib/engine/state-table.js';
 import { MemoryRun } from '../lib/engine/memory-run.js';
 import { HIGH_UNIT } from '../lib/state/layout.js';
 import { seededRandom } from '../lib/random.js';
+import { Readable } from 'node:stream';
+import sortStream from 'sort-stream';
 
 const moduli = [4294967291, 4294967279, 7];
 
@@ -19,7 +21,10 @@ function sample(width: number, count: number, distinct: number, m: readonly numb
   const residues = new Uint32Array(m.length * count);
   for (let i = 0; i < count; i++) {
     states.set(pool[Math.floor(random() * pool.length)], 2 * i);
-    residues.set(m.map((p) => Math.floor(random() * p)), m.length * i);
+    residues.set(
+      m.map((p) => Math.floor(random() * p)),
+      m.length * i,
+    );
   }
   return { states, residues, expected: sumsOf(states, residues, count, m) };
 }
@@ -30,7 +35,10 @@ function sumsOf(states: Uint32Array, residues: Uint32Array, count: number, m: re
   for (let i = 0; i < count; i++) {
     const key = states[2 * i] * HIGH_UNIT + states[2 * i + 1];
     const sum = expected.get(key) ?? m.map(() => 0);
-    expected.set(key, sum.map((s, r) => (s + residues[m.length * i + r]) % m[r]));
+    expected.set(
+      key,
+      sum.map((s, r) => (s + residues[m.length * i + r]) % m[r]),
+    );
   }
   return expected;
 }
@@ -48,11 +56,18 @@ function drainChecked(t: ExecutionContext, table: StateTable, expected: Map<numb
   return seen;
 }
 
-for (const [width, capacity] of [[4, 1000], [10, 5000], [11, 5000], [13, 5000], [19, 100], [19, 5000]] as const) {
+for (const [width, capacity] of [
+  [4, 1000],
+  [10, 5000],
+  [11, 5000],
+  [13, 5000],
+  [19, 100],
+  [19, 5000],
+] as const) {
   test(`width ${width}, ${capacity} slots: equal states combine, and drain in strictly increasing order`, (t) => {
     const { states, residues, expected } = sample(width, 2000, Math.min(600, Math.floor(capacity * 0.6)));
     const table = new StateTable(capacity, moduli, width);
-    for (let at = 0; at < 2000; ) {
+    for (let at = 0; at < 2000;) {
       at = table.addBatch(states, residues, at, 2000);
       t.false(table.full);
     }
@@ -60,7 +75,10 @@ for (const [width, capacity] of [[4, 1000], [10, 5000], [11, 5000], [13, 5000], 
     t.is(table.size, expected.size);
     const seen = drainChecked(t, table, expected);
     t.is(seen.length, expected.size);
-    t.true(seen.every((key, i) => i === 0 || key > seen[i - 1]), 'strictly increasing');
+    t.true(
+      seen.every((key, i) => i === 0 || key > seen[i - 1]),
+      'strictly increasing',
+    );
     t.is(table.size, 0);
   });
 }
@@ -118,4 +136,23 @@ test('a step whose states carry fewer residues fits more of them in the same wor
   const { states, residues, expected } = sample(9, 2000, 500);
   t.is(table.addBatch(states, residues, 0, 2000), 2000);
   t.is(drainChecked(t, table, expected).length, expected.size);
+});
+
+test('a drained table is in the order sort-stream gives the same states, shuffled and sorted as objects', async (t) => {
+  const { states, residues, expected } = sample(13, 3000, 900);
+  const table = new StateTable(5000, moduli, 13);
+  table.addBatch(states, residues, 0, 3000);
+  const drained = drainChecked(t, table, expected);
+  const random = seededRandom(13);
+  const shuffled = [...expected.keys()].map((key) => ({ key, order: random() })).sort((a, b) => a.order - b.order);
+  const sorted = await new Promise<number[]>((resolve, reject) => {
+    const keys: number[] = [];
+    Readable.from(shuffled)
+      .pipe(sortStream((a: { key: number }, b: { key: number }) => a.key - b.key))
+      .on('data', (item: { key: number }) => keys.push(item.key))
+      .on('end', () => resolve(keys))
+      .on('error', reject);
+  });
+  t.is(sorted.length, expected.size);
+  t.deepEqual(drained, sorted);
 });

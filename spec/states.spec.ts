@@ -17,15 +17,18 @@ test('the balanced paths by hand: 5 states of height 1, 17 of height 2 at y = 0 
   t.is(validStates(2, 1), 25);
 });
 
-test('valid is a superset of constructible: the sweep reaches all but the paper\'s unconstructible classes', (t) => {
+test("valid is a superset of constructible: the sweep reaches all but the paper's unconstructible classes", (t) => {
   // The classes a sweep reaches at column boundaries are the constructible 0-classes (§5.2):
   // height 3 has exactly one valid class that no position makes (Figure 6a).
   const reached = [1, 2, 3, 4, 5].map((m) => distinctStatesByColumn(m, 2 * m + 2).at(-1)!);
   t.deepEqual(reached, [3, 9, 31, 110, 436]);
-  t.deepEqual([1, 2, 3, 4, 5].map((m) => validClasses(m, 0)), [3, 9, 32, 117, 444]);
+  t.deepEqual(
+    [1, 2, 3, 4, 5].map((m) => validClasses(m, 0)),
+    [3, 9, 32, 117, 444],
+  );
 });
 
-test('gocount states prints every y, Table 1\'s columns and the bits; --json; bad heights exit 2', (t) => {
+test("gocount states prints every y, Table 1's columns and the bits; --json; bad heights exit 2", (t) => {
   const run = runCli(['states', '3']);
   t.is(run.status, 0);
   t.deepEqual(run.stdout.split('\n').slice(0, 7), [

@@ -15,7 +15,6 @@ import { replayableRandom } from './support/random.js';
 const count4 = fixtureCount(fixtureRuns, '4x4');
 const P = 4294967291;
 
-
 test('verify: the committed fixtures are clean, exit 0, with a one-line summary', (t) => {
   const run = runCli(['verify', fixtureRuns]);
   t.is(run.status, 0);
@@ -59,7 +58,10 @@ test('a changed byte in a manifest is caught by its CRC; a .run file without its
   const manifestFile = path.join(fixtureCount(runs, '4x4'), stepFolderName(7), MANIFEST_FILE);
   const text = readFileSync(manifestFile, 'utf8');
   writeFileSync(manifestFile, text.replace('"records": ', '"records": 1'));
-  t.deepEqual(verifyPath(runs).problems.map((p) => p.problem), ['CRC-32 of the manifest does not match its content']);
+  t.deepEqual(
+    verifyPath(runs).problems.map((p) => p.problem),
+    ['CRC-32 of the manifest does not match its content'],
+  );
   writeFileSync(manifestFile, text);
   const runFile = path.join(fixtureCount(runs, '4x4'), stepFolderName(7), runFileName(1));
   const bytes = readFileSync(runFile);
@@ -117,7 +119,10 @@ test('a count whose steps carry more residues as they grow verifies clean, and i
   const runs = step22.runs.map((run: { sums: number[] }) => ({ ...run, sums: first(run.sums) }));
   const fewer = { ...step22, moduli: first(step22.moduli), sums: first(step22.sums), dropped: first(step22.dropped), runs, crc: undefined };
   writeManifest(path.join(count, stepFolderName(22), MANIFEST_FILE), fewer);
-  t.regex(runCli(['verify', count]).stdout, /step-00022\/manifest.json: carries residues for 1 moduli; step 22 needs the fewest leading ones whose product exceeds 3\^22/);
+  t.regex(
+    runCli(['verify', count]).stdout,
+    /step-00022\/manifest.json: carries residues for 1 moduli; step 22 needs the fewest leading ones whose product exceeds 3\^22/,
+  );
 });
 
 test('verify checks that every state is a valid border state for its step, and in increasing order', (t) => {
@@ -136,11 +141,24 @@ test('verify checks that every state is a valid border state for its step, and i
   t.is(edge.length, 1);
   t.regex(edge[0].problem, /state hi=0x0 lo=0x48 has an edge at field 2, impossible after this step/);
   t.is(edge[0].record, 1);
-  const messy = verifyPath(write('messy.run', 6, [[0, 0x253], [0, 0x277]])).problems;
+  const messy = verifyPath(
+    write('messy.run', 6, [
+      [0, 0x253],
+      [0, 0x277],
+    ]),
+  ).problems;
   t.regex(messy[0].problem, /state hi=0x0 lo=0x277 is not a canonical border state/);
   t.is(messy[0].record, 2);
-  const twice = verifyPath(write('twice.run', 6, [[0, 0x253], [0, 0x253]])).problems;
-  t.deepEqual(twice.map((p) => [p.record, p.problem]), [[2, 'state is not above the one before; later records not checked']]);
+  const twice = verifyPath(
+    write('twice.run', 6, [
+      [0, 0x253],
+      [0, 0x253],
+    ]),
+  ).problems;
+  t.deepEqual(
+    twice.map((p) => [p.record, p.problem]),
+    [[2, 'state is not above the one before; later records not checked']],
+  );
 });
 
 test('inspect prints the header, trailer and rendered records; --json and --skip', (t) => {

@@ -26,7 +26,10 @@ export function sweepOf(board: Board, keepOrientation = false): Sweep {
   const columns = keepOrientation ? board.n : Math.max(board.m, board.n);
   if (width > MAX_WIDTH) {
     const side = keepOrientation ? 'height m' : 'narrower side';
-    throw new UsageError(`board ${board.m}x${board.n}: the ${side} is ${width}, above the widest state gocount handles (${MAX_WIDTH})`, 'GOCOUNT_INVALID_SIZE');
+    throw new UsageError(
+      `board ${board.m}x${board.n}: the ${side} is ${width}, above the widest state gocount handles (${MAX_WIDTH})`,
+      'GOCOUNT_INVALID_SIZE',
+    );
   }
   return { width, columns };
 }

@@ -71,7 +71,8 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
   if (residuesPerPass !== undefined && !(Number.isInteger(residuesPerPass) && residuesPerPass >= 1)) {
     throw new InvalidOptionError('residuesPerPass', residuesPerPass, 'must be an integer of at least 1');
   }
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new InvalidOptionError('signal', options.signal, 'not an AbortSignal');
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
+    throw new InvalidOptionError('signal', options.signal, 'not an AbortSignal');
   return {
     board,
     sweep: sweepOf(board, options.keepOrientation ?? false),

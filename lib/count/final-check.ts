@@ -14,9 +14,14 @@ export const TOLERANCE = 0.01;
 /** Throws (exit 1) when L(m,n) = count cannot be right. */
 export function checkFinalCount(m: number, n: number, count: bigint, moduliProduct?: bigint): void {
   const board = `${m}x${n}`;
-  if (count <= 0n) throw new GocountError(`the count for ${board} came out as ${count}: not trusted, not printed`, 1, 'GOCOUNT_UNTRUSTED_COUNT');
+  if (count <= 0n)
+    throw new GocountError(`the count for ${board} came out as ${count}: not trusted, not printed`, 1, 'GOCOUNT_UNTRUSTED_COUNT');
   if (moduliProduct !== undefined && count >= moduliProduct) {
-    throw new GocountError(`the count for ${board} is not below the product of its moduli: not trusted, not printed`, 1, 'GOCOUNT_UNTRUSTED_COUNT');
+    throw new GocountError(
+      `the count for ${board} is not below the product of its moduli: not trusted, not printed`,
+      1,
+      'GOCOUNT_UNTRUSTED_COUNT',
+    );
   }
   if (Math.min(m, n) < SMALLEST_CHECKED_SIDE) return;
   const error = relativeError(count, m, n);

@@ -13,7 +13,7 @@ import type { StateTable } from './state-table.js';
 export function accumulateTransform(table: StateTable, spill: () => void, pool: BatchPool, clock: PhaseClock, phase: number) {
   return through2.obj({ highWaterMark: 2 }, function (batch: Batch, _encoding, done) {
     try {
-      for (let at = 0; at < batch.size; ) {
+      for (let at = 0; at < batch.size;) {
         at = clock.time(phase, () => table.addBatch(batch.states, batch.residues, at, batch.size));
         if (table.full) spill();
       }

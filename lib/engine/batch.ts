@@ -23,7 +23,10 @@ export class Batch {
 /** Reuses batches of one capacity so a step allocates a handful, not one per chunk. */
 export class BatchPool {
   private readonly free: Batch[] = [];
-  constructor(readonly capacity: number, readonly residueCount: number) {}
+  constructor(
+    readonly capacity: number,
+    readonly residueCount: number,
+  ) {}
 
   take(): Batch {
     const batch = this.free.pop() ?? new Batch(this.capacity, this.residueCount);

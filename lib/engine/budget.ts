@@ -58,7 +58,11 @@ export function planMemory(total: number, residueCount: number, fanIn: number, w
   if (tableCapacity < MIN_TABLE) {
     const least = workers * (fixed + MIN_TABLE * perSlot);
     const split = workers > 1 ? ` split over ${workers} workers,` : '';
-    throw new InvalidOptionError('memory', formatBytes(total), `too small,${split} for ${residueCount} residues with a fan-in of ${fanIn}: give at least ${formatBytes(least)}`);
+    throw new InvalidOptionError(
+      'memory',
+      formatBytes(total),
+      `too small,${split} for ${residueCount} residues with a fan-in of ${fanIn}: give at least ${formatBytes(least)}`,
+    );
   }
   const memoryRunCapacity = Math.floor(tableCapacity * MAX_LOAD_FACTOR * runShare);
   return {

@@ -60,7 +60,11 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
   const { sweep, fanIn } = options;
   const moduli = moduliFor(sweep.width * sweep.columns);
   const passes = splitIntoPasses(moduli, options.residuesPerPass ?? moduli.length);
-  const recorded = new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passes[0] }).recordedWorkers();
+  const recorded = new ScratchFolder(options.scratchDir, {
+    width: sweep.width,
+    columns: sweep.columns,
+    moduli: passes[0],
+  }).recordedWorkers();
   const workers = options.workers ?? (recorded !== undefined && recorded <= MAX_WORKERS ? recorded : defaultWorkers());
   const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers));
   if (options.disk !== undefined) {
@@ -93,7 +97,8 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
   }
   options.onProgress({ type: 'done' });
   if (!options.keep) {
-    for (const passModuli of passes) new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passModuli }).removeAll();
+    for (const passModuli of passes)
+      new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passModuli }).removeAll();
   }
 
   const perColumn = perColumnResidues.map((residues) => joinResidues(residues.map((residue, r) => ({ modulus: moduli[r], residue }))));

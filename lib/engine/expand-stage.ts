@@ -122,7 +122,15 @@ export class ExpandStage {
 }
 
 /** The stage as a transform stream: batches in, successor batches out; onBatch after each. */
-export function expandTransform(stage: ExpandStage, pool: BatchPool, inputPool: BatchPool, clock: PhaseClock, phase: number, onBatch: () => void, router?: PeerRouter) {
+export function expandTransform(
+  stage: ExpandStage,
+  pool: BatchPool,
+  inputPool: BatchPool,
+  clock: PhaseClock,
+  phase: number,
+  onBatch: () => void,
+  router?: PeerRouter,
+) {
   return through2.obj({ highWaterMark: 2 }, function (batch: Batch, _encoding, done) {
     const output = pool.take();
     if (output.capacity < MAX_SUCCESSORS * batch.size) {

@@ -24,7 +24,8 @@ export class MemoryRun {
 
   /** Empties the run for states of `residueCount` residues. */
   reset(residueCount: number): void {
-    if (residueCount > this.residues.length / Math.max(this.capacity, 1)) throw new RangeError(`a memory run made for fewer than ${residueCount} residues`);
+    if (residueCount > this.residues.length / Math.max(this.capacity, 1))
+      throw new RangeError(`a memory run made for fewer than ${residueCount} residues`);
     this.residueCount = residueCount;
     this.count = 0;
   }

@@ -50,16 +50,19 @@ class WorkerPartition implements PartitionHandle {
   constructor(options: PartitionOptions, peerPorts: Array<MessagePort | null>) {
     const transferList = peerPorts.filter((peerPort): peerPort is MessagePort => peerPort !== null);
     this.worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { options, peerPorts }, transferList });
-    this.worker.on('message', (message: { id?: number; result?: never; error?: { message: string; exitCode: number; internal: boolean }; progress?: number }) => {
-      if (message.progress !== undefined) return this.onProgress(message.progress);
-      const call = this.pending.get(message.id!);
-      this.pending.delete(message.id!);
-      if (!call) return;
-      if (message.error) {
-        const { message: text, exitCode, internal } = message.error;
-        call.reject(internal ? new Error(text) : new GocountError(text, exitCode));
-      } else call.resolve(message.result!);
-    });
+    this.worker.on(
+      'message',
+      (message: { id?: number; result?: never; error?: { message: string; exitCode: number; internal: boolean }; progress?: number }) => {
+        if (message.progress !== undefined) return this.onProgress(message.progress);
+        const call = this.pending.get(message.id!);
+        this.pending.delete(message.id!);
+        if (!call) return;
+        if (message.error) {
+          const { message: text, exitCode, internal } = message.error;
+          call.reject(internal ? new Error(text) : new GocountError(text, exitCode));
+        } else call.resolve(message.result!);
+      },
+    );
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', (code) => this.fail(new Error(`partition worker stopped (exit code ${code})`)));
   }

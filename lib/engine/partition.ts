@@ -82,7 +82,7 @@ export class PartitionRunner {
     this.successorPool = new BatchPool(MAX_SUCCESSORS * plan.batchRecords, moduli.length);
     this.router = router;
     router?.handleInbound((states, residues, size) => {
-      for (let at = 0; at < size; ) {
+      for (let at = 0; at < size;) {
         at = this.clock.time(AGGREGATE, () => this.table.addBatch(states, residues, at, size));
         if (this.table.full) this.spill(this.stepOut);
       }
@@ -95,7 +95,8 @@ export class PartitionRunner {
     const memory = this.memory();
     const k = this.store.moduliAt(0).length;
     memory.reset(k);
-    if (ownerOf(START_HI, START_LO, this.options.partitions) !== this.options.partition) return toFiles ? [this.store.writeRun(0, 1, () => {})] : [];
+    if (ownerOf(START_HI, START_LO, this.options.partitions) !== this.options.partition)
+      return toFiles ? [this.store.writeRun(0, 1, () => {})] : [];
     const one = new Uint32Array(k).fill(1);
     memory.append(START_HI, START_LO, one, 0);
     return toFiles ? [this.store.writeRun(0, 1, (sink) => sink.append(START_HI, START_LO, one, 0))] : [];
@@ -201,7 +202,10 @@ export class PartitionRunner {
   private openSource(step: number, files: string[] | null): { batches: Iterable<Batch>; close: () => void } {
     const { plan } = this.options;
     if (files === null) return { batches: this.memory().batches(plan.batchRecords), close: () => {} };
-    const readers = this.store.openReaders(this.clock.time(READ, () => this.store.mergeDown(step, files)), step);
+    const readers = this.store.openReaders(
+      this.clock.time(READ, () => this.store.mergeDown(step, files)),
+      step,
+    );
     const merger = new RunMerger(readers, this.store.moduliAt(step));
     const pool = this.inputPool;
     const clock = this.clock;

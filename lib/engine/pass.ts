@@ -127,7 +127,12 @@ export class PassRunner {
   private async begin(parts: PartitionHandle[], start: { manifest?: StepManifest }): Promise<PassState> {
     const { keep } = this.options;
     const resumed = start.manifest;
-    const pass: PassState = { perColumn: resumed ? resumed.columnSums.map((sums) => [...sums]) : [], manifest: resumed, onDisk: resumed, reports: [] };
+    const pass: PassState = {
+      perColumn: resumed ? resumed.columnSums.map((sums) => [...sums]) : [],
+      manifest: resumed,
+      onDisk: resumed,
+      reports: [],
+    };
     if (!resumed) {
       const startRuns = (await Promise.all(parts.map((part) => part.begin(keep)))).flat();
       if (keep) pass.manifest = pass.onDisk = this.writeStepManifest(0, startRuns, this.zeros(0), pass.perColumn);
@@ -152,11 +157,20 @@ export class PassRunner {
         }),
       ),
     );
-    if (step % width === 0 && step > 0) pass.perColumn.push(this.columnSum(step, stepParts.map((part) => part.legal!)));
+    if (step % width === 0 && step > 0)
+      pass.perColumn.push(
+        this.columnSum(
+          step,
+          stepParts.map((part) => part.legal!),
+        ),
+      );
     const toFiles = keep || stepParts.some((part) => part.spilled > 0 || !part.fitsInMemory);
     const ends = await Promise.all(parts.map((part) => part.finish(step + 1, toFiles)));
     const runs = ends.flatMap((end) => end.runs);
-    const dropped = this.sumOf(step + 1, stepParts.map((part) => part.dropped));
+    const dropped = this.sumOf(
+      step + 1,
+      stepParts.map((part) => part.dropped),
+    );
     const next = toFiles ? this.writeStepManifest(step + 1, runs, dropped, pass.perColumn) : undefined;
     const statesIn = stepParts.reduce((n, part) => n + part.statesIn, 0);
     const report: StepReport = {
@@ -227,7 +241,12 @@ export class PassRunner {
   /** Writes the manifest that makes the step complete. */
   private writeStepManifest(step: number, runs: RunSummary[], dropped: ArrayLike<number>, columnSums: number[][]): StepManifest {
     const { width, columns, moduli, partitions } = this.options;
-    const manifest = buildManifest({ width, columns, step, moduli: moduliAt(moduli, step), countModuli: moduli, partitions }, runs, dropped, columnSums);
+    const manifest = buildManifest(
+      { width, columns, step, moduli: moduliAt(moduli, step), countModuli: moduli, partitions },
+      runs,
+      dropped,
+      columnSums,
+    );
     const file = path.join(this.scratch.stepDir(step), MANIFEST_FILE);
     try {
       fse.ensureDirSync(path.dirname(file));

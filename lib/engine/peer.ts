@@ -23,10 +23,7 @@ export function ownerOf(hi: number, lo: number, partitions: number): number {
 
 type BatchMessage = { t: 'batch'; step: number; size: number; states: Uint32Array; residues: Uint32Array };
 
-type PeerMessage =
-  | BatchMessage
-  | { t: 'ack'; states: Uint32Array; residues: Uint32Array }
-  | { t: 'end'; step: number };
+type PeerMessage = BatchMessage | { t: 'ack'; states: Uint32Array; residues: Uint32Array } | { t: 'end'; step: number };
 
 export type InboundHandler = (states: Uint32Array, residues: Uint32Array, size: number) => void;
 
@@ -158,7 +155,10 @@ export class PeerLink {
         this.failure = error as Error;
         this.endWaiter?.resolve();
       }
-      this.port.postMessage({ t: 'ack', states: message.states, residues: message.residues }, [message.states.buffer as ArrayBuffer, message.residues.buffer as ArrayBuffer]);
+      this.port.postMessage({ t: 'ack', states: message.states, residues: message.residues }, [
+        message.states.buffer as ArrayBuffer,
+        message.residues.buffer as ArrayBuffer,
+      ]);
     } else if (this.endWaiter?.step === message.step) {
       const { resolve } = this.endWaiter;
       this.endWaiter = undefined;

@@ -53,10 +53,17 @@ function checkStepFiles(dir: string, manifest: StepManifest, scratch: ScratchFol
     throw new GocountError(`${path.join(dir, MANIFEST_FILE)}: ${what}`, 1);
   };
   const stepModuli = moduliAt(moduli, step);
-  if (manifest.step !== step || manifest.width !== width || manifest.columns !== columns || manifest.countModuli.join() !== moduli.join() || manifest.moduli.join() !== stepModuli.join()) {
+  if (
+    manifest.step !== step ||
+    manifest.width !== width ||
+    manifest.columns !== columns ||
+    manifest.countModuli.join() !== moduli.join() ||
+    manifest.moduli.join() !== stepModuli.join()
+  ) {
     problem('describes another step or count');
   }
-  if (!Array.isArray(manifest.columnSums) || manifest.columnSums.length !== columnsSummedBefore(step, width)) problem('column sums missing');
+  if (!Array.isArray(manifest.columnSums) || manifest.columnSums.length !== columnsSummedBefore(step, width))
+    problem('column sums missing');
   const listed = new Set(manifest.runs.map((run) => run.file));
   for (const name of fse.readdirSync(dir)) {
     if (name.endsWith(RUN_SUFFIX) && !listed.has(name)) problem(`${name} is not listed`);

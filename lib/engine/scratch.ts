@@ -69,7 +69,10 @@ export class ScratchFolder {
 
   /** Writes count.json: what this folder counts, and how many workers write its steps. */
   recordWorkers(workers: number): void {
-    writeFileAtomically(path.join(this.root, COUNT_FILE), JSON.stringify({ format: COUNT_FORMAT, version: FORMAT_VERSION, ...this.identity, workers }, null, 1) + '\n');
+    writeFileAtomically(
+      path.join(this.root, COUNT_FILE),
+      JSON.stringify({ format: COUNT_FORMAT, version: FORMAT_VERSION, ...this.identity, workers }, null, 1) + '\n',
+    );
   }
 
   /** The worker count recorded in this folder's count.json, if the folder and the number exist. */
@@ -96,7 +99,11 @@ export class ScratchFolder {
       result?.moduli?.join() === this.identity.moduli.join() &&
       result.crc === resultCrc(result.perColumn) &&
       result.perColumn?.length === this.identity.columns &&
-      result.perColumn.every((residues) => residues.length === this.identity.moduli.length && residues.every((r, i) => Number.isInteger(r) && r >= 0 && r < this.identity.moduli[i]));
+      result.perColumn.every(
+        (residues) =>
+          residues.length === this.identity.moduli.length &&
+          residues.every((r, i) => Number.isInteger(r) && r >= 0 && r < this.identity.moduli[i]),
+      );
     if (!valid) {
       fse.removeSync(file); // damaged: the pass is counted again
       return undefined;
@@ -105,7 +112,10 @@ export class ScratchFolder {
   }
 
   writeResult(perColumn: number[][]): void {
-    writeFileAtomically(path.join(this.root, RESULT_FILE), JSON.stringify({ moduli: this.identity.moduli, perColumn, crc: resultCrc(perColumn) }) + '\n');
+    writeFileAtomically(
+      path.join(this.root, RESULT_FILE),
+      JSON.stringify({ moduli: this.identity.moduli, perColumn, crc: resultCrc(perColumn) }) + '\n',
+    );
   }
 
   /** Removes what an interrupted run leaves: temporary files and merge folders. */
@@ -138,13 +148,20 @@ export class ScratchFolder {
     const found = fse.readJsonSync(file, { throws: false }) as Record<string, unknown> | null;
     const here = `scratch folder ${this.root}`;
     const advice = 'remove it or choose another scratch folder';
-    if (found?.format !== COUNT_FORMAT) throw new UsageError(`${here} is not empty and has no readable ${COUNT_FILE}; ${advice}`, 'GOCOUNT_SCRATCH_UNUSABLE');
+    if (found?.format !== COUNT_FORMAT)
+      throw new UsageError(`${here} is not empty and has no readable ${COUNT_FILE}; ${advice}`, 'GOCOUNT_SCRATCH_UNUSABLE');
     if (found.version !== FORMAT_VERSION) {
-      throw new UsageError(`${here} holds format version ${found.version}, this gocount writes ${FORMAT_VERSION}; ${advice}`, 'GOCOUNT_SCRATCH_UNUSABLE');
+      throw new UsageError(
+        `${here} holds format version ${found.version}, this gocount writes ${FORMAT_VERSION}; ${advice}`,
+        'GOCOUNT_SCRATCH_UNUSABLE',
+      );
     }
     const { width, columns, moduli } = this.identity;
     if (found.width !== width || found.columns !== columns) {
-      throw new UsageError(`${here} holds a ${found.width}-wide sweep of ${found.columns} columns, not ${width} of ${columns}; ${advice}`, 'GOCOUNT_SCRATCH_UNUSABLE');
+      throw new UsageError(
+        `${here} holds a ${found.width}-wide sweep of ${found.columns} columns, not ${width} of ${columns}; ${advice}`,
+        'GOCOUNT_SCRATCH_UNUSABLE',
+      );
     }
     if (!Array.isArray(found.moduli) || found.moduli.join() !== moduli.join()) {
       throw new UsageError(`${here} holds residues for other moduli; ${advice}`, 'GOCOUNT_SCRATCH_UNUSABLE');
@@ -155,6 +172,11 @@ export class ScratchFolder {
 /** Turns ENOSPC and friends into one clear line. */
 export function diskError(error: unknown, where: string): unknown {
   const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOSPC' || code === 'EDQUOT') return new GocountError(`disk full while writing ${where}; finished steps are kept: free some space and run the same count again to resume`, 1, 'GOCOUNT_DISK_FULL');
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return new GocountError(
+      `disk full while writing ${where}; finished steps are kept: free some space and run the same count again to resume`,
+      1,
+      'GOCOUNT_DISK_FULL',
+    );
   return error;
 }

@@ -40,8 +40,16 @@ export function summarize(reports: readonly StepReport[], seconds: number): Coun
     peakRss: process.resourceUsage().maxRSS * 1024,
     userSeconds: process.resourceUsage().userCPUTime / 1e6,
     systemSeconds: process.resourceUsage().systemCPUTime / 1e6,
-    nsPerState: nsPerState(reports.reduce((sum, r) => addPhaseTimes(sum, r.phases), noPhaseTimes()), statesExpanded),
-    probesPerSuccessor: reports.reduce((n, r) => n + r.probes, 0) / Math.max(1, reports.reduce((n, r) => n + r.successors, 0)),
+    nsPerState: nsPerState(
+      reports.reduce((sum, r) => addPhaseTimes(sum, r.phases), noPhaseTimes()),
+      statesExpanded,
+    ),
+    probesPerSuccessor:
+      reports.reduce((n, r) => n + r.probes, 0) /
+      Math.max(
+        1,
+        reports.reduce((n, r) => n + r.successors, 0),
+      ),
   };
 }
 

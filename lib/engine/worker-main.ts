@@ -12,7 +12,9 @@ import { MAX_SUCCESSORS } from '../state/border.js';
 
 const { options, peerPorts } = workerData as { options: PartitionOptions; peerPorts: Array<MessagePort | null> };
 const port = parentPort!;
-const links = peerPorts.map((peerPort) => (peerPort ? new PeerLink(peerPort, options.moduli.length, MAX_SUCCESSORS * options.plan.batchRecords) : undefined));
+const links = peerPorts.map((peerPort) =>
+  peerPort ? new PeerLink(peerPort, options.moduli.length, MAX_SUCCESSORS * options.plan.batchRecords) : undefined,
+);
 const runner = new PartitionRunner(options, new PeerRouter(options.partition, links));
 
 let lastProgress = 0;
@@ -33,7 +35,8 @@ port.on('message', async (message: { id: number; op: string; step: number; files
     port.postMessage({ id: message.id, result });
   } catch (error) {
     const exitCode = error instanceof GocountError ? error.exitCode : 1;
-    const text = error instanceof Error ? (error instanceof GocountError ? error.message : `${error.stack ?? error.message}`) : String(error);
+    const text =
+      error instanceof Error ? (error instanceof GocountError ? error.message : `${error.stack ?? error.message}`) : String(error);
     port.postMessage({ id: message.id, error: { message: text, exitCode, internal: !(error instanceof GocountError) } });
   }
 });

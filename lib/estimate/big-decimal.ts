@@ -25,7 +25,8 @@ export const fromBigInt = (x: bigint): BigDecimal => normalize(x, 0);
 
 export const multiply = (a: BigDecimal, b: BigDecimal): BigDecimal => normalize(a.digits * b.digits, a.exponent + b.exponent);
 
-export const divide = (a: BigDecimal, b: BigDecimal): BigDecimal => normalize((a.digits * SCALE) / b.digits, a.exponent - b.exponent - PRECISION);
+export const divide = (a: BigDecimal, b: BigDecimal): BigDecimal =>
+  normalize((a.digits * SCALE) / b.digits, a.exponent - b.exponent - PRECISION);
 
 export function power(base: BigDecimal, k: number): BigDecimal {
   let result = fromBigInt(1n);
@@ -55,7 +56,8 @@ export function toScientific(x: BigDecimal, significant: number): string {
 
 /** x as a plain decimal with `places` digits after the point (for values of modest size). */
 export function toFixed(x: BigDecimal, places: number): string {
-  const scaled = x.exponent + places >= 0 ? x.digits * 10n ** BigInt(x.exponent + places) : x.digits / 10n ** BigInt(-(x.exponent + places));
+  const scaled =
+    x.exponent + places >= 0 ? x.digits * 10n ** BigInt(x.exponent + places) : x.digits / 10n ** BigInt(-(x.exponent + places));
   const text = scaled.toString().padStart(places + 1, '0');
   return `${text.slice(0, text.length - places)}.${text.slice(text.length - places)}`;
 }

@@ -36,7 +36,10 @@ export interface RunTrailer {
 }
 
 /** What is wrong with a run's header for the step a reader expects, or undefined: the engine's one check. */
-export function runHeaderProblem(header: RunHeader, expected: { width: number; columns: number; step: number; moduli: readonly number[] }): string | undefined {
+export function runHeaderProblem(
+  header: RunHeader,
+  expected: { width: number; columns: number; step: number; moduli: readonly number[] },
+): string | undefined {
   if (header.width !== expected.width || header.columns !== expected.columns) {
     return `holds a ${header.width}-wide sweep of ${header.columns} columns, not ${expected.width} of ${expected.columns}`;
   }

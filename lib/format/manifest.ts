@@ -50,7 +50,10 @@ export function buildManifest(
   columnSums: number[][],
 ): StepManifest {
   const { moduli } = identity;
-  const sums = sumResidueVectors(moduli, runs.map((run) => run.sums));
+  const sums = sumResidueVectors(
+    moduli,
+    runs.map((run) => run.sums),
+  );
   return {
     format: MANIFEST_FORMAT,
     version: MANIFEST_VERSION,
@@ -86,7 +89,8 @@ export function readManifest(path: string): StepManifest {
     throw new RunFileError(path, `not a readable manifest (${(error as Error).message})`);
   }
   if (manifest?.format !== MANIFEST_FORMAT) throw new RunFileError(path, 'not a gocount step manifest');
-  if (manifest.version !== MANIFEST_VERSION) throw new RunFileError(path, `manifest version ${manifest.version}, this gocount reads ${MANIFEST_VERSION}`);
+  if (manifest.version !== MANIFEST_VERSION)
+    throw new RunFileError(path, `manifest version ${manifest.version}, this gocount reads ${MANIFEST_VERSION}`);
   if (manifest.crc !== bodyCrc(manifest)) throw new RunFileError(path, 'CRC-32 of the manifest does not match its content');
   const problem = shapeProblem(manifest);
   if (problem) throw new RunFileError(path, problem);
@@ -96,14 +100,28 @@ export function readManifest(path: string): StepManifest {
 /** What is missing or malformed in a manifest whose CRC matched (one written by a faulty program). */
 function shapeProblem(manifest: StepManifest): string | undefined {
   const integer = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
-  const residuesFor = (moduli: number[]) => (x: unknown) => Array.isArray(x) && x.length === moduli.length && x.every((r, i) => integer(r) && r < moduli[i]);
+  const residuesFor = (moduli: number[]) => (x: unknown) =>
+    Array.isArray(x) && x.length === moduli.length && x.every((r, i) => integer(r) && r < moduli[i]);
   const residues = residuesFor(manifest.moduli);
-  if (!Array.isArray(manifest.countModuli) || manifest.countModuli.length === 0 || !manifest.countModuli.every(integer)) return 'moduli missing';
-  if (!Array.isArray(manifest.moduli) || manifest.moduli.length === 0 || manifest.moduli.join() !== manifest.countModuli.slice(0, manifest.moduli.length).join()) return 'moduli missing';
-  if (![manifest.width, manifest.columns, manifest.step, manifest.records, manifest.bytes, manifest.partitions].every(integer)) return 'a count is missing';
+  if (!Array.isArray(manifest.countModuli) || manifest.countModuli.length === 0 || !manifest.countModuli.every(integer))
+    return 'moduli missing';
+  if (
+    !Array.isArray(manifest.moduli) ||
+    manifest.moduli.length === 0 ||
+    manifest.moduli.join() !== manifest.countModuli.slice(0, manifest.moduli.length).join()
+  )
+    return 'moduli missing';
+  if (![manifest.width, manifest.columns, manifest.step, manifest.records, manifest.bytes, manifest.partitions].every(integer))
+    return 'a count is missing';
   if (!residues(manifest.sums) || !residues(manifest.dropped)) return 'residue sums missing';
   if (!Array.isArray(manifest.columnSums) || !manifest.columnSums.every(residuesFor(manifest.countModuli))) return 'column sums missing';
-  const runOk = (run: RunSummary) => typeof run?.file === 'string' && integer(run.records) && integer(run.bytes) && integer(run.crc) && integer(run.partition) && residues(run.sums);
+  const runOk = (run: RunSummary) =>
+    typeof run?.file === 'string' &&
+    integer(run.records) &&
+    integer(run.bytes) &&
+    integer(run.crc) &&
+    integer(run.partition) &&
+    residues(run.sums);
   if (!Array.isArray(manifest.runs) || !manifest.runs.every(runOk)) return 'run list malformed';
   return undefined;
 }

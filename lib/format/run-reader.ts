@@ -115,10 +115,13 @@ export class RunReader {
     const trailer = decodeTrailer(this.buf.subarray(at, at + trailerBytes(this.residues.length)), this.residues.length);
     this.close();
     if (typeof trailer === 'string') throw new RunFileError(this.path, trailer);
-    if (trailer.crc !== this.crc) throw new RunFileError(this.path, `CRC-32 mismatch: trailer says ${trailer.crc}, content gives ${this.crc}`);
-    if (trailer.records !== this.records) throw new RunFileError(this.path, `trailer says ${trailer.records} records, file holds ${this.records}`);
+    if (trailer.crc !== this.crc)
+      throw new RunFileError(this.path, `CRC-32 mismatch: trailer says ${trailer.crc}, content gives ${this.crc}`);
+    if (trailer.records !== this.records)
+      throw new RunFileError(this.path, `trailer says ${trailer.records} records, file holds ${this.records}`);
     for (let r = 0; r < this.sums.length; r++) {
-      if (trailer.sums[r] !== this.sums[r]) throw new RunFileError(this.path, `residue sum ${r} is ${this.sums[r]}, trailer says ${trailer.sums[r]}`);
+      if (trailer.sums[r] !== this.sums[r])
+        throw new RunFileError(this.path, `residue sum ${r} is ${this.sums[r]}, trailer says ${trailer.sums[r]}`);
     }
     this.done = true;
   }

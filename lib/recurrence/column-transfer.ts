@@ -62,7 +62,14 @@ export function buildColumnTransfer(height: number): ColumnTransfer {
     rowStart.push(targets.length);
   }
   const legal = Uint8Array.from(states, (value) => (isLegalFinal(Math.floor(value / HIGH_UNIT), value % HIGH_UNIT) ? 1 : 0));
-  return { height, states, legal, rowStart: Int32Array.from(rowStart), targets: Int32Array.from(targets), weights: Float64Array.from(weights) };
+  return {
+    height,
+    states,
+    legal,
+    rowStart: Int32Array.from(rowStart),
+    targets: Int32Array.from(targets),
+    weights: Float64Array.from(weights),
+  };
 }
 
 /** L(M,0) … L(M,count−1) modulo p, for a prime p below 2^26 (so every product is exact). */

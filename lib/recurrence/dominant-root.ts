@@ -18,7 +18,13 @@ export interface DominantRoot {
  * Recurrence); `guess`: λ roughly, to start Newton's method near the largest root.
  * `digits` decimal digits are returned; the working precision is higher.
  */
-export function dominantRoot(coefficients: readonly bigint[], numerator: readonly bigint[], guess: number, height: number, digits = 30): DominantRoot {
+export function dominantRoot(
+  coefficients: readonly bigint[],
+  numerator: readonly bigint[],
+  guess: number,
+  height: number,
+  digits = 30,
+): DominantRoot {
   const d = coefficients.length;
   const widest = Math.max(...[...coefficients, ...numerator].map((c) => abs(c).toString().length));
   const guardDigits = digits + 20 + widest;
@@ -40,7 +46,11 @@ export function dominantRoot(coefficients: readonly bigint[], numerator: readonl
   const ascending = (poly: readonly bigint[]): bigint => evaluate([...poly].reverse(), t);
   const qPrime = coefficients.map((c, i) => -c * BigInt(i + 1)); // Q'(t) = −Σ (i+1) c[i] t^i, lowest first
   const a = -((lambda * ((ascending([0n, ...numerator]) * S) / ascending(qPrime))) / S);
-  return { lambda: decimal(lambda, guardDigits, digits), lambdaRoot: decimal(nthRoot(lambda, height, S), guardDigits, digits), a: decimal(a, guardDigits, digits) };
+  return {
+    lambda: decimal(lambda, guardDigits, digits),
+    lambdaRoot: decimal(nthRoot(lambda, height, S), guardDigits, digits),
+    a: decimal(a, guardDigits, digits),
+  };
 }
 
 /** The M-th root of x (scaled by S), by Newton's method in fixed point. */
@@ -60,7 +70,9 @@ function nthRoot(x: bigint, m: number, S: bigint): bigint {
 
 function decimal(value: bigint, scaleDigits: number, digits: number): string {
   const negative = value < 0n;
-  const text = abs(value).toString().padStart(scaleDigits + 1, '0');
+  const text = abs(value)
+    .toString()
+    .padStart(scaleDigits + 1, '0');
   const whole = text.slice(0, text.length - scaleDigits);
   const fraction = text.slice(text.length - scaleDigits, text.length - scaleDigits + digits);
   return `${negative ? '-' : ''}${whole}.${fraction}`;

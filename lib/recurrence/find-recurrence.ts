@@ -77,7 +77,15 @@ export function findRecurrence(height: number, transfer: ColumnTransfer = buildC
       if (predicted !== terms[n]) throw new Error(`the recurrence for height ${height} fails at L(${height},${n}) modulo ${p}`);
     }
   }
-  return { height, coefficients, numerator, transferStates: transfer.states.length, termsUsed: count, termsChecked: CHECK_TERMS, primesUsed: perPrime.length };
+  return {
+    height,
+    coefficients,
+    numerator,
+    transferStates: transfer.states.length,
+    termsUsed: count,
+    termsChecked: CHECK_TERMS,
+    primesUsed: perPrime.length,
+  };
 }
 
 /** n_k = s_k − Σ_{i ≤ k−2} c_i·s_(k−1−i) mod p for k = 1 … order; terms[0] is s_0. */

@@ -11,7 +11,9 @@ export interface RecurrenceReport extends Recurrence, DominantRoot {}
 
 export function recurrenceOf(height: number, digits: number): RecurrenceReport {
   if (!Number.isInteger(height) || height < 1 || height > MAX_RECURRENCE_HEIGHT) {
-    throw new UsageError(`height ${height}: recurrence handles heights 1 to ${MAX_RECURRENCE_HEIGHT} (order 791 at 6; the order grows about fourfold per row)`);
+    throw new UsageError(
+      `height ${height}: recurrence handles heights 1 to ${MAX_RECURRENCE_HEIGHT} (order 791 at 6; the order grows about fourfold per row)`,
+    );
   }
   const transfer = buildColumnTransfer(height);
   const recurrence = findRecurrence(height, transfer);

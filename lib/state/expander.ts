@@ -17,15 +17,7 @@
  * through the reference path. It is 1/n of the work.
  */
 
-import {
-  BorderStates,
-  DOWN,
-  EMPTY_CODE,
-  LIBERTYLESS_CODE,
-  STONE_CODE,
-  UP,
-  WHITE,
-} from './border.js';
+import { BorderStates, DOWN, EMPTY_CODE, LIBERTYLESS_CODE, STONE_CODE, UP, WHITE } from './border.js';
 import { FieldLayout, HIGH_MASK, LOW_MASK } from './layout.js';
 
 const NONE = -1;
@@ -97,7 +89,10 @@ export class Expander {
       this.lo = lo;
       if (leftLeaves) this.dropFromString(y);
       const liberty =
-        upCode === EMPTY_CODE || leftCode === EMPTY_CODE || (upSame && upCode < LIBERTYLESS_CODE) || (leftSame && leftCode < LIBERTYLESS_CODE);
+        upCode === EMPTY_CODE ||
+        leftCode === EMPTY_CODE ||
+        (upSame && upCode < LIBERTYLESS_CODE) ||
+        (leftSame && leftCode < LIBERTYLESS_CODE);
       if (liberty) {
         if (upSame && upCode >= LIBERTYLESS_CODE) this.liberate(y - 1);
         if (leftSame && leftCode >= LIBERTYLESS_CODE) this.liberate(y);
@@ -190,7 +185,8 @@ export class Expander {
   private dropFromString(i: number): void {
     const up = this.above[i];
     const down = this.below[i];
-    if (up === NONE) this.setField(down, this.fields[down] & ~UP); // down > i ≥ 0: a flag, not a colour
+    if (up === NONE)
+      this.setField(down, this.fields[down] & ~UP); // down > i ≥ 0: a flag, not a colour
     else if (down === NONE) this.setField(up, this.fields[up] & ~DOWN);
   }
 
@@ -225,7 +221,8 @@ export class Expander {
       const code = bit < 30 ? (lo >>> bit) & 7 : (hi >>> (bit - 30)) & 7;
       let field = y - bit / 3;
       if (field < 0) field += width;
-      const reference = code < LIBERTYLESS_CODE ? code & 1 : field === y ? placed : left === NONE ? this.colour[field] : quickColour(field, code, left);
+      const reference =
+        code < LIBERTYLESS_CODE ? code & 1 : field === y ? placed : left === NONE ? this.colour[field] : quickColour(field, code, left);
       if (reference !== WHITE) {
         // Codes 2 and 3 (bit 2 clear, bit 1 set) swap; field 0 keeps its colour in its UP bit.
         lo ^= (~lo >>> 2) & (lo >>> 1) & FIELD_ONES;

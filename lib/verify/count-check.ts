@@ -8,7 +8,17 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { COUNT_FILE, COUNT_FORMAT, countFolderPath, CountIdentity, MANIFEST_FILE, RESULT_FILE, resultCrc, stepFolderName, stepOfFolder } from '../format/count-folder.js';
+import {
+  COUNT_FILE,
+  COUNT_FORMAT,
+  countFolderPath,
+  CountIdentity,
+  MANIFEST_FILE,
+  RESULT_FILE,
+  resultCrc,
+  stepFolderName,
+  stepOfFolder,
+} from '../format/count-folder.js';
 import { FORMAT_VERSION } from '../format/layout.js';
 import type { StepManifest } from '../format/manifest.js';
 import type { Problem } from './problems.js';
@@ -31,7 +41,7 @@ export function checkCount(dir: string): CountCheck {
   }
   const identity: CountIdentity = { width: found.width, columns: found.columns, moduli: found.moduli };
   if (countFolderPath(path.dirname(path.dirname(path.resolve(dir))), identity) !== path.resolve(dir)) {
-    problems.push({ file: countFile, problem: 'describes another count than its folder\'s name (board or moduli changed)' });
+    problems.push({ file: countFile, problem: "describes another count than its folder's name (board or moduli changed)" });
   }
   const steps = fse
     .readdirSync(dir)
@@ -55,21 +65,31 @@ export function checkCount(dir: string): CountCheck {
 
   // Column sums: each manifest's list extends the one before, and boundary steps' legal states give them.
   const resultFile = path.join(dir, RESULT_FILE);
-  const result = fse.pathExistsSync(resultFile) ? (fse.readJsonSync(resultFile, { throws: false }) as { perColumn?: number[][]; crc?: number } | null) : undefined;
+  const result = fse.pathExistsSync(resultFile)
+    ? (fse.readJsonSync(resultFile, { throws: false }) as { perColumn?: number[][]; crc?: number } | null)
+    : undefined;
   if (result === null) problems.push({ file: resultFile, problem: 'not readable JSON' });
-  else if (result && result.crc !== resultCrc(result.perColumn)) problems.push({ file: resultFile, problem: 'CRC-32 of its residues does not match' });
-  const carried: { file: string; sums: number[][] }[] = complete.map((manifest) => ({ file: manifestPath(dir, manifest), sums: manifest.columnSums }));
+  else if (result && result.crc !== resultCrc(result.perColumn))
+    problems.push({ file: resultFile, problem: 'CRC-32 of its residues does not match' });
+  const carried: { file: string; sums: number[][] }[] = complete.map((manifest) => ({
+    file: manifestPath(dir, manifest),
+    sums: manifest.columnSums,
+  }));
   if (result?.perColumn) carried.push({ file: resultFile, sums: result.perColumn });
   for (let i = 0; i + 1 < carried.length; i++) {
     const [a, b] = [carried[i], carried[i + 1]];
-    if (a.sums.some((sums, k) => b.sums[k]?.join() !== sums.join())) problems.push({ file: b.file, problem: `column sums disagree with ${a.file}` });
+    if (a.sums.some((sums, k) => b.sums[k]?.join() !== sums.join()))
+      problems.push({ file: b.file, problem: `column sums disagree with ${a.file}` });
   }
   for (const step of steps) {
     if (!step.legal || step.problems.length > 0) continue;
     const column = step.manifest!.step / identity.width;
     const later = carried.find((c) => c.sums.length >= column);
     if (later && later.sums[column - 1].join() !== liftedResidues(step.legal, identity.moduli).join()) {
-      problems.push({ file: later.file, problem: `L(${identity.width},${column}) residues differ from the legal states of step ${step.manifest!.step}` });
+      problems.push({
+        file: later.file,
+        problem: `L(${identity.width},${column}) residues differ from the legal states of step ${step.manifest!.step}`,
+      });
     }
   }
   return { dir, identity, steps, problems };
@@ -91,7 +111,7 @@ function liftedResidues(residues: readonly number[], moduli: readonly number[]):
     // value + product·t ≡ residues[r] (mod p): t = (residues[r] − value) · product⁻¹ mod p
     let inverse = 1n;
     for (let e = p - 2n, base = product % p; e > 0n; e >>= 1n, base = (base * base) % p) if (e & 1n) inverse = (inverse * base) % p;
-    const t = ((((BigInt(residues[r]) - value) % p) + p) % p) * inverse % p;
+    const t = (((((BigInt(residues[r]) - value) % p) + p) % p) * inverse) % p;
     value += product * t;
     product *= p;
   }

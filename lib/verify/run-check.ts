@@ -96,7 +96,8 @@ class RunChecker {
       problems.push({ file, problem: trailer });
       return result(header, records, sums, legal);
     }
-    if (trailer.crc !== this.crc) problems.push({ file, problem: `CRC-32 mismatch: trailer says ${hex(trailer.crc)}, content gives ${hex(this.crc)}` });
+    if (trailer.crc !== this.crc)
+      problems.push({ file, problem: `CRC-32 mismatch: trailer says ${hex(trailer.crc)}, content gives ${hex(this.crc)}` });
     if (!complete) return result(header, records, sums, legal, trailer.crc);
     if (trailer.records !== records) problems.push({ file, problem: `trailer says ${trailer.records} records, the file holds ${records}` });
     trailer.sums.forEach((sum, r) => {
@@ -117,7 +118,8 @@ class RunChecker {
     }
     if (!expect) return true;
     const wrong: string[] = [];
-    if (header.width !== expect.width || header.columns !== expect.columns) wrong.push(`a ${header.width}-wide sweep of ${header.columns} columns, not ${expect.width} of ${expect.columns}`);
+    if (header.width !== expect.width || header.columns !== expect.columns)
+      wrong.push(`a ${header.width}-wide sweep of ${header.columns} columns, not ${expect.width} of ${expect.columns}`);
     if (header.step !== expect.step) wrong.push(`step ${header.step}, not ${expect.step}`);
     if (header.moduli.join() !== expect.moduli.join()) wrong.push(`moduli ${header.moduli.join(', ')}, not ${expect.moduli.join(', ')}`);
     for (const what of wrong) problems.push({ file, problem: `header gives ${what}` });

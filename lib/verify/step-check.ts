@@ -51,16 +51,22 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
   }
   const bad = (problem: string) => problems.push({ file: manifestFile, problem });
   const folderStep = stepOfFolder(dir);
-  if (folderStep !== undefined && folderStep !== manifest.step) bad(`describes step ${manifest.step}, but its folder is step ${folderStep}`);
+  if (folderStep !== undefined && folderStep !== manifest.step)
+    bad(`describes step ${manifest.step}, but its folder is step ${folderStep}`);
   if (identity) {
-    if (manifest.width !== identity.width || manifest.columns !== identity.columns) bad(`describes a ${manifest.width}-wide sweep of ${manifest.columns} columns, not ${identity.width} of ${identity.columns}`);
+    if (manifest.width !== identity.width || manifest.columns !== identity.columns)
+      bad(`describes a ${manifest.width}-wide sweep of ${manifest.columns} columns, not ${identity.width} of ${identity.columns}`);
     if (manifest.countModuli.join() !== identity.moduli.join()) bad('describes other moduli than its count folder');
-    else if (!carriesFewestModuli(manifest.moduli, identity.moduli, manifest.step)) bad(`carries residues for ${manifest.moduli.length} moduli; step ${manifest.step} needs the fewest leading ones whose product exceeds 3^${manifest.step}`);
+    else if (!carriesFewestModuli(manifest.moduli, identity.moduli, manifest.step))
+      bad(
+        `carries residues for ${manifest.moduli.length} moduli; step ${manifest.step} needs the fewest leading ones whose product exceeds 3^${manifest.step}`,
+      );
   }
   const { moduli } = manifest;
   const listed = new Set(manifest.runs.map((run) => run.file));
   for (const name of names) {
-    if (name.endsWith(RUN_SUFFIX) && !listed.has(name)) problems.push({ file: path.join(dir, name), problem: 'run file not listed in the manifest' });
+    if (name.endsWith(RUN_SUFFIX) && !listed.has(name))
+      problems.push({ file: path.join(dir, name), problem: 'run file not listed in the manifest' });
   }
   const runs: RunCheck[] = [];
   for (const summary of manifest.runs) {
@@ -76,8 +82,8 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
     const differs: string[] = [];
     if (run.records !== summary.records) differs.push(`${run.records} records, the manifest says ${summary.records}`);
     if (run.bytes !== summary.bytes) differs.push(`${run.bytes} bytes, the manifest says ${summary.bytes}`);
-    if (run.crc !== summary.crc) differs.push('a CRC-32 other than the manifest\'s');
-    if (run.sums.join() !== summary.sums.join()) differs.push('residue sums other than the manifest\'s');
+    if (run.crc !== summary.crc) differs.push("a CRC-32 other than the manifest's");
+    if (run.sums.join() !== summary.sums.join()) differs.push("residue sums other than the manifest's");
     if (summary.partition! >= manifest.partitions || partitionOfName(summary.file, manifest.partitions) !== summary.partition) {
       differs.push(`partition ${summary.partition} of ${manifest.partitions}, which its name does not give`);
     }
@@ -87,8 +93,20 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
   const bytes = manifest.runs.reduce((n, run) => n + run.bytes, 0);
   if (manifest.records !== records) bad(`total of ${manifest.records} records, its runs add up to ${records}`);
   if (manifest.bytes !== bytes) bad(`total of ${manifest.bytes} bytes, its runs add up to ${bytes}`);
-  if (sumResidueVectors(moduli, manifest.runs.map((run) => run.sums)).join() !== manifest.sums.join()) bad('residue sums are not the sums of its runs\'');
-  const legal = runs.every((run) => run.legal) && runs.length > 0 ? sumResidueVectors(moduli, runs.map((run) => run.legal!)) : undefined;
+  if (
+    sumResidueVectors(
+      moduli,
+      manifest.runs.map((run) => run.sums),
+    ).join() !== manifest.sums.join()
+  )
+    bad("residue sums are not the sums of its runs'");
+  const legal =
+    runs.every((run) => run.legal) && runs.length > 0
+      ? sumResidueVectors(
+          moduli,
+          runs.map((run) => run.legal!),
+        )
+      : undefined;
   return { dir, manifest, runs, legal, problems };
 }
 

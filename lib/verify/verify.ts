@@ -33,7 +33,8 @@ export function verifyPath(target: string): VerifyReport {
   if (stat.isFile()) {
     if (path.basename(target) === MANIFEST_FILE) return fromSteps(target, 0, [checkStep(path.dirname(target))]);
     // A .run file without the magic is a damaged run file (a problem found); anything else is not ours.
-    if (!startsWithMagic(target) && !target.endsWith(RUN_SUFFIX)) throw new UsageError(`${target}: not a gocount run file (it does not start with ${HEADER_MAGIC})`);
+    if (!startsWithMagic(target) && !target.endsWith(RUN_SUFFIX))
+      throw new UsageError(`${target}: not a gocount run file (it does not start with ${HEADER_MAGIC})`);
     const run = checkRunFile(target);
     return { path: target, counts: 0, steps: 0, files: 1, records: run.records, problems: run.problems };
   }
@@ -43,7 +44,11 @@ export function verifyPath(target: string): VerifyReport {
   const folders = countFolders(target, SEARCH_DEPTH);
   if (folders.length === 0) throw new UsageError(`${target}: holds no gocount count folder (${COUNT_FILE}), step folder or run file`);
   const checks = folders.map(checkCount);
-  const report = fromSteps(target, checks.length, checks.flatMap((check) => check.steps));
+  const report = fromSteps(
+    target,
+    checks.length,
+    checks.flatMap((check) => check.steps),
+  );
   // Count-level problems include the steps' own; report each once.
   return { ...report, problems: checks.flatMap((check) => check.problems) };
 }

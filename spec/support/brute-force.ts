@@ -25,8 +25,7 @@ export function bitboard(m: number, n: number): Bitboard {
   return {
     points,
     full,
-    neighbours: (set) =>
-      (((set & ~lastColumn) << 1) | ((set & ~firstColumn) >>> 1) | (set << n) | (set >>> n)) & full,
+    neighbours: (set) => (((set & ~lastColumn) << 1) | ((set & ~firstColumn) >>> 1) | (set << n) | (set >>> n)) & full,
   };
 }
 
