@@ -11,7 +11,7 @@ import { PartitionOptions, PartitionRunner, StepEnd, StepPart } from './partitio
 export interface PartitionHandle {
   begin(toFiles: boolean): Promise<RunSummary[]>;
   expand(step: number, files: string[] | null, onProgress: (states: number) => void): Promise<StepPart>;
-  finish(step: number, toFiles: boolean): Promise<StepEnd>;
+  finish(toFiles: boolean): Promise<StepEnd>;
   legalSums(step: number, files: string[] | null): Promise<number[]>;
   close(): Promise<void>;
 }
@@ -21,7 +21,7 @@ export function localPartition(options: PartitionOptions): PartitionHandle {
   return {
     begin: async (toFiles) => runner.begin(toFiles),
     expand: (step, files, onProgress) => runner.expand(step, files, onProgress),
-    finish: async (step, toFiles) => runner.finish(step, toFiles),
+    finish: async (toFiles) => runner.finish(toFiles),
     legalSums: async (step, files) => runner.legalSums(step, files),
     close: async () => runner.close(),
   };
@@ -76,8 +76,8 @@ class WorkerPartition implements PartitionHandle {
     return this.call<StepPart>({ op: 'expand', step, files });
   }
 
-  finish(step: number, toFiles: boolean) {
-    return this.call<StepEnd>({ op: 'finish', step, toFiles });
+  finish(toFiles: boolean) {
+    return this.call<StepEnd>({ op: 'finish', toFiles });
   }
 
   legalSums(step: number, files: string[] | null) {

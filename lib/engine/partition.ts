@@ -20,6 +20,7 @@ import { ownerOf, PeerRouter } from './peer.js';
 import { addResidues } from '../residues/sums.js';
 import { PHASE_INDEX, PhaseClock } from './phase-clock.js';
 import { RunStore } from './run-store.js';
+import { SuccessorBuffer } from './successor-buffer.js';
 import { RecordSink, StateTable } from './state-table.js';
 
 export interface PartitionOptions {
@@ -57,18 +58,17 @@ export interface StepEnd {
   readonly probes: number;
 }
 
-const { read: READ, expand: EXPAND, aggregate: AGGREGATE, sort: SORT, write: WRITE, drain: DRAIN } = PHASE_INDEX;
+const { read: READ, expand: EXPAND } = PHASE_INDEX;
 
 export class PartitionRunner {
   readonly options: PartitionOptions;
   private readonly store: RunStore;
-  private readonly table: StateTable;
+  private readonly successors: SuccessorBuffer;
   private readonly stage: ExpandStage;
   private readonly inputPool: BatchPool;
   private readonly successorPool: BatchPool;
   private readonly router?: PeerRouter;
   private memoryRun?: MemoryRun;
-  private runs: RunSummary[] = [];
   private readonly clock = new PhaseClock();
 
   constructor(options: PartitionOptions, router?: PeerRouter) {
@@ -76,20 +76,15 @@ export class PartitionRunner {
     const { plan, moduli, width } = options;
     const { readBufferBytes, writeBufferBytes } = plan;
     this.store = new RunStore({ ...options, readBufferBytes, writeBufferBytes });
-    this.table = new StateTable(plan.tableCapacity, moduli, width);
+    this.successors = new SuccessorBuffer(new StateTable(plan.tableCapacity, moduli, width), this.store, this.clock);
     this.stage = new ExpandStage(width, moduli, router);
     this.inputPool = new BatchPool(plan.batchRecords, moduli.length);
     this.successorPool = new BatchPool(MAX_SUCCESSORS * plan.batchRecords, moduli.length);
     this.router = router;
-    router?.handleInbound((states, residues, size) => {
-      for (let at = 0; at < size;) {
-        at = this.clock.time(AGGREGATE, () => this.table.addBatch(states, residues, at, size));
-        if (this.table.full) this.spill(this.stepOut);
-      }
-    });
+    // The peer inbox: a peer's successors for this partition join its own.
+    router?.handleInbound((states, residues, size) => this.successors.add(states, residues, 0, size));
   }
 
-  private stepOut = 0;
   /** Step 0: the all-edge state, in the partition that owns it; with toFiles also as a run file. */
   begin(toFiles: boolean): RunSummary[] {
     const memory = this.memory();
@@ -108,17 +103,14 @@ export class PartitionRunner {
    */
   async expand(step: number, files: string[] | null, onProgress: (states: number) => void): Promise<StepPart> {
     const { width, columns } = this.options;
-    const { table, stage } = this;
+    const { successors, stage } = this;
     const y = step % width;
     const atBoundary = y === 0 && step > 0;
     const outModuli = this.store.moduliAt(step + 1);
     const lastColumn = Math.floor(step / width) === columns - 1;
     stage.startStep(y, lastColumn, atBoundary, this.store.moduliAt(step), outModuli);
     this.clock.reset();
-    table.probes = 0;
-    table.beginStep(outModuli, (y + 1) % width, lastColumn);
-    this.runs = [];
-    this.stepOut = step + 1;
+    successors.beginStep(step + 1, (y + 1) % width, lastColumn);
     this.router?.beginStep(step, outModuli.length);
     const source = this.openSource(step, files);
     const { clock } = this;
@@ -126,20 +118,21 @@ export class PartitionRunner {
       await pipeline(
         Readable.from(source.batches, { objectMode: true, highWaterMark: 2 }),
         expandTransform(stage, this.successorPool, this.inputPool, clock, EXPAND, () => onProgress(stage.statesIn), this.router),
-        accumulateTransform(table, () => this.spill(step + 1), this.successorPool, clock, AGGREGATE),
+        accumulateTransform(successors, this.successorPool),
         new Writable({ objectMode: true, write: (_nothing, _encoding, done) => done() }), // the pipeline's end
       );
       await this.router?.endStep(step);
-      this.clock.time(AGGREGATE, () => table.settle());
+      successors.settle();
     } catch (error) {
       source.close();
-      table.clear();
+      successors.clear();
       throw error;
     }
+    const { table } = successors;
     return {
       statesIn: stage.statesIn,
       successors: stage.successorsOut,
-      spilled: this.runs.length,
+      spilled: successors.spilled,
       held: table.size,
       fitsInMemory: table.size <= this.options.plan.memoryRunCapacity,
       dropped: Array.from(stage.dropped),
@@ -148,30 +141,14 @@ export class PartitionRunner {
   }
 
   /** Ends the step: its states go to run files (returned) or stay in memory (none returned). */
-  finish(step: number, toFiles: boolean): StepEnd {
-    const { table, options, clock } = this;
-    if (!toFiles) {
-      // Sorted only when the next step may overflow the table: then its runs need the order.
-      const sorted = options.plan.mayOverflow && table.size > table.maxLoad / 3;
-      const sortMs = table.sortMs;
-      const run = this.memory();
-      clock.time(DRAIN, () => table.drainTo(run, sorted));
-      this.chargeSort(sortMs, DRAIN);
-      return this.stepEnd([]);
-    }
-    if (table.size > 0 || this.runs.length === 0) this.spill(step);
-    return this.stepEnd(this.runs);
-  }
-
-  private stepEnd(runs: RunSummary[]): StepEnd {
-    return { runs, phases: this.clock.snapshot(), probes: this.table.probes };
-  }
-
-  /** Moves the sorting the table did since it read sortMs out of phase `from` into SORT. */
-  private chargeSort(sortMs: number, from: number): void {
-    const sorting = this.table.sortMs - sortMs;
-    this.clock.add(from, -sorting);
-    this.clock.add(SORT, sorting);
+  finish(toFiles: boolean): StepEnd {
+    const { successors, options } = this;
+    const { table } = successors;
+    let runs: RunSummary[] = [];
+    // Sorted only when the next step may overflow the table: then its runs need the order.
+    if (!toFiles) successors.toMemory(this.memory(), options.plan.mayOverflow && table.size > table.maxLoad / 3);
+    else runs = successors.toFiles();
+    return { runs, phases: this.clock.snapshot(), probes: table.probes };
   }
 
   /** Residues of the legal final states of this partition. */
@@ -220,15 +197,6 @@ export class PartitionRunner {
       }
     }
     return { batches: batches(), close: () => readers.forEach((reader) => reader.close()) };
-  }
-
-  /** Drains the table into the next run file of the states after `step` points. */
-  private spill(step: number): RunSummary {
-    const sortMs = this.table.sortMs;
-    const summary = this.clock.time(WRITE, () => this.store.writeRun(step, this.runs.length + 1, (sink) => this.table.drainSorted(sink)));
-    this.chargeSort(sortMs, WRITE);
-    this.runs.push(summary);
-    return summary;
   }
 
   /**

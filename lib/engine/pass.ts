@@ -165,7 +165,7 @@ export class PassRunner {
         ),
       );
     const toFiles = keep || stepParts.some((part) => part.spilled > 0 || !part.fitsInMemory);
-    const ends = await Promise.all(parts.map((part) => part.finish(step + 1, toFiles)));
+    const ends = await Promise.all(parts.map((part) => part.finish(toFiles)));
     const runs = ends.flatMap((end) => end.runs);
     const dropped = this.sumOf(
       step + 1,

@@ -30,7 +30,7 @@ port.on('message', async (message: { id: number; op: string; step: number; files
     let result: unknown;
     if (message.op === 'begin') result = runner.begin(message.toFiles);
     else if (message.op === 'expand') result = await runner.expand(message.step, message.files, progress);
-    else if (message.op === 'finish') result = runner.finish(message.step, message.toFiles);
+    else if (message.op === 'finish') result = runner.finish(message.toFiles);
     else if (message.op === 'legal') result = runner.legalSums(message.step, message.files);
     port.postMessage({ id: message.id, result });
   } catch (error) {

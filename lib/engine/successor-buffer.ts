@@ -1,0 +1,89 @@
+/**
+ * Where a partition's successors of one step go, from its own expand stage and from its peers:
+ * the state table, and each time the table is full, a sorted run file drained from it. At the end of
+ * the step what is left goes to one more run, or, when the step fits, into the in-memory run.
+ */
+
+import type { RunSummary } from '../format/run-writer.js';
+import type { MemoryRun } from './memory-run.js';
+import { PHASE_INDEX, type PhaseClock } from './phase-clock.js';
+import type { RunStore } from './run-store.js';
+import type { StateTable } from './state-table.js';
+
+const { aggregate: AGGREGATE, sort: SORT, write: WRITE, drain: DRAIN } = PHASE_INDEX;
+
+export class SuccessorBuffer {
+  readonly table: StateTable;
+  private readonly store: RunStore;
+  private readonly clock: PhaseClock;
+  private runs: RunSummary[] = [];
+  /** Points placed in the successors being taken in. */
+  private step = 0;
+
+  constructor(table: StateTable, store: RunStore, clock: PhaseClock) {
+    this.table = table;
+    this.store = store;
+    this.clock = clock;
+  }
+
+  /** Begins taking in the successors after `step` points, at `y` in their column. */
+  beginStep(step: number, y: number, lastColumn: boolean): void {
+    this.step = step;
+    this.runs = [];
+    this.table.probes = 0;
+    this.table.beginStep(this.store.moduliAt(step), y, lastColumn);
+  }
+
+  /** Takes in records [from, to) of a batch, writing a run each time the table is full. */
+  add(states: Uint32Array, residues: Uint32Array, from: number, to: number): void {
+    const { table, clock } = this;
+    for (let at = from; at < to;) {
+      at = clock.time(AGGREGATE, () => table.addBatch(states, residues, at, to));
+      if (table.full) this.spill();
+    }
+  }
+
+  /** Combines what the table holds, so its size is exact. */
+  settle(): void {
+    this.clock.time(AGGREGATE, () => this.table.settle());
+  }
+
+  /** Runs written so far in this step. */
+  get spilled(): number {
+    return this.runs.length;
+  }
+
+  /** Ends the step on disk: what is left becomes one more run (at least one run per step). */
+  toFiles(): RunSummary[] {
+    if (this.table.size > 0 || this.runs.length === 0) this.spill();
+    return this.runs;
+  }
+
+  /** Ends the step in memory: every state moves into `run`, sorted when asked. */
+  toMemory(run: MemoryRun, sorted: boolean): void {
+    const { table } = this;
+    const sortMs = table.sortMs;
+    this.clock.time(DRAIN, () => table.drainTo(run, sorted));
+    this.chargeSort(sortMs, DRAIN);
+  }
+
+  /** Drops what the table holds (a failed step). */
+  clear(): void {
+    this.table.clear();
+  }
+
+  private spill(): void {
+    const { table } = this;
+    const sortMs = table.sortMs;
+    const summary = this.clock.time(WRITE, () => this.store.writeRun(this.step, this.runs.length + 1, (sink) => table.drainSorted(sink)));
+    this.chargeSort(sortMs, WRITE);
+    this.runs.push(summary);
+  }
+
+  /** Moves the sorting the table did since it read sortMs out of phase `from` into SORT. */
+  private chargeSort(sortMs: number, from: number): void {
+    const sorting = this.table.sortMs - sortMs;
+    this.clock.add(from, -sorting);
+    this.clock.add(SORT, sorting);
+  }
+}
