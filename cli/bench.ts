@@ -116,6 +116,7 @@ for (const { board, memory } of runs) {
   }
 }
 console.log(
-  `\ncost model, thread ns per expanded state (summed over workers)\n${'board'.padEnd(7)} ${'workers'.padStart(7)} ${PHASES.map((phase) => phase.padStart(9)).join(' ')}`,
+  '\ncost model, thread ns per expanded state (summed over workers)\n' +
+    `${'board'.padEnd(7)} ${'workers'.padStart(7)} ${PHASES.map((phase) => phase.padStart(9)).join(' ')}`,
 );
 for (const cost of costLines) console.log(cost);

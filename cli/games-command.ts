@@ -34,7 +34,8 @@ export const gamesCommand: CommandModule<object, GamesArgs> = {
       `G(${m},${n}): ${nodes} nodes (the legal positions), ${edges} edges (moves of either colour, captures and multi-stone suicides included)`,
       `average outdegree ${outdegree.toFixed(3)}`,
       counted
-        ? `${counted.games} games: simple paths from the empty position under positional superko (${counted.firstMovesSearched} of ${counted.firstMoves} first moves searched, the rest by symmetry)`
+        ? `${counted.games} games: simple paths from the empty position under positional superko ` +
+          `(${counted.firstMovesSearched} of ${counted.firstMoves} first moves searched, the rest by symmetry)`
         : `games: not counted above ${MAX_GAME_POINTS} points (the next boards have about 10^31 and more)`,
       `${seconds.toFixed(2)} s`,
     ];

@@ -37,7 +37,8 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
         `file     ${found.file} (${found.bytes} bytes)`,
         `format   gocount run file, version ${header.version}`,
         `sweep    ${header.width} wide, ${header.columns} columns`,
-        `step     ${header.step} points placed (column ${Math.floor(header.step / header.width) + 1}, next point at y = ${header.step % header.width})`,
+        `step     ${header.step} points placed ` +
+          `(column ${Math.floor(header.step / header.width) + 1}, next point at y = ${header.step % header.width})`,
         `run      ${header.run}`,
         `moduli   ${header.moduli.join(' ')}`,
         typeof trailer === 'string'

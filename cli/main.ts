@@ -30,7 +30,8 @@ async function main(): Promise<void> {
   await yargs(hideBin(process.argv))
     .scriptName('gocount')
     .usage(
-      'gocount [MxN | M N] [options]\n\nCounts the legal Go positions of an M×N board exactly: the positions in which every string of stones has a liberty.',
+      'gocount [MxN | M N] [options]\n\n' +
+        'Counts the legal Go positions of an M×N board exactly: the positions in which every string of stones has a liberty.',
     )
     .command(countCommand)
     .command(verifyCommand)

@@ -96,7 +96,8 @@ class LineDisplay extends Tracker {
     const rate = report.statesIn / Math.max(report.seconds, 1e-3);
     const files = report.runsOut > 0 ? `, ${report.runsOut} runs` : '';
     this.stream.write(
-      `${this.where()}: ${formatCount(report.statesIn)} states in ${formatDuration(report.seconds)} (${formatCount(rate)}/s${files}), ETA ${formatDuration(this.eta())}\n`,
+      `${this.where()}: ${formatCount(report.statesIn)} states in ${formatDuration(report.seconds)} ` +
+        `(${formatCount(rate)}/s${files}), ETA ${formatDuration(this.eta())}\n`,
     );
   }
 }

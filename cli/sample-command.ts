@@ -32,12 +32,22 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
     const { m, n } = board;
     if (args.json) {
       process.stdout.write(
-        `${JSON.stringify({ m, n, ...result, relativeStandardError: result.standardError / result.mean, seed, seconds, exact: exact?.value.toString(), deviations })}\n`,
+        `${JSON.stringify({
+          m,
+          n,
+          ...result,
+          relativeStandardError: result.standardError / result.mean,
+          seed,
+          seconds,
+          exact: exact?.value.toString(),
+          deviations,
+        })}\n`,
       );
       return;
     }
     const lines = [
-      `L(${m},${n}) ≈ ${result.mean.toPrecision(6)} ± ${result.standardError.toPrecision(3)} (standard error, ${((100 * result.standardError) / result.mean).toPrecision(3)}%)`,
+      `L(${m},${n}) ≈ ${result.mean.toPrecision(6)} ± ${result.standardError.toPrecision(3)} ` +
+        `(standard error, ${((100 * result.standardError) / result.mean).toPrecision(3)}%)`,
       `${result.runs} runs, seed ${seed}, ${seconds.toFixed(1)} s`,
     ];
     if (exact !== undefined) lines.push(`exact ${exact.value}: the estimate is ${deviations!.toFixed(2)} standard errors from it`);

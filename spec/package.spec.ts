@@ -33,7 +33,11 @@ test('the packed package installs into a new project and counts 5×5 from JavaSc
     `import { countLegal, InvalidOptionError } from 'gocount';
 const result = await countLegal({ m: 5, n: 5, memory: '64M', workers: 1, scratch: ${JSON.stringify(scratch)} });
 let refused = '';
-try { await countLegal({ m: 5, n: 5, fanIn: 1 }); } catch (error) { refused = error instanceof InvalidOptionError ? error.code + ' ' + error.option : String(error); }
+try {
+  await countLegal({ m: 5, n: 5, fanIn: 1 });
+} catch (error) {
+  refused = error instanceof InvalidOptionError ? error.code + ' ' + error.option : String(error);
+}
 console.log(JSON.stringify({ legal: result.legal.toString(), typeofLegal: typeof result.legal, refused }));
 `,
   );
@@ -67,7 +71,10 @@ console.log(JSON.stringify({ legal: result.legal.toString(), typeofLegal: typeof
     path.join(project, 'count.ts'),
     `import { countLegal, type CountResult, type ProgressEvent } from 'gocount';
 const steps: number[] = [];
-const result: CountResult = await countLegal({ m: 5, n: 5, memory: 64 << 20, workers: 1, onProgress: (event: ProgressEvent) => { if (event.type === 'step-end') steps.push(event.report.step); } });
+const onProgress = (event: ProgressEvent) => {
+  if (event.type === 'step-end') steps.push(event.report.step);
+};
+const result: CountResult = await countLegal({ m: 5, n: 5, memory: 64 << 20, workers: 1, onProgress });
 const legal: bigint = result.legal;
 console.log(legal, steps.length);
 `,

@@ -27,7 +27,8 @@ export function checkFinalCount(m: number, n: number, count: bigint, moduliProdu
   const error = relativeError(count, m, n);
   if (!(Math.abs(error) <= TOLERANCE)) {
     throw new GocountError(
-      `the count for ${board} (${count}) is ${(error * 100).toPrecision(3)}% off the asymptotic formula A·B^(m+n)·L^(mn), more than ${TOLERANCE * 100}%: not trusted, not printed`,
+      `the count for ${board} (${count}) is ${(error * 100).toPrecision(3)}% off the asymptotic formula A·B^(m+n)·L^(mn), ` +
+        `more than ${TOLERANCE * 100}%: not trusted, not printed`,
       1,
       'GOCOUNT_UNTRUSTED_COUNT',
     );

@@ -38,7 +38,9 @@ export function findResumePoint(scratch: ScratchFolder, partitions: number, note
       continue;
     }
     if (manifest.partitions !== partitions) {
-      const problem = `step ${step} in ${scratch.root} was written by ${manifest.partitions} worker(s): resume it with ${manifest.partitions}, or leave the number out`;
+      const problem =
+        `step ${step} in ${scratch.root} was written by ${manifest.partitions} worker(s): ` +
+        `resume it with ${manifest.partitions}, or leave the number out`;
       throw new InvalidOptionError('workers', partitions, problem);
     }
     return manifest;

@@ -59,7 +59,8 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
     if (manifest.countModuli.join() !== identity.moduli.join()) bad('describes other moduli than its count folder');
     else if (!carriesFewestModuli(manifest.moduli, identity.moduli, manifest.step))
       bad(
-        `carries residues for ${manifest.moduli.length} moduli; step ${manifest.step} needs the fewest leading ones whose product exceeds 3^${manifest.step}`,
+        `carries residues for ${manifest.moduli.length} moduli; ` +
+          `step ${manifest.step} needs the fewest leading ones whose product exceeds 3^${manifest.step}`,
       );
   }
   const { moduli } = manifest;
