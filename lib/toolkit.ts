@@ -3,7 +3,7 @@
  * its input once, here. (validStates, recurrence and estimate take theirs directly.)
  */
 
-import { parseBoard, sweepOf } from './board/shape.js';
+import { boardOf, sweepOf } from './board/shape.js';
 import { InvalidOptionError, UsageError } from './errors.js';
 import { countGames, GameCount, MAX_GAME_POINTS } from './go/count-games.js';
 import { buildGameGraph, edgeCount, MAX_GRAPH_POINTS, nodeCount } from './go/game-graph.js';
@@ -20,7 +20,7 @@ export interface SampleOptions {
 
 /** An unbiased estimate of L(m,n) by Heuristic Sampling, with its standard error. */
 export function sample(options: SampleOptions): SampleResult {
-  const board = parseBoard([String(options.m), String(options.n)]);
+  const board = boardOf(options.m, options.n);
   if (board.m * board.n > MAX_SAMPLE_POINTS) {
     throw new UsageError(`board ${board.m}x${board.n}: sample handles boards of up to ${MAX_SAMPLE_POINTS} points`, 'GOCOUNT_INVALID_SIZE');
   }
@@ -42,7 +42,7 @@ export interface GamesResult {
 
 /** The game graph of a tiny board, and its number of games where that can be counted. */
 export function games(m: number, n: number): GamesResult {
-  const board = parseBoard([String(m), String(n)]);
+  const board = boardOf(m, n);
   if (board.m * board.n > MAX_GRAPH_POINTS) {
     throw new UsageError(`board ${board.m}x${board.n}: games handles boards of up to ${MAX_GRAPH_POINTS} points`, 'GOCOUNT_INVALID_SIZE');
   }

@@ -34,6 +34,11 @@ export function sweepOf(board: Board, keepOrientation = false): Sweep {
   return { width, columns };
 }
 
+/** The board m × n given as numbers, checked as parseBoard checks words. */
+export function boardOf(m: number, n: number): Board {
+  return parseBoard([String(m), String(n)]);
+}
+
 /**
  * Reads a board from "9x9" (or "9×9", "9X9") or from two numbers "9" "9". Anything else — zero,
  * negatives, fractions, words, a third number — is a UsageError naming what was given.

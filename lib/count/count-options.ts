@@ -7,7 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { InvalidOptionError } from '../errors.js';
-import { Board, parseBoard, Sweep, sweepOf } from '../board/shape.js';
+import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { MAX_WORKERS } from '../engine/count.js';
 import type { OnProgress } from '../engine/progress.js';
@@ -61,7 +61,7 @@ export const DEFAULT_FAN_IN = 64;
 export const DEFAULT_SCRATCH = 'scratch';
 
 export function normalizeCountOptions(options: CountOptions): NormalizedCountOptions {
-  const board = parseBoard([String(options.m), String(options.n)]);
+  const board = boardOf(options.m, options.n);
   const fanIn = options.fanIn ?? DEFAULT_FAN_IN;
   if (!Number.isInteger(fanIn) || fanIn < 2) throw new InvalidOptionError('fanIn', fanIn, 'must be an integer of at least 2');
   const { workers, residuesPerPass } = options;

@@ -104,16 +104,7 @@ export class ExpandStage {
         for (let r = 0, to = out * k; r < k; r++) outResidues[to + r] = src[base + r];
         out++;
       }
-      if (count < MAX_SUCCESSORS) {
-        // Adds (3 − count) × the residues, below 4p: subtraction, not a division (addResidues' %).
-        const times = MAX_SUCCESSORS - count;
-        for (let r = 0; r < k; r++) {
-          const p = outModuli[r];
-          let t = dropped[r] + times * src[base + r];
-          while (t >= p) t -= p;
-          dropped[r] = t;
-        }
-      }
+      if (count < MAX_SUCCESSORS) addResidues(dropped, src, base, MAX_SUCCESSORS - count, outModuli);
     }
     output.size = out;
     this.statesIn += input.size;

@@ -6,9 +6,17 @@ export function addModulo(a: number, b: number, p: number): number {
   return s >= p ? s - p : s;
 }
 
-/** tally[r] += times × src[at + r] (mod moduli[r]). times ≤ 3 keeps every value exact. */
+/**
+ * tally[r] += times × src[at + r] (mod moduli[r]), for a tally and residues below their moduli and
+ * times ≤ 3: the sum stays below 4p, so subtraction reduces it, with no division.
+ */
 export function addResidues(tally: Float64Array, src: Uint32Array, at: number, times: number, moduli: Float64Array): void {
-  for (let r = 0; r < moduli.length; r++) tally[r] = (tally[r] + times * src[at + r]) % moduli[r];
+  for (let r = 0; r < moduli.length; r++) {
+    const p = moduli[r];
+    let t = tally[r] + times * src[at + r];
+    while (t >= p) t -= p;
+    tally[r] = t;
+  }
 }
 
 /** The residue-wise sum of several residue vectors. */
