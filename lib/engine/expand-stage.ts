@@ -9,7 +9,7 @@
 
 import through2 from 'through2';
 import { isLegalFinal, MAX_SUCCESSORS } from '../state/border.js';
-import { Expander } from '../state/expander.js';
+import { ExpanderKernel } from '../state/expander-kernel.js';
 import { Batch, BatchPool } from './batch.js';
 import { addResidues } from '../residues/sums.js';
 import { ResidueExtender } from '../residues/growth.js';
@@ -23,7 +23,7 @@ export class ExpandStage {
   legal = new Float64Array(0);
   statesIn = 0;
   successorsOut = 0;
-  private readonly expander: Expander;
+  private readonly kernel: ExpanderKernel;
   private inModuli = new Float64Array(0);
   private outModuli = new Float64Array(0);
   private extender?: ResidueExtender;
@@ -35,7 +35,7 @@ export class ExpandStage {
 
   constructor(width: number, moduli: readonly number[], router?: PeerRouter) {
     this.router = router;
-    this.expander = new Expander(width);
+    this.kernel = new ExpanderKernel(width);
     this.extended = new Uint32Array(moduli.length);
   }
 
@@ -65,50 +65,73 @@ export class ExpandStage {
    * successors this worker owns; the others are queued for their owners.
    */
   run(input: Batch, output: Batch): void {
-    const { expander, inModuli, outModuli, dropped, legal, y, lastColumn, router, extender, extended } = this;
+    if (this.sumLegal) {
+      const { inModuli, legal } = this;
+      const kIn = inModuli.length;
+      for (let i = 0; i < input.size; i++) {
+        if (isLegalFinal(input.states[2 * i], input.states[2 * i + 1])) addResidues(legal, input.residues, i * kIn, 1, inModuli);
+      }
+    }
+    if (this.extender) this.runExtending(input, output, this.extender);
+    else this.runInKernel(input, output);
+    this.statesIn += input.size;
+  }
+
+  /** The kernel expands the batch and sorts its successors by owner; they are copied in bulk. */
+  private runInKernel(input: Batch, output: Batch): void {
+    const { kernel, router, outModuli, dropped } = this;
+    const k = outModuli.length;
+    const owners = router?.partitions ?? 1;
+    const self = router?.self ?? 0;
+    this.successorsOut += kernel.expand(input.states, input.size, this.y, this.lastColumn, k, owners);
+    kernel.fanOut(input.residues, input.size, outModuli, dropped);
+    const words = kernel.words;
+    for (let d = 0; d < owners; d++) {
+      const size = kernel.sizeOf(d);
+      if (size === 0) continue;
+      const states = words.subarray(kernel.statesOf(d), kernel.statesOf(d) + 2 * size);
+      const residues = words.subarray(kernel.residuesOf(d), kernel.residuesOf(d) + k * size);
+      if (d === self) {
+        output.states.set(states, 2 * output.size);
+        output.residues.set(residues, k * output.size);
+        output.size += size;
+      } else router!.links[d]!.queueRecords(states, residues, size);
+    }
+  }
+
+  /**
+   * Steps whose successors gain a residue: the kernel expands the batch; each parent's residues
+   * are extended here, and its successors routed one by one.
+   */
+  private runExtending(input: Batch, output: Batch, extender: ResidueExtender): void {
+    const { kernel, inModuli, outModuli, dropped, router, extended } = this;
     const kIn = inModuli.length;
     const k = outModuli.length;
-    const inStates = input.states;
-    const inResidues = input.residues;
-    const outStates = output.states;
-    const outResidues = output.residues;
     const partitions = router?.partitions ?? 1;
     const self = router?.self ?? 0;
+    this.successorsOut += kernel.expand(input.states, input.size, this.y, this.lastColumn);
+    const words = kernel.words;
+    let from = kernel.successorStart;
     let out = output.size;
-    let made = 0;
     for (let i = 0; i < input.size; i++) {
-      const hi = inStates[2 * i];
-      const lo = inStates[2 * i + 1];
-      if (this.sumLegal && isLegalFinal(hi, lo)) addResidues(legal, inResidues, i * kIn, 1, inModuli);
-      // The parent's residues, for the successors' moduli.
-      let src = inResidues;
-      let base = i * kIn;
-      if (extender) {
-        extender.extend(inResidues, base, extended, 0);
-        src = extended;
-        base = 0;
-      }
-      const count = expander.expand(hi, lo, y, outStates, 2 * out, lastColumn);
-      made += count;
-      // The successors are at out … out + count − 1; the owned ones move down over the others.
-      for (let s = 0, from = out; s < count; s++, from++) {
-        const sHi = outStates[2 * from];
-        const sLo = outStates[2 * from + 1];
-        const owner = partitions === 1 ? 0 : ownerOf(sHi, sLo, partitions);
+      extender.extend(input.residues, i * kIn, extended, 0);
+      const count = kernel.countOf(i);
+      for (let s = 0; s < count; s++, from += 2) {
+        const hi = words[from];
+        const lo = words[from + 1];
+        const owner = partitions === 1 ? 0 : ownerOf(hi, lo, partitions);
         if (owner !== self) {
-          router!.links[owner]!.queueRecord(sHi, sLo, src, base);
+          router!.links[owner]!.queueRecord(hi, lo, extended, 0);
           continue;
         }
-        outStates[2 * out] = sHi;
-        outStates[2 * out + 1] = sLo;
-        for (let r = 0, to = out * k; r < k; r++) outResidues[to + r] = src[base + r];
+        output.states[2 * out] = hi;
+        output.states[2 * out + 1] = lo;
+        output.residues.set(extended, out * k);
         out++;
       }
-      if (count < MAX_SUCCESSORS) addResidues(dropped, src, base, MAX_SUCCESSORS - count, outModuli);
+      if (count < MAX_SUCCESSORS) addResidues(dropped, extended, 0, MAX_SUCCESSORS - count, outModuli);
     }
     output.size = out;
-    this.statesIn += input.size;
-    this.successorsOut += made;
   }
 }
 

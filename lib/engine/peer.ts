@@ -80,6 +80,19 @@ export class PeerLink {
     if (this.size === this.capacity) this.post();
   }
 
+  /** Queues n records: states[0 .. 2n) with residues[0 .. K·n). */
+  queueRecords(states: Uint32Array, residues: Uint32Array, n: number): void {
+    const k = this.k;
+    for (let done = 0; done < n;) {
+      const take = Math.min(n - done, this.capacity - this.size);
+      this.states.set(states.subarray(2 * done, 2 * (done + take)), 2 * this.size);
+      this.residues.set(residues.subarray(k * done, k * (done + take)), k * this.size);
+      this.size += take;
+      done += take;
+      if (this.size === this.capacity) this.post();
+    }
+  }
+
   /** Residues a record carries from the next batch on; only between steps, with nothing queued. */
   setResidueCount(k: number): void {
     if (k === this.k) return;

@@ -1,0 +1,200 @@
+/**
+ * Expander.expand over whole batches, in WebAssembly (lib/wasm/expander.ts, built by `npm run build`).
+ *
+ * The JavaScript expander spends most of its time on states split over two 32-bit words; the
+ * WebAssembly build holds a state in one 64-bit integer and gives the same successors in the same
+ * order about three times faster (docs/performance.md). It also hands each successor, with its
+ * parent's residues, to the region of the worker that owns it, and tallies what goes to dropped
+ * successors, so that no record is touched one by one in JavaScript. The parents are copied into
+ * the module's memory in one call; the callers read the results through `words`.
+ */
+
+import { readFileSync } from 'node:fs';
+
+// The ES2022 lib has no WebAssembly types (they come with the DOM's): the little used here.
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: object };
+};
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+interface KernelExports {
+  memory: WasmMemory;
+  heapBase(): number;
+  expandBatch(parents: number, n: number, step: number, width: number, lastColumn: boolean, successors: number, counts: number): number;
+  fanOut(
+    n: number,
+    k: number,
+    residues: number,
+    successors: number,
+    counts: number,
+    owners: number,
+    regions: number,
+    regionBytes: number,
+    residueOffset: number,
+    sizes: number,
+    moduli: number,
+    dropped: number,
+  ): void;
+}
+
+const PAGE_BYTES = 65536;
+
+let compiled: object | undefined;
+
+function kernelModule(): object {
+  compiled ??= new WebAssembly.Module(readFileSync(new URL('../wasm/expander.wasm', import.meta.url)));
+  return compiled;
+}
+
+/** Byte offsets of the kernel's buffers for up to `parents` parents of k residues and `owners` owners. */
+class Layout {
+  readonly parents: number;
+  readonly successors: number;
+  readonly counts: number;
+  readonly residues: number;
+  readonly moduli: number;
+  readonly dropped: number;
+  readonly sizes: number;
+  readonly regions: number;
+  /** A region: 3 × parents records, states then residues. */
+  readonly regionBytes: number;
+  readonly residueOffset: number;
+  readonly end: number;
+
+  constructor(
+    base: number,
+    readonly capacity: number,
+    readonly k: number,
+    readonly owners: number,
+  ) {
+    const records = 3 * capacity;
+    this.parents = base;
+    this.successors = this.parents + 8 * capacity;
+    this.counts = this.successors + 8 * records;
+    this.residues = this.counts + align(capacity);
+    this.moduli = this.residues + 4 * k * capacity;
+    this.dropped = this.moduli + 4 * k;
+    this.sizes = this.dropped + 4 * k;
+    this.regions = this.sizes + align(4 * owners);
+    this.residueOffset = 8 * records;
+    this.regionBytes = this.residueOffset + 4 * k * records;
+    this.end = this.regions + owners * this.regionBytes;
+  }
+
+  fits(n: number, k: number, owners: number): boolean {
+    return n <= this.capacity && k === this.k && owners === this.owners;
+  }
+}
+
+const align = (bytes: number) => (bytes + 7) & ~7;
+
+export class ExpanderKernel {
+  readonly width: number;
+  /** The module's memory as words; word offsets below are into it. */
+  words = new Uint32Array(0);
+  /** The module's memory as bytes. */
+  private bytes = new Uint8Array(0);
+  private readonly kernel: KernelExports;
+  private readonly base: number;
+  private layout?: Layout;
+
+  constructor(width: number) {
+    this.width = width;
+    const instance = new WebAssembly.Instance(kernelModule(), {
+      env: {
+        abort: () => {
+          throw new Error('the expansion kernel aborted');
+        },
+      },
+    });
+    this.kernel = instance.exports as unknown as KernelExports;
+    this.base = align(this.kernel.heapBase());
+  }
+
+  /**
+   * Expands parents states[0 .. 2n) at step y (lastColumn: in the board's last column) and returns the
+   * number of successors. They are then in `words` from successorStart, in the order
+   * Expander.expand gives them parent by parent, and parent i's count is countOf(i).
+   */
+  expand(states: Uint32Array, n: number, y: number, lastColumn: boolean, k = 0, owners = 1): number {
+    const layout = this.reserve(n, k, owners);
+    this.words.set(states.subarray(0, 2 * n), layout.parents / 4);
+    return this.kernel.expandBatch(layout.parents, n, y, this.width, lastColumn, layout.successors, layout.counts);
+  }
+
+  get successorStart(): number {
+    return this.layout!.successors / 4;
+  }
+
+  countOf(i: number): number {
+    return this.bytes[this.layout!.counts + i];
+  }
+
+  /**
+   * After expand(states, n, y, k, owners): gives each successor its parent's residues
+   * (residues[0 .. k·n)) and puts it in its owner's region; adds what went to dropped successors
+   * to `dropped` modulo `moduli`.
+   */
+  fanOut(residues: Uint32Array, n: number, moduli: Float64Array, dropped: Float64Array): void {
+    const layout = this.layout!;
+    const { k, owners } = layout;
+    const words = this.words;
+    words.set(residues.subarray(0, k * n), layout.residues / 4);
+    for (let r = 0; r < k; r++) {
+      words[layout.moduli / 4 + r] = moduli[r];
+      words[layout.dropped / 4 + r] = 0;
+    }
+    const { regions, regionBytes, residueOffset, sizes } = layout;
+    this.kernel.fanOut(
+      n,
+      k,
+      layout.residues,
+      layout.successors,
+      layout.counts,
+      owners,
+      regions,
+      regionBytes,
+      residueOffset,
+      sizes,
+      layout.moduli,
+      layout.dropped,
+    );
+    for (let r = 0; r < k; r++) {
+      const sum = dropped[r] + words[layout.dropped / 4 + r];
+      dropped[r] = sum >= moduli[r] ? sum - moduli[r] : sum;
+    }
+  }
+
+  /** Records owner d received in the last fanOut. */
+  sizeOf(d: number): number {
+    return this.words[this.layout!.sizes / 4 + d];
+  }
+
+  /** Word offsets of owner d's states and residues. */
+  statesOf(d: number): number {
+    const layout = this.layout!;
+    return (layout.regions + d * layout.regionBytes) / 4;
+  }
+
+  residuesOf(d: number): number {
+    const layout = this.layout!;
+    return (layout.regions + d * layout.regionBytes + layout.residueOffset) / 4;
+  }
+
+  /** Room for n parents of k residues and `owners` owners; the views are renewed when the memory grows. */
+  private reserve(n: number, k: number, owners: number): Layout {
+    if (this.layout?.fits(n, k, owners)) return this.layout;
+    const layout = new Layout(this.base, Math.max(n, this.layout?.capacity ?? 0, 1024), k, owners);
+    const { memory } = this.kernel;
+    const pages = Math.ceil(layout.end / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES;
+    if (pages > 0) memory.grow(pages);
+    this.words = new Uint32Array(memory.buffer);
+    this.bytes = new Uint8Array(memory.buffer);
+    this.layout = layout;
+    return layout;
+  }
+}

@@ -1,0 +1,120 @@
+import test from 'ava';
+import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../lib/state/border.js';
+import { ExpanderKernel } from '../lib/state/expander-kernel.js';
+import { HIGH_UNIT } from '../lib/state/layout.js';
+import { ownerOf } from '../lib/engine/peer.js';
+import { addResidues } from '../lib/residues/sums.js';
+import { below, replayableRandom } from './support/random.js';
+
+/** The reference successors of each parent, in the reference's order (empty, black, white). */
+function referenceSuccessors(reference: BorderStates, parents: number[][], y: number, lastColumn: boolean): number[][] {
+  const out = new Uint32Array(2 * MAX_SUCCESSORS);
+  return parents.map(([hi, lo]) => {
+    const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
+    return Array.from({ length: made }, (_, s) => out[2 * s] * HIGH_UNIT + out[2 * s + 1]);
+  });
+}
+
+/** The kernel's successors of each parent, expanded as one batch. */
+function kernelSuccessors(kernel: ExpanderKernel, parents: number[][], y: number, lastColumn: boolean): number[][] {
+  const states = Uint32Array.from(parents.flat());
+  kernel.expand(states, parents.length, y, lastColumn);
+  let at = kernel.successorStart;
+  return parents.map((_, i) =>
+    Array.from({ length: kernel.countOf(i) }, () => {
+      at += 2;
+      return kernel.words[at - 2] * HIGH_UNIT + kernel.words[at - 1];
+    }),
+  );
+}
+
+test('the WebAssembly kernel gives the reference successors, in order, for every state reached on widths 1 to 7', (t) => {
+  let compared = 0;
+  for (let width = 1; width <= 7; width++) {
+    const reference = new BorderStates(width);
+    const kernel = new ExpanderKernel(width);
+    // Five columns swept as inner ones, then the same frontier swept as a last column.
+    for (const lastColumnFrom of [Infinity, 4 * width]) {
+      let frontier = new Map<number, number[]>([[0, [START_HI, START_LO]]]);
+      for (let step = 0; step < 5 * width; step++) {
+        const y = step % width;
+        const lastColumn = step >= lastColumnFrom;
+        const parents = [...frontier.values()];
+        const expected = referenceSuccessors(reference, parents, y, lastColumn);
+        t.deepEqual(kernelSuccessors(kernel, parents, y, lastColumn), expected, `width ${width}, step ${step}`);
+        compared += parents.length;
+        frontier = new Map(expected.flat().map((v) => [v, [Math.floor(v / HIGH_UNIT), v % HIGH_UNIT]]));
+      }
+    }
+  }
+  t.true(compared > 200_000, `compared ${compared} states`);
+});
+
+test('the WebAssembly kernel gives the reference successors on random walks at widths 8 to 19', (t) => {
+  const random = replayableRandom(t, 'walks');
+  for (let width = 8; width <= 19; width++) {
+    const reference = new BorderStates(width);
+    const kernel = new ExpanderKernel(width);
+    const out = new Uint32Array(2 * MAX_SUCCESSORS);
+    // 40 walks side by side, so each step is one batch; the last of the five columns forgets.
+    let walks = Array.from({ length: 40 }, () => [START_HI, START_LO]);
+    for (let step = 0; step < 5 * width; step++) {
+      const y = step % width;
+      const lastColumn = step >= 4 * width;
+      const expected = referenceSuccessors(reference, walks, y, lastColumn);
+      t.deepEqual(kernelSuccessors(kernel, walks, y, lastColumn), expected, `width ${width}, step ${step}`);
+      walks = walks.map(([hi, lo]) => {
+        const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
+        if (made === 0) return [START_HI, START_LO]; // a dead end of the last column: start again
+        const pick = below(random, made);
+        return [out[2 * pick], out[2 * pick + 1]];
+      });
+    }
+  }
+});
+
+test('the kernel hands each successor with its parent residues to its owner and tallies the dropped ones', (t) => {
+  const random = replayableRandom(t, 'residues');
+  const width = 6;
+  const moduli = Float64Array.from([4294967291, 4294967279, 65521]);
+  const k = moduli.length;
+  const reference = new BorderStates(width);
+  // Every state of the last column's step 3 on a 6-wide board: some have fewer than 3 successors.
+  let frontier = new Map<number, number[]>([[0, [START_HI, START_LO]]]);
+  for (let step = 0; step < 3 * width + 3; step++) {
+    const expected = referenceSuccessors(reference, [...frontier.values()], step % width, false);
+    frontier = new Map(expected.flat().map((v) => [v, [Math.floor(v / HIGH_UNIT), v % HIGH_UNIT]]));
+  }
+  const parents = [...frontier.values()];
+  const residues = Uint32Array.from({ length: k * parents.length }, (_, j) => below(random, moduli[j % k]));
+  const successors = referenceSuccessors(reference, parents, 3, true);
+  t.true(
+    successors.some((s) => s.length < MAX_SUCCESSORS),
+    'some parents lose successors',
+  );
+  for (let owners = 1; owners <= 4; owners++) {
+    const kernel = new ExpanderKernel(width);
+    kernel.expand(Uint32Array.from(parents.flat()), parents.length, 3, true, k, owners);
+    const dropped = new Float64Array(k).fill(1);
+    kernel.fanOut(residues, parents.length, moduli, dropped);
+    const expected: string[][] = Array.from({ length: owners }, () => []);
+    const expectedDropped = new Float64Array(k).fill(1);
+    successors.forEach((values, i) => {
+      for (const v of values) {
+        const owner = ownerOf(Math.floor(v / HIGH_UNIT), v % HIGH_UNIT, owners);
+        expected[owner].push(`${v}:${residues.subarray(k * i, k * i + k).join(',')}`);
+      }
+      if (values.length < MAX_SUCCESSORS) addResidues(expectedDropped, residues, k * i, MAX_SUCCESSORS - values.length, moduli);
+    });
+    for (let d = 0; d < owners; d++) {
+      const states = kernel.statesOf(d);
+      const residueStart = kernel.residuesOf(d);
+      const actual = Array.from({ length: kernel.sizeOf(d) }, (_, j) => {
+        const value = kernel.words[states + 2 * j] * HIGH_UNIT + kernel.words[states + 2 * j + 1];
+        return `${value}:${kernel.words.subarray(residueStart + k * j, residueStart + k * j + k).join(',')}`;
+      });
+      t.deepEqual(actual, expected[d], `owner ${d} of ${owners}`);
+    }
+    t.deepEqual(dropped, expectedDropped, `dropped, ${owners} owners`);
+  }
+});
