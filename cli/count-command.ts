@@ -3,7 +3,9 @@
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
 import { countLegal } from '../lib/count/count-legal.js';
-import { DEFAULT_FAN_IN, DEFAULT_SCRATCH, normalizeCountOptions } from '../lib/count/count-options.js';
+import { DEFAULT_FAN_IN, DEFAULT_RETRIES, DEFAULT_SCRATCH, normalizeCountOptions } from '../lib/count/count-options.js';
+import { MAX_PARTITIONS } from '../lib/cluster/driver.js';
+import { LAUNCHERS, LauncherName } from '../lib/cluster/launcher.js';
 import { countInMemory } from '../lib/count/in-memory.js';
 import { checkFinalCount } from '../lib/count/final-check.js';
 import { defaultWorkers, MAX_WORKERS } from '../lib/engine/count.js';
@@ -27,6 +29,9 @@ interface CountArgs {
   residues: boolean;
   'residues-per-pass'?: number;
   workers?: number;
+  partitions?: number;
+  launcher?: string;
+  retries?: number;
   'all-columns': boolean;
   oracle: boolean;
 }
@@ -75,6 +80,22 @@ export const countCommand: CommandModule<object, CountArgs> = {
         describe:
           `worker threads, 1 to ${MAX_WORKERS}: N splits the states between N threads, each with 1/N of --memory; ` +
           `1 counts in the main thread (default: the number recorded by the count being resumed, else one per core, ${defaultWorkers()} here)`,
+      })
+      .option('partitions', {
+        type: 'number',
+        describe:
+          `split the count into P partition tasks, 1 to ${MAX_PARTITIONS}, that exchange their states through files in --scratch ` +
+          '(on a cluster, a folder every node shares); --memory and --workers are then per task (default --workers 1)',
+      })
+      .option('launcher', {
+        type: 'string',
+        choices: LAUNCHERS,
+        describe:
+          'how partition tasks run: local (child processes, as many at once as cores) or slurm (one job array per step) (default: local)',
+      })
+      .option('retries', {
+        type: 'number',
+        describe: `launches of a step's unfinished partition tasks after the first (default ${DEFAULT_RETRIES})`,
       })
       .option('all-columns', {
         type: 'boolean',
@@ -128,6 +149,9 @@ export const countCommand: CommandModule<object, CountArgs> = {
       keepOrientation: args['keep-orientation'],
       residuesPerPass: args['residues-per-pass'],
       workers: args.workers,
+      partitions: args.partitions,
+      launcher: args.launcher as LauncherName | undefined,
+      retries: args.retries,
       allColumns: args['all-columns'],
       onProgress: progressDisplay(process.stderr, args.quiet),
     };

@@ -15,6 +15,7 @@ import { inspectCommand } from './inspect-command.js';
 import { recurrenceCommand } from './recurrence-command.js';
 import { sampleCommand } from './sample-command.js';
 import { statesCommand } from './states-command.js';
+import { taskCommand } from './task-command.js';
 import { verifyCommand } from './verify-command.js';
 
 function fail(error: unknown): never {
@@ -41,10 +42,12 @@ async function main(): Promise<void> {
     .command(estimateCommand)
     .command(sampleCommand)
     .command(gamesCommand)
+    .command(taskCommand)
     .example('gocount 9x9', 'count the legal positions of a 9×9 board')
     .example('gocount 5 7 --json', 'the same for 5×7, as JSON')
     .example('gocount verify scratch/', 'check every run file and manifest left in scratch/')
     .example('gocount inspect run-00001.run', "show a run file's header, trailer and first records")
+    .example('gocount 15x15 --partitions 8 --launcher slurm --scratch /shared/gocount', 'count through Slurm, one job array per step')
     .strict()
     .help()
     .alias('h', 'help')

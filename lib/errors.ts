@@ -15,7 +15,8 @@ export type GocountErrorCode =
   | 'GOCOUNT_DISK_FULL'
   | 'GOCOUNT_UNTRUSTED_COUNT'
   | 'GOCOUNT_TOO_LARGE'
-  | 'GOCOUNT_ABORTED';
+  | 'GOCOUNT_ABORTED'
+  | 'GOCOUNT_TASKS_FAILED';
 
 export class GocountError extends Error {
   readonly exitCode: number;

@@ -119,7 +119,7 @@ for (const workers of [2, 3, 4]) {
     test.serial(workersGiveTheOracleCount, workers, m, n);
 }
 
-test('two workers with a tiny budget, --keep, and passes: runs from both partitions in every step, exact', async (t) => {
+test('two workers with a tiny budget, --keep, and passes: runs from both workers in every step, exact', async (t) => {
   const sweep = { width: 7, columns: 5 };
   const scratchDir = tempScratch(t);
   const result = await engine(t, sweep, { workers: 2, memory: 260 << 10, fanIn: 2, keep: true, residuesPerPass: 1, scratchDir });
@@ -130,7 +130,7 @@ test('two workers with a tiny budget, --keep, and passes: runs from both partiti
   );
   const pass = readdirSync(path.join(scratchDir, '7x5'))[0];
   const files = readdirSync(path.join(scratchDir, '7x5', pass, stepFolderName(20)));
-  t.true(files.some((f) => f.startsWith('run-p0-')) && files.some((f) => f.startsWith('run-p1-')), files.join(' '));
+  t.true(files.some((f) => f.startsWith('run-w0-')) && files.some((f) => f.startsWith('run-w1-')), files.join(' '));
 });
 
 test('the column-boundary sums with two workers', async (t) => {

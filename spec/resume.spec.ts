@@ -128,13 +128,16 @@ test('a folder of another count, format or worker count is refused with exit 2, 
   writeFileSync(countFile, JSON.stringify({ ...identity, version: 99 }));
   const version = runCli(['4x4', '--scratch', scratch]);
   t.is(version.status, 2);
-  t.regex(version.stderr, /holds format version 99, this gocount writes 2; remove it or choose another scratch folder\n$/);
-  // A count folder of format version 1 (before counts grew with the step) is refused too.
-  writeFileSync(countFile, JSON.stringify({ ...identity, version: 1 }));
-  t.regex(
-    runCli(['4x4', '--scratch', scratch]).stderr,
-    /holds format version 1, this gocount writes 2; remove it or choose another scratch folder\n$/,
-  );
+  t.regex(version.stderr, /holds format version 99, this gocount writes 3; remove it or choose another scratch folder\n$/);
+  // Count folders of the older versions are refused too: 1 (before counts grew with the step) and
+  // 2 (runs named by partition).
+  for (const old of [1, 2]) {
+    writeFileSync(countFile, JSON.stringify({ ...identity, version: old }));
+    t.regex(
+      runCli(['4x4', '--scratch', scratch]).stderr,
+      new RegExp(`holds format version ${old}, this gocount writes 3; remove it or choose another scratch folder\n$`),
+    );
+  }
   writeFileSync(countFile, JSON.stringify({ ...identity, columns: 5 }));
   t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /holds a 4-wide sweep of 5 columns, not 4 of 4/);
   rmSync(countFile);

@@ -10,6 +10,8 @@ import { InvalidOptionError } from '../errors.js';
 import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { MAX_WORKERS } from '../engine/count.js';
+import { LAUNCHERS, LauncherName } from '../cluster/launcher.js';
+import { MAX_PARTITIONS } from '../cluster/driver.js';
 import type { OnProgress } from '../engine/progress.js';
 import { ignoreProgress } from '../engine/progress.js';
 import { parseSize } from '../units.js';
@@ -36,6 +38,15 @@ export interface CountOptions {
   readonly keepOrientation?: boolean;
   /** Also return L(width, k) for every column prefix k. */
   readonly allColumns?: boolean;
+  /**
+   * Split the count into this many partition tasks (1 to MAX_PARTITIONS), run through `launcher`;
+   * `workers` is then the worker threads of each task (default 1), and `memory` each task's budget.
+   */
+  readonly partitions?: number;
+  /** How partition tasks run: "local" (child processes, the default) or "slurm" (job arrays). */
+  readonly launcher?: LauncherName;
+  /** Launches of a step's unfinished tasks after the first. Default: DEFAULT_RETRIES. */
+  readonly retries?: number;
   /** Stops the count between two steps; it resumes from the scratch folder. */
   readonly signal?: AbortSignal;
   readonly onProgress?: OnProgress;
@@ -53,11 +64,14 @@ export interface NormalizedCountOptions {
   readonly fanIn: number;
   readonly keep: boolean;
   readonly allColumns: boolean;
+  /** Set for a partitioned count (lib/cluster). */
+  readonly partitioned?: { readonly partitions: number; readonly launcher: LauncherName; readonly retries: number };
   readonly signal?: AbortSignal;
   readonly onProgress: OnProgress;
 }
 
 export const DEFAULT_FAN_IN = 64;
+export const DEFAULT_RETRIES = 3;
 export const DEFAULT_SCRATCH = 'scratch';
 
 export function normalizeCountOptions(options: CountOptions): NormalizedCountOptions {
@@ -71,12 +85,13 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
   if (residuesPerPass !== undefined && !(Number.isInteger(residuesPerPass) && residuesPerPass >= 1)) {
     throw new InvalidOptionError('residuesPerPass', residuesPerPass, 'must be an integer of at least 1');
   }
+  const partitioned = partitionOptions(options);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
     throw new InvalidOptionError('signal', options.signal, 'not an AbortSignal');
   return {
     board,
     sweep: sweepOf(board, options.keepOrientation ?? false),
-    memory: options.memory === undefined ? defaultMemoryBudget(os.freemem()) : sizeOption('memory', options.memory),
+    memory: options.memory === undefined ? defaultMemory(partitioned) : sizeOption('memory', options.memory),
     scratchDir: path.resolve(options.scratch ?? DEFAULT_SCRATCH),
     disk: options.disk === undefined ? undefined : sizeOption('disk', options.disk),
     workers,
@@ -84,10 +99,39 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
     fanIn,
     keep: options.keep ?? false,
     allColumns: options.allColumns ?? false,
+    partitioned,
     signal: options.signal,
     onProgress: options.onProgress ?? ignoreProgress,
   };
 }
+
+function partitionOptions(options: CountOptions): NormalizedCountOptions['partitioned'] {
+  const { partitions, launcher, retries } = options;
+  if (partitions === undefined) {
+    if (launcher !== undefined) throw new InvalidOptionError('launcher', launcher, 'only for a count split into partitions');
+    if (retries !== undefined) throw new InvalidOptionError('retries', retries, 'only for a count split into partitions');
+    return undefined;
+  }
+  if (!(Number.isInteger(partitions) && partitions >= 1 && partitions <= MAX_PARTITIONS))
+    throw new InvalidOptionError('partitions', partitions, `must be an integer from 1 to ${MAX_PARTITIONS}`);
+  if (launcher !== undefined && !(LAUNCHERS as readonly string[]).includes(launcher))
+    throw new InvalidOptionError('launcher', launcher, `must be ${LAUNCHERS.join(' or ')}`);
+  if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0))
+    throw new InvalidOptionError('retries', retries, 'must be a whole number');
+  return { partitions, launcher: launcher ?? 'local', retries: retries ?? DEFAULT_RETRIES };
+}
+
+/**
+ * Half the free memory, at least 256 MiB; shared by the tasks a local launcher runs at once. A
+ * cluster's tasks run elsewhere: there the default is that of one machine like this one.
+ */
+function defaultMemory(partitioned: NormalizedCountOptions['partitioned']): number {
+  const budget = defaultMemoryBudget(os.freemem());
+  if (!partitioned || partitioned.launcher !== 'local') return budget;
+  return Math.max(MIN_DEFAULT_TASK_MEMORY, Math.floor(budget / Math.min(partitioned.partitions, os.availableParallelism())));
+}
+
+const MIN_DEFAULT_TASK_MEMORY = 64 * 2 ** 20;
 
 function sizeOption(option: string, value: number | string): number {
   if (typeof value === 'string') return parseSize(value, option);

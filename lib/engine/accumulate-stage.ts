@@ -1,7 +1,7 @@
 /**
- * Stages 3 and 4 of a step: successors go into the partition's SuccessorBuffer, where equal states
+ * Stages 3 and 4 of a step: successors go into the worker's SuccessorBuffer, where equal states
  * combine and a full table becomes a sorted run file (a peer's batches go there too, outside this
- * stream). What is left at the end of the step stays there for the partition to keep or write.
+ * stream). What is left at the end of the step stays there for the worker to keep or write.
  */
 
 import through2 from 'through2';

@@ -10,6 +10,7 @@ import { maxStates } from '../board/table1.js';
 import { MAX_LOAD_FACTOR, sortKeyBytes, tableSlotBytes } from './state-table.js';
 import { memoryRunBytes } from './memory-run.js';
 import { MAX_SUCCESSORS } from '../state/border.js';
+import { OWNED_CHUNK_BYTES } from './run-store.js';
 
 export interface MemoryPlan {
   readonly tableCapacity: number;
@@ -36,7 +37,14 @@ const clamp = (value: number, least: number, most: number) => Math.min(most, Mat
  * budgets, down to a few hundred KiB, exist to force many runs in tests); the state table and the
  * in-memory run take the rest.
  */
-export function planMemory(total: number, residueCount: number, fanIn: number, width: number, workers = 1): MemoryPlan {
+export function planMemory(
+  total: number,
+  residueCount: number,
+  fanIn: number,
+  width: number,
+  workers = 1,
+  partitioned?: { owners: number },
+): MemoryPlan {
   // Each worker gets an equal share of the budget and holds about an equal share of the states.
   const budget = Math.floor(total / workers);
   const recordBytes = memoryRunBytes(residueCount);
@@ -44,9 +52,13 @@ export function planMemory(total: number, residueCount: number, fanIn: number, w
   const batches = BATCHES_IN_FLIGHT * batchRecords * recordBytes * (1 + MAX_SUCCESSORS);
   const readBufferBytes = clamp((budget * 0.1) / fanIn, 8 << 10, 1 << 20);
   const writeBufferBytes = clamp(budget / 32, 64 << 10, 1 << 20);
-  const fixed = batches + fanIn * readBufferBytes + writeBufferBytes;
-  // No point in a table larger than the most states a step of this width can have.
-  const share = workers === 1 ? 1 : 1.1 / workers; // hash shares vary a little
+  // In a partitioned count a worker writes a run for each owner at once, each with its own buffer.
+  const ownedWriters = partitioned ? partitioned.owners * OWNED_CHUNK_BYTES : 0;
+  const fixed = batches + fanIn * readBufferBytes + writeBufferBytes + ownedWriters;
+  // No point in a table larger than the most states a step of this width can have. A worker of a
+  // partitioned count keeps every successor of its share of the states: up to three each.
+  const owners = partitioned?.owners ?? workers;
+  const share = Math.min(1, (partitioned ? 3.3 : 1.1) / owners); // hash shares vary a little
   const needed = Math.ceil((maxStates(width) * 1.05 * share) / MAX_LOAD_FACTOR) + MIN_TABLE;
   // A table that holds every step keeps each one in memory: room for a full in-memory run. One that
   // cannot keeps only the early, small steps in memory: a quarter of that, and more table instead.

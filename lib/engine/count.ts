@@ -12,6 +12,8 @@ import { moduliFor, splitIntoPasses } from '../residues/moduli.js';
 import { formatBytes } from '../units.js';
 import { planMemory } from './budget.js';
 import { PassRunner } from './pass.js';
+import { PartitionedPass } from '../cluster/driver.js';
+import { LauncherName, makeLauncher } from '../cluster/launcher.js';
 import { ScratchFolder } from './scratch.js';
 import type { OnProgress, StepReport } from './progress.js';
 
@@ -32,6 +34,8 @@ export interface EngineOptions {
    * recorded by an earlier run of this count in scratchDir, else defaultWorkers().
    */
   readonly workers?: number;
+  /** A partitioned count: P tasks through a launcher (lib/cluster); workers are then per task. */
+  readonly partitioned?: { readonly partitions: number; readonly launcher: LauncherName; readonly retries: number };
   readonly onProgress: OnProgress;
   /** Stops the count between two steps. */
   readonly signal?: AbortSignal;
@@ -64,11 +68,15 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
     width: sweep.width,
     columns: sweep.columns,
     moduli: passes[0],
-  }).recordedWorkers();
-  const workers = options.workers ?? (recorded !== undefined && recorded <= MAX_WORKERS ? recorded : defaultWorkers());
-  const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers));
+  }).recordedLayout().workers;
+  const { partitioned } = options;
+  // A partition task's workers share its cores with the other tasks of a machine: one each by default.
+  const workers = options.workers ?? (recorded !== undefined && recorded <= MAX_WORKERS ? recorded : partitioned ? 1 : defaultWorkers());
+  const owners = partitioned ? { owners: partitioned.partitions * workers } : undefined;
+  const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers, owners));
   if (options.disk !== undefined) {
-    const needed = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), workers * plans[0].memoryRunCapacity, options.keep);
+    const inMemory = partitioned ? 0 : workers * plans[0].memoryRunCapacity;
+    const needed = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), inMemory, options.keep);
     if (needed > options.disk) {
       throw new InvalidOptionError('disk', formatBytes(options.disk), `less than the ${formatBytes(needed)} of disk this count may need`);
     }
@@ -77,20 +85,22 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
   const perColumnResidues: number[][] = Array.from({ length: sweep.columns }, () => []);
   const reports: StepReport[] = [];
   for (let pass = 0; pass < passes.length; pass++) {
-    const runner = new PassRunner({
+    const common = {
       width: sweep.width,
       columns: sweep.columns,
       moduli: passes[pass],
-      plan: plans[pass],
       fanIn,
       keep: options.keep,
       scratchDir: options.scratchDir,
-      partitions: workers,
+      workers,
       onProgress: options.onProgress,
       signal: options.signal,
       pass,
       passes: passes.length,
-    });
+    };
+    const runner = partitioned
+      ? new PartitionedPass({ ...common, ...partitioned, launcher: makeLauncher(partitioned.launcher), memory: options.memory })
+      : new PassRunner({ ...common, plan: plans[pass] });
     const result = await runner.run();
     result.perColumn.forEach((residues, k) => perColumnResidues[k].push(...residues));
     reports.push(...result.reports);

@@ -81,7 +81,7 @@ export class ExpandStage {
   private runInKernel(input: Batch, output: Batch): void {
     const { kernel, router, outModuli, dropped } = this;
     const k = outModuli.length;
-    const owners = router?.partitions ?? 1;
+    const owners = router?.workers ?? 1;
     const self = router?.self ?? 0;
     this.successorsOut += kernel.expand(input.states, input.size, this.y, this.lastColumn, k, owners);
     kernel.fanOut(input.residues, input.size, outModuli, dropped);
@@ -107,7 +107,7 @@ export class ExpandStage {
     const { kernel, inModuli, outModuli, dropped, router, extended } = this;
     const kIn = inModuli.length;
     const k = outModuli.length;
-    const partitions = router?.partitions ?? 1;
+    const workers = router?.workers ?? 1;
     const self = router?.self ?? 0;
     this.successorsOut += kernel.expand(input.states, input.size, this.y, this.lastColumn);
     const words = kernel.words;
@@ -119,7 +119,7 @@ export class ExpandStage {
       for (let s = 0; s < count; s++, from += 2) {
         const hi = words[from];
         const lo = words[from + 1];
-        const owner = partitions === 1 ? 0 : ownerOf(hi, lo, partitions);
+        const owner = workers === 1 ? 0 : ownerOf(hi, lo, workers);
         if (owner !== self) {
           router!.links[owner]!.queueRecord(hi, lo, extended, 0);
           continue;

@@ -1,6 +1,6 @@
 /**
- * One pass of the count: all m·n steps for one set of moduli (paper §5.5), over one partition in
- * this thread or two in workers. After each step the coordinator decides whether the states stay in
+ * One pass of the count: all m·n steps for one set of moduli (paper §5.5), by one worker in this
+ * thread or by several in worker threads. After each step the coordinator decides whether the states stay in
  * memory (they fit, and no file is asked for) or go to run files; then it writes the step's manifest,
  * which makes the step complete, and only then deletes the step before. A pass that finds its
  * folder from an earlier, interrupted run resumes from the latest complete step in it; a finished
@@ -10,30 +10,31 @@
 import path from 'node:path';
 import fse from 'fs-extra';
 import { AbortedError } from '../errors.js';
-import { MANIFEST_FILE, MERGE_FOLDER, tempPath } from '../format/count-folder.js';
-import { buildManifest, StepManifest, writeManifest } from '../format/manifest.js';
+import { MERGE_FOLDER } from '../format/count-folder.js';
+import type { StepManifest } from '../format/manifest.js';
 import type { RunSummary } from '../format/run-writer.js';
 import type { MemoryPlan } from './budget.js';
-import { localPartition, PartitionHandle, workerPartitions } from './partition-handle.js';
-import type { PartitionOptions } from './partition.js';
+import { localWorker, WorkerHandle, threadWorkers } from './worker-handle.js';
+import type { WorkerOptions } from './worker-runner.js';
 import type { OnProgress, StepReport } from './progress.js';
 import { findResumePoint } from './resume.js';
 import { diskError, ScratchFolder } from './scratch.js';
+import { columnSum, writeStepManifest } from './step-record.js';
 import { sumResidueVectors } from '../residues/sums.js';
-import { liftResidues, moduliAt } from '../residues/growth.js';
+import { moduliAt } from '../residues/growth.js';
 import { addPhaseTimes, noPhaseTimes } from './phase-clock.js';
 
 export interface PassOptions {
   readonly width: number;
   readonly columns: number;
   readonly moduli: readonly number[];
-  /** The memory plan of each partition. */
+  /** The memory plan of each worker. */
   readonly plan: MemoryPlan;
   readonly fanIn: number;
   readonly keep: boolean;
   readonly scratchDir: string;
   /** 1 (this thread), or that many worker threads. */
-  readonly partitions: number;
+  readonly workers: number;
   readonly onProgress: OnProgress;
   readonly signal?: AbortSignal;
   readonly pass: number;
@@ -73,24 +74,24 @@ export class PassRunner {
     const start = this.openFolder(steps);
     if ('finished' in start) return { perColumn: start.finished, reports: [] };
     this.options.onProgress({ type: 'pass-start', pass: this.options.pass, passes: this.options.passes, steps, firstStep: start.step });
-    const parts = this.openPartitions();
+    const handles = this.openWorkers();
     let failed = false;
     try {
-      const pass = await this.begin(parts, start);
+      const pass = await this.begin(handles, start);
       for (let step = start.step; step < steps; step++) {
         if (this.options.signal?.aborted) throw this.stopped(step, steps, pass);
         this.options.onProgress({ type: 'step-start', step });
-        const done = await this.runStep(parts, step, pass);
+        const done = await this.runStep(handles, step, pass);
         this.retire(step, done.next, pass);
         this.options.onProgress({ type: 'step-end', report: done.report });
         pass.reports.push(done.report);
       }
-      return await this.finish(parts, pass);
+      return await this.finish(handles, pass);
     } catch (error) {
       failed = true;
       throw error;
     } finally {
-      await Promise.all(parts.map((part) => part.close()));
+      await Promise.all(handles.map((handle) => handle.close()));
       // A failure in one worker stops the other mid-write: its temporary file must not stay.
       if (failed) this.removeLeftoversQuietly();
     }
@@ -109,22 +110,22 @@ export class PassRunner {
    * from (0, or the latest complete step on disk) and its manifest.
    */
   private openFolder(steps: number): { finished: number[][] } | { step: number; manifest?: StepManifest } {
-    const { partitions, onProgress } = this.options;
+    const { workers, onProgress } = this.options;
     const note = (message: string) => onProgress({ type: 'note', message });
-    const fresh = this.scratch.open(partitions);
+    const fresh = this.scratch.open({ workers, partitions: 1 });
     const finished = fresh ? undefined : this.scratch.readResult();
     if (finished) {
       note(`pass ${this.options.pass + 1} was finished before; its residues are in ${this.scratch.root}`);
       return { finished };
     }
-    const resumed = fresh ? undefined : findResumePoint(this.scratch, partitions, note);
-    if (!fresh && !resumed) this.scratch.recordWorkers(partitions); // starts afresh in the folder
+    const resumed = fresh ? undefined : findResumePoint(this.scratch, { workers, partitions: 1 }, note);
+    if (!fresh && !resumed) this.scratch.recordLayout({ workers, partitions: 1 }); // starts afresh in the folder
     if (resumed) note(`resuming from step ${resumed.step} of ${steps} in ${this.scratch.root}`);
     return { step: resumed?.step ?? 0, manifest: resumed };
   }
 
   /** The pass's running state: from a resume point, or step 0 (the all-edge state) made anew. */
-  private async begin(parts: PartitionHandle[], start: { manifest?: StepManifest }): Promise<PassState> {
+  private async begin(handles: WorkerHandle[], start: { manifest?: StepManifest }): Promise<PassState> {
     const { keep } = this.options;
     const resumed = start.manifest;
     const pass: PassState = {
@@ -134,7 +135,7 @@ export class PassRunner {
       reports: [],
     };
     if (!resumed) {
-      const startRuns = (await Promise.all(parts.map((part) => part.begin(keep)))).flat();
+      const startRuns = (await Promise.all(handles.map((handle) => handle.begin(keep)))).flat();
       if (keep) pass.manifest = pass.onDisk = this.writeStepManifest(0, startRuns, this.zeros(0), pass.perColumn);
     }
     return pass;
@@ -144,14 +145,14 @@ export class PassRunner {
    * Expands the states after `step` points into those after step + 1, in memory or as run files;
    * a step on files is complete once its manifest is written.
    */
-  private async runStep(parts: PartitionHandle[], step: number, pass: PassState): Promise<{ next?: StepManifest; report: StepReport }> {
-    const { width, keep, partitions, onProgress } = this.options;
+  private async runStep(handles: WorkerHandle[], step: number, pass: PassState): Promise<{ next?: StepManifest; report: StepReport }> {
+    const { width, keep, workers, onProgress } = this.options;
     const started = performance.now();
     const source = pass.manifest;
-    const expanded = new Array<number>(partitions).fill(0);
+    const expanded = new Array<number>(workers).fill(0);
     const stepParts = await Promise.all(
-      parts.map((part, i) =>
-        part.expand(step, this.filesOf(source, i), (states) => {
+      handles.map((handle, i) =>
+        handle.expand(step, this.filesOf(source, i), (states) => {
           expanded[i] = states;
           onProgress({ type: 'advance', states: expanded.reduce((a, b) => a + b, 0) });
         }),
@@ -165,7 +166,7 @@ export class PassRunner {
         ),
       );
     const toFiles = keep || stepParts.some((part) => part.spilled > 0 || !part.fitsInMemory);
-    const ends = await Promise.all(parts.map((part) => part.finish(toFiles)));
+    const ends = await Promise.all(handles.map((handle) => handle.finish(toFiles)));
     const runs = ends.flatMap((end) => end.runs);
     const dropped = this.sumOf(
       step + 1,
@@ -203,11 +204,13 @@ export class PassRunner {
   }
 
   /** The last column's legal sum, result.json, and the step folders cleared away. */
-  private async finish(parts: PartitionHandle[], pass: PassState): Promise<PassResult> {
+  private async finish(handles: WorkerHandle[], pass: PassState): Promise<PassResult> {
     const { width, columns, keep } = this.options;
     const steps = width * columns;
     const final = pass.manifest;
-    pass.perColumn.push(this.columnSum(steps, await Promise.all(parts.map((part, i) => part.legalSums(steps, this.filesOf(final, i))))));
+    pass.perColumn.push(
+      this.columnSum(steps, await Promise.all(handles.map((handle, i) => handle.legalSums(steps, this.filesOf(final, i))))),
+    );
     try {
       this.scratch.writeResult(pass.perColumn);
     } catch (error) {
@@ -225,47 +228,32 @@ export class PassRunner {
     }
   }
 
-  private openPartitions(): PartitionHandle[] {
-    const { width, columns, moduli, plan, fanIn, scratchDir, partitions } = this.options;
-    const options = (partition: number): PartitionOptions => ({ width, columns, moduli, plan, fanIn, scratchDir, partition, partitions });
-    return partitions === 1 ? [localPartition(options(0))] : workerPartitions(Array.from({ length: partitions }, (_, i) => options(i)));
+  private openWorkers(): WorkerHandle[] {
+    const { width, columns, moduli, plan, fanIn, scratchDir, workers } = this.options;
+    const options = (worker: number): WorkerOptions => ({ width, columns, moduli, plan, fanIn, scratchDir, worker, workers });
+    return workers === 1 ? [localWorker(options(0))] : threadWorkers(Array.from({ length: workers }, (_, i) => options(i)));
   }
 
-  /** The run files of partition i in a step's manifest, or null when the step is in memory. */
-  private filesOf(manifest: StepManifest | undefined, partition: number): string[] | null {
+  /** The run files of worker i in a step's manifest, or null when the step is in memory. */
+  private filesOf(manifest: StepManifest | undefined, worker: number): string[] | null {
     if (!manifest) return null;
     const dir = this.scratch.stepDir(manifest.step);
-    return manifest.runs.filter((run) => (run.partition ?? 0) === partition).map((run) => path.join(dir, run.file));
+    return manifest.runs.filter((run) => (run.worker ?? 0) === worker).map((run) => path.join(dir, run.file));
   }
 
   /** Writes the manifest that makes the step complete. */
   private writeStepManifest(step: number, runs: RunSummary[], dropped: ArrayLike<number>, columnSums: number[][]): StepManifest {
-    const { width, columns, moduli, partitions } = this.options;
-    const manifest = buildManifest(
-      { width, columns, step, moduli: moduliAt(moduli, step), countModuli: moduli, partitions },
-      runs,
-      dropped,
-      columnSums,
-    );
-    const file = path.join(this.scratch.stepDir(step), MANIFEST_FILE);
-    try {
-      fse.ensureDirSync(path.dirname(file));
-      writeManifest(file, manifest);
-    } catch (error) {
-      fse.removeSync(tempPath(file));
-      throw diskError(error, file);
-    }
-    return manifest;
+    return writeStepManifest(this.scratch, { workers: this.options.workers, partitions: 1 }, step, runs, dropped, columnSums);
   }
 
-  /** Residue-wise sum of the partitions' residue vectors for the states after `step` points. */
+  /** Residue-wise sum of the workers' residue vectors for the states after `step` points. */
   private sumOf(step: number, vectors: number[][]): number[] {
     return sumResidueVectors(moduliAt(this.options.moduli, step), vectors);
   }
 
   /** The legal states' sum after `step` points, for every modulus of the pass. */
   private columnSum(step: number, vectors: number[][]): number[] {
-    return liftResidues(this.sumOf(step, vectors), this.options.moduli);
+    return columnSum(this.options.moduli, step, vectors);
   }
 
   private zeros(step: number): number[] {

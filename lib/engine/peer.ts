@@ -1,5 +1,5 @@
 /**
- * The links between partition workers. Each worker owns the states of one hash class (ownerOf) and
+ * The links between workers. Each worker owns the states of one hash class (ownerOf) and
  * has one link to every other worker (PeerRouter); the successors a worker makes for a peer go over
  * that link's MessagePort in batches whose buffers are
  * transferred, not copied, and come back with the acknowledgement for reuse. At most MAX_IN_FLIGHT
@@ -13,12 +13,12 @@ import type { MessagePort } from 'node:worker_threads';
 
 const MAX_IN_FLIGHT = 4;
 
-/** Which partition owns a state: a hash independent of the state table's slot hash. */
-export function ownerOf(hi: number, lo: number, partitions: number): number {
-  if (partitions === 1) return 0;
+/** Which worker owns a state: a hash independent of the state table's slot hash. */
+export function ownerOf(hi: number, lo: number, workers: number): number {
+  if (workers === 1) return 0;
   let h = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x27d4eb2f);
   h ^= h >>> 16;
-  return (h >>> 0) % partitions;
+  return (h >>> 0) % workers;
 }
 
 type BatchMessage = { t: 'batch'; step: number; size: number; states: Uint32Array; residues: Uint32Array };
@@ -190,7 +190,7 @@ export class PeerLink {
 
 /** One worker's links to all the others: where its successors for other owners go, and come from. */
 export class PeerRouter {
-  /** links[j] leads to partition j; undefined for this worker's own. */
+  /** links[j] leads to worker j; undefined for this worker's own. */
   readonly links: ReadonlyArray<PeerLink | undefined>;
   readonly self: number;
 
@@ -199,7 +199,7 @@ export class PeerRouter {
     this.links = links;
   }
 
-  get partitions(): number {
+  get workers(): number {
     return this.links.length;
   }
 

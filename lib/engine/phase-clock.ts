@@ -1,7 +1,7 @@
 /**
- * The engine's cost model: where a step's time goes, phase by phase. Each partition times its own
+ * The engine's cost model: where a step's time goes, phase by phase. Each worker times its own
  * phases around whole batches (thousands of states), so the clock costs nothing per state. The
- * figures are thread time spent in each phase; summed over partitions they can exceed the wall time.
+ * figures are thread time spent in each phase; summed over workers they can exceed the wall time.
  */
 
 export const PHASES = ['read', 'expand', 'aggregate', 'sort', 'write', 'drain'] as const;

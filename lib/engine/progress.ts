@@ -16,7 +16,7 @@ export interface StepReport {
   readonly runsOut: number;
   readonly bytesOut: number;
   readonly seconds: number;
-  /** Milliseconds per phase (PHASES), summed over partitions: the cost model. */
+  /** Milliseconds per phase (PHASES), summed over workers: the cost model. */
   readonly phases: number[];
   /** Slots the table's inserts probed beyond their home slots. */
   readonly probes: number;

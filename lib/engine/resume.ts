@@ -1,31 +1,54 @@
 /**
  * Where a pass restarts after a crash or a kill: the latest step whose manifest exists and whose
  * run files all check out, read in full (header, every record, trailer, CRC-32) and matched against
- * the manifest. Steps without a manifest were never finished and are removed; a step whose files
- * fail is removed too, with a note, and the one before it is tried. Nothing unchecked is used.
+ * the manifest. Steps without a manifest were never finished and are removed (but for a partitioned
+ * count's next step, below); a step whose files fail is removed too, with a note, and the one before
+ * it is tried. Nothing unchecked is used.
  */
 
 import path from 'node:path';
 import fse from 'fs-extra';
 import { GocountError, InvalidOptionError } from '../errors.js';
-import { MANIFEST_FILE, RUN_SUFFIX } from '../format/count-folder.js';
+import { MANIFEST_FILE, RUN_SUFFIX, stepFilesEndingIn } from '../format/count-folder.js';
 import { readManifest, StepManifest } from '../format/manifest.js';
 import { runHeaderProblem } from '../format/layout.js';
 import { RunReader } from '../format/run-reader.js';
-import type { ScratchFolder } from './scratch.js';
+import type { CountLayout, ScratchFolder } from './scratch.js';
 import { moduliAt } from '../residues/growth.js';
 
 const READ_BUFFER_BYTES = 1 << 20;
 
-/** The manifest to resume from, or undefined to start at step 0. */
-export function findResumePoint(scratch: ScratchFolder, partitions: number, note: (message: string) => void): StepManifest | undefined {
+/**
+ * The manifest to resume from, or undefined to start at step 0. A step folder without a manifest
+ * was cut short and goes, except, with keepNext, the one after the resume point: a partitioned
+ * count's tasks that finished there keep their work.
+ */
+export function findResumePoint(
+  scratch: ScratchFolder,
+  layout: CountLayout,
+  note: (message: string) => void,
+  keepNext = false,
+): StepManifest | undefined {
   scratch.removeLeftovers();
   const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
-  for (const step of scratch.steps().reverse()) {
+  const unfinished: number[] = [];
+  const found = latestCompleteStep();
+  for (const step of unfinished) if (!(keepNext && found && step === found.step + 1)) scratch.removeStep(step);
+  return found;
+
+  function latestCompleteStep(): StepManifest | undefined {
+    for (const step of scratch.steps().reverse()) {
+      const manifest = completeStep(step);
+      if (manifest) return manifest;
+    }
+    return undefined;
+  }
+
+  function completeStep(step: number): StepManifest | undefined {
     const dir = scratch.stepDir(step);
     if (!fse.pathExistsSync(path.join(dir, MANIFEST_FILE))) {
-      scratch.removeStep(step); // cut short before its manifest: never complete
-      continue;
+      unfinished.push(step); // cut short before its manifest: never complete
+      return undefined;
     }
     let manifest: StepManifest;
     try {
@@ -35,17 +58,19 @@ export function findResumePoint(scratch: ScratchFolder, partitions: number, note
       if (!(error instanceof GocountError)) throw error;
       note(`not resuming from step ${step}: ${error.message}`);
       scratch.removeStep(step);
-      continue;
+      return undefined;
     }
-    if (manifest.partitions !== partitions) {
-      const problem =
-        `step ${step} in ${scratch.root} was written by ${manifest.partitions} worker(s): ` +
-        `resume it with ${manifest.partitions}, or leave the number out`;
-      throw new InvalidOptionError('workers', partitions, problem);
+    const written = `step ${step} in ${scratch.root} was written by`;
+    if (manifest.partitions !== layout.partitions) {
+      const problem = `${written} ${manifest.partitions} partition(s): resume it with ${manifest.partitions}`;
+      throw new InvalidOptionError('partitions', layout.partitions, problem);
+    }
+    if (manifest.workers !== layout.workers) {
+      const problem = `${written} ${manifest.workers} worker(s)${manifest.partitions > 1 ? ' per partition' : ''}: resume it with ${manifest.workers}, or leave the number out`;
+      throw new InvalidOptionError('workers', layout.workers, problem);
     }
     return manifest;
   }
-  return undefined;
 }
 
 /** Throws a GocountError unless the step folder holds exactly the manifest's runs, each whole. */
@@ -67,9 +92,7 @@ function checkStepFiles(dir: string, manifest: StepManifest, scratch: ScratchFol
   if (!Array.isArray(manifest.columnSums) || manifest.columnSums.length !== columnsSummedBefore(step, width))
     problem('column sums missing');
   const listed = new Set(manifest.runs.map((run) => run.file));
-  for (const name of fse.readdirSync(dir)) {
-    if (name.endsWith(RUN_SUFFIX) && !listed.has(name)) problem(`${name} is not listed`);
-  }
+  for (const name of stepFilesEndingIn(dir, RUN_SUFFIX)) if (!listed.has(name)) problem(`${name} is not listed`);
   for (const run of manifest.runs) {
     const file = path.join(dir, run.file);
     if (!fse.pathExistsSync(file)) problem(`${run.file} is missing`);

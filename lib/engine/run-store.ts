@@ -1,5 +1,5 @@
 /**
- * One partition's run files: writing a step's runs, opening them with their headers checked, and
+ * One worker's run files: writing a step's runs, opening them with their headers checked, and
  * merging them down to at most --fan-in before a step reads them. The read and write buffers are
  * allocated here, within the memory plan, and reused.
  */
@@ -7,12 +7,13 @@
 import path from 'node:path';
 import fse from 'fs-extra';
 import { RunFileError } from '../errors.js';
-import { mergeFolderPath, runFileName } from '../format/count-folder.js';
+import { mergeFolderPath, ownedRunPath, runFileName } from '../format/count-folder.js';
 import { FORMAT_VERSION, RunHeader, runHeaderProblem } from '../format/layout.js';
 import { RunReader } from '../format/run-reader.js';
 import { RunSummary, RunWriter } from '../format/run-writer.js';
 import { moduliAt } from '../residues/growth.js';
 import { RunMerger } from './merge.js';
+import { ownerOf } from './peer.js';
 import { diskError, ScratchFolder } from './scratch.js';
 import type { RecordSink } from './state-table.js';
 
@@ -23,14 +24,20 @@ export interface RunStoreOptions {
   readonly moduli: readonly number[];
   readonly scratchDir: string;
   readonly fanIn: number;
-  readonly partition: number;
-  readonly partitions: number;
+  readonly worker: number;
+  readonly workers: number;
+  /** A partitioned count (lib/cluster): each run is split by the owner of each state. */
+  readonly partitioned?: boolean;
   readonly readBufferBytes: number;
   readonly writeBufferBytes: number;
 }
 
+/** Write buffer of each owner's writer in a partitioned count: the plan sets aside one per owner. */
+export const OWNED_CHUNK_BYTES = 16 << 10;
+
 export class RunStore {
   private readonly options: RunStoreOptions;
+  private readonly ownerChunks: Buffer[] = [];
   private readonly scratch: ScratchFolder;
   private readonly writeChunk: Buffer;
   private readonly readBuffers: Buffer[] = [];
@@ -50,27 +57,60 @@ export class RunStore {
     return moduli;
   }
 
-  /** Writes run `run` of the states after `step` points; `fill` appends them in order. */
-  writeRun(step: number, run: number, fill: (sink: RecordSink) => void): RunSummary {
-    const { partition, partitions } = this.options;
-    const file = this.scratch.runPath(step, run, partitions > 1 ? partition : undefined);
+  /**
+   * Writes run `run` of the states after `step` points; `fill` appends them in order. In a
+   * partitioned count the run is split by owner: one file for each owner it holds states of.
+   */
+  writeRun(step: number, run: number, fill: (sink: RecordSink) => void): RunSummary[] {
+    const { worker, workers, partitioned } = this.options;
+    if (partitioned) return this.writeOwnedRuns(step, run, fill);
+    const file = this.scratch.runPath(step, run, workers > 1 ? worker : undefined);
     let writer: RunWriter | undefined;
     try {
       fse.ensureDirSync(this.scratch.stepDir(step));
       writer = new RunWriter(file, this.header(step, run), this.writeChunk);
       fill(writer);
-      return { ...writer.finish(), partition };
+      return [{ ...writer.finish(), worker }];
     } catch (error) {
       writer?.abort();
       throw diskError(error, file);
     }
   }
 
+  /** writeRun in a partitioned count: a writer, with a chunk of its own, for each owner met. */
+  private writeOwnedRuns(step: number, run: number, fill: (sink: RecordSink) => void): RunSummary[] {
+    const { worker: source, workers } = this.options;
+    const writers = new Array<RunWriter | undefined>(workers);
+    const stepDir = this.scratch.stepDir(step);
+    const open = (owner: number): RunWriter => {
+      const file = path.join(stepDir, ownedRunPath(run, source, owner));
+      fse.ensureDirSync(path.dirname(file));
+      this.ownerChunks[owner] ??= Buffer.allocUnsafe(OWNED_CHUNK_BYTES);
+      return (writers[owner] = new RunWriter(file, this.header(step, run), this.ownerChunks[owner]));
+    };
+    try {
+      fill({
+        append(hi, lo, residues, at) {
+          const owner = ownerOf(hi, lo, workers);
+          (writers[owner] ?? open(owner)).append(hi, lo, residues, at);
+        },
+      });
+      const runs: RunSummary[] = [];
+      writers.forEach((writer, owner) => {
+        if (writer) runs.push({ ...writer.finish(), file: ownedRunPath(run, source, owner), worker: owner, source });
+      });
+      return runs;
+    } catch (error) {
+      writers.forEach((writer) => writer?.abort());
+      throw diskError(error, stepDir);
+    }
+  }
+
   /** While there are more runs than --fan-in, merges groups of them into fewer, larger runs. */
   mergeDown(step: number, files: string[]): string[] {
-    const { fanIn, partition } = this.options;
+    const { fanIn, worker } = this.options;
     for (let level = 1; files.length > fanIn; level++) {
-      const dir = mergeFolderPath(this.scratch.stepDir(step), partition, level);
+      const dir = mergeFolderPath(this.scratch.stepDir(step), worker, level);
       const merged: string[] = [];
       for (let first = 0; first < files.length; first += fanIn) {
         const readers = this.openReaders(files.slice(first, first + fanIn), step);

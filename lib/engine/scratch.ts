@@ -8,21 +8,56 @@
 import path from 'node:path';
 import fse from 'fs-extra';
 import { GocountError, UsageError } from '../errors.js';
-import { FORMAT_VERSION } from '../format/layout.js';
 import { writeFileAtomically } from '../format/atomic.js';
 import {
   COUNT_FILE,
   COUNT_FORMAT,
+  COUNT_VERSION,
   countFolderPath,
   CountIdentity,
   MERGE_FOLDER,
   RESULT_FILE,
   resultCrc,
   runFileName,
+  stepFilesEndingIn,
   stepFolderName,
   stepOfFolder,
   TEMP_SUFFIX,
 } from '../format/count-folder.js';
+
+/** How a count's states are shared out: partition tasks (1 in one process), each of `workers` workers. */
+export interface CountLayout {
+  readonly workers: number;
+  readonly partitions: number;
+}
+
+/**
+ * Which worker owns a state, as count.json records it: ownerOf (engine/peer.ts) over partitions ×
+ * workers. A count is resumed only under the same rule.
+ */
+export const OWNERSHIP = 'ownerOf-v1 mod partitions*workers';
+
+/**
+ * The count folder at `dir`, found from its count.json, and how its states are shared out: for a
+ * partition task, which is given the folder itself.
+ */
+export function openCountFolder(dir: string): { scratch: ScratchFolder; layout: CountLayout } {
+  const root = path.resolve(dir);
+  const found = fse.readJsonSync(path.join(root, COUNT_FILE), { throws: false }) as Record<string, unknown> | null;
+  if (found?.format !== COUNT_FORMAT) throw new UsageError(`${dir} is not a count folder: it has no readable ${COUNT_FILE}`);
+  if (found.version !== COUNT_VERSION)
+    throw new UsageError(`${dir} holds format version ${found.version}, this gocount reads ${COUNT_VERSION}`, 'GOCOUNT_SCRATCH_UNUSABLE');
+  const { width, columns, moduli } = found;
+  const scratch = new ScratchFolder(path.dirname(path.dirname(root)), {
+    width: width as number,
+    columns: columns as number,
+    moduli: moduli as number[],
+  });
+  const layout = scratch.recordedLayout();
+  if (scratch.root !== root || layout.workers === undefined || layout.partitions === undefined)
+    throw new UsageError(`${dir}: its ${COUNT_FILE} does not describe the count of this folder`, 'GOCOUNT_SCRATCH_UNUSABLE');
+  return { scratch, layout: { workers: layout.workers, partitions: layout.partitions } };
+}
 
 export class ScratchFolder {
   readonly root: string;
@@ -38,16 +73,16 @@ export class ScratchFolder {
     return path.join(this.root, stepFolderName(step));
   }
 
-  /** A run file; with several partitions, each names its own. */
-  runPath(step: number, run: number, partition?: number): string {
-    return path.join(this.stepDir(step), runFileName(run, partition));
+  /** A run file; with several workers, each names its own. */
+  runPath(step: number, run: number, worker?: number): string {
+    return path.join(this.stepDir(step), runFileName(run, worker));
   }
 
   /**
    * Opens the folder: creates it when absent or empty (returns true), or checks that the count it
    * holds is this one (returns false: the caller may resume). Refuses a folder of another count.
    */
-  open(workers: number): boolean {
+  open(layout: CountLayout): boolean {
     try {
       // A temporary file alone is what a kill during the folder's creation leaves.
       const entries = fse.pathExistsSync(this.root) ? fse.readdirSync(this.root).filter((name) => !name.endsWith(TEMP_SUFFIX)) : [];
@@ -56,7 +91,7 @@ export class ScratchFolder {
         return false;
       }
       fse.ensureDirSync(this.root);
-      this.recordWorkers(workers);
+      this.recordLayout(layout);
       return true;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
@@ -67,18 +102,18 @@ export class ScratchFolder {
     }
   }
 
-  /** Writes count.json: what this folder counts, and how many workers write its steps. */
-  recordWorkers(workers: number): void {
-    writeFileAtomically(
-      path.join(this.root, COUNT_FILE),
-      JSON.stringify({ format: COUNT_FORMAT, version: FORMAT_VERSION, ...this.identity, workers }, null, 1) + '\n',
-    );
+  /** Writes count.json: what this folder counts, and how its states are shared out. */
+  recordLayout(layout: CountLayout): void {
+    const { workers, partitions } = layout;
+    const record = { format: COUNT_FORMAT, version: COUNT_VERSION, ...this.identity, workers, partitions, ownership: OWNERSHIP };
+    writeFileAtomically(path.join(this.root, COUNT_FILE), JSON.stringify(record, null, 1) + '\n');
   }
 
-  /** The worker count recorded in this folder's count.json, if the folder and the number exist. */
-  recordedWorkers(): number | undefined {
-    const found = fse.readJsonSync(path.join(this.root, COUNT_FILE), { throws: false }) as { workers?: unknown } | null;
-    return Number.isInteger(found?.workers) && (found!.workers as number) >= 1 ? (found!.workers as number) : undefined;
+  /** The layout recorded in this folder's count.json, as far as the folder and the numbers exist. */
+  recordedLayout(): Partial<CountLayout> {
+    const found = fse.readJsonSync(path.join(this.root, COUNT_FILE), { throws: false }) as Record<string, unknown> | null;
+    const count = (x: unknown) => (Number.isInteger(x) && (x as number) >= 1 ? (x as number) : undefined);
+    return { workers: count(found?.workers), partitions: count(found?.partitions) };
   }
 
   /** The steps that have a folder, in order. */
@@ -123,7 +158,7 @@ export class ScratchFolder {
     for (const step of this.steps()) {
       const dir = this.stepDir(step);
       fse.removeSync(path.join(dir, MERGE_FOLDER));
-      for (const name of fse.readdirSync(dir)) if (name.endsWith(TEMP_SUFFIX)) fse.removeSync(path.join(dir, name));
+      for (const name of stepFilesEndingIn(dir, TEMP_SUFFIX)) fse.removeSync(path.join(dir, name));
     }
     for (const name of fse.readdirSync(this.root)) if (name.endsWith(TEMP_SUFFIX)) fse.removeSync(path.join(this.root, name));
   }
@@ -150,9 +185,15 @@ export class ScratchFolder {
     const advice = 'remove it or choose another scratch folder';
     if (found?.format !== COUNT_FORMAT)
       throw new UsageError(`${here} is not empty and has no readable ${COUNT_FILE}; ${advice}`, 'GOCOUNT_SCRATCH_UNUSABLE');
-    if (found.version !== FORMAT_VERSION) {
+    if (found.version !== COUNT_VERSION) {
       throw new UsageError(
-        `${here} holds format version ${found.version}, this gocount writes ${FORMAT_VERSION}; ${advice}`,
+        `${here} holds format version ${found.version}, this gocount writes ${COUNT_VERSION}; ${advice}`,
+        'GOCOUNT_SCRATCH_UNUSABLE',
+      );
+    }
+    if (found.ownership !== OWNERSHIP) {
+      throw new UsageError(
+        `${here} shares states out by ${found.ownership}, this gocount by ${OWNERSHIP}; ${advice}`,
         'GOCOUNT_SCRATCH_UNUSABLE',
       );
     }

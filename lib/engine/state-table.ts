@@ -4,16 +4,16 @@
  * Aggregation: Hashing Is Sorting", SIGMOD 2015, and DuckDB).
  *
  * A successor is not inserted into one large hash table, where nearly every insert is a cache miss;
- * it is appended to the partition that owns its key range, a list of fixed-size chunks, so writes are
- * sequential. When the chunks run out, each partition in turn is combined in a small hash index that
- * stays in cache while that partition is worked on, and its distinct states are written back in
- * place. Partitions are key ranges in order, so a drain sorts each one alone, in cache, and their
+ * it is appended to the bucket that owns its key range, a list of fixed-size chunks, so writes are
+ * sequential. When the chunks run out, each bucket in turn is combined in a small hash index that
+ * stays in cache while that bucket is worked on, and its distinct states are written back in
+ * place. Buckets are key ranges in order, so a drain sorts each one alone, in cache, and their
  * concatenation is a sorted run: no global sort.
  *
  * The ranges are cut from a histogram of key prefixes: that of the same step in the previous column,
  * whose states are distributed much like this one's, or, where there is none, a prediction from the
  * step before (a successor's high fields are its parent's, one field down). A poor guess only makes
- * some partitions larger than others; nothing depends on it for correctness.
+ * some buckets larger than others; nothing depends on it for correctness.
  *
  * The record array is allocated once, at the capacity the budget allows, and never replaced: the
  * operating system backs its pages only when a chunk is first used (chunks are taken lowest first),
@@ -33,11 +33,11 @@ export const MAX_LOAD_FACTOR = 0.7;
 export const tableSlotBytes = (residueCount: number): number => 4 * (2 + residueCount);
 export const sortKeyBytes = 12;
 
-/** Key prefix bits that choose a partition. */
+/** Key prefix bits that choose a bucket. */
 const PREFIX_BITS = 16;
-/** Distinct states a partition should hold: its index and sort keys then fit in L2 cache. */
-const PARTITION_STATES = 1 << 12;
-/** Share of each partition's range spread evenly over all prefixes, for states the plan did not foresee. */
+/** Distinct states a bucket should hold: its index and sort keys then fit in L2 cache. */
+const BUCKET_STATES = 1 << 12;
+/** Share of each bucket's range spread evenly over all prefixes, for states the plan did not foresee. */
 const UNIFORM_SHARE = 0.05;
 
 const NONE = -1;
@@ -66,26 +66,26 @@ export class StateTable {
   private moduli: Float64Array;
   private readonly width: number;
 
-  // Chunks: chunk c holds records [c·R, (c+1)·R); next[c] follows it in its partition's list.
+  // Chunks: chunk c holds records [c·R, (c+1)·R); next[c] follows it in its bucket's list.
   private readonly chunkRecords: number;
   private next: Int32Array;
   private freeChunk = NONE;
   private chunksUsed = 0;
   private full_ = false;
 
-  // Partitions: a list of chunks each, the last one filled to lastFill; the first `distinct` records
+  // Buckets: a list of chunks each, the last one filled to lastFill; the first `distinct` records
   // are known to be distinct states.
-  private readonly partitions: number;
+  private readonly buckets: number;
   private readonly first: Int32Array;
   private readonly last: Int32Array;
   private readonly lastFill: Int32Array;
   private readonly count: Int32Array;
   private readonly distinct: Int32Array;
 
-  // Key prefixes: prefix = state / 2^prefixShift; partitionOf[prefix] is its partition.
+  // Key prefixes: prefix = state / 2^prefixShift; bucketOf[prefix] is its bucket.
   private readonly prefixShift: number;
   private readonly nextShift: number;
-  private readonly partitionOf: Uint16Array;
+  private readonly bucketOf: Uint16Array;
   /** States drained per prefix in this step, and per prefix the next step is expected to have. */
   private readonly seen: Uint32Array;
   private readonly foreseen: Uint32Array;
@@ -93,7 +93,7 @@ export class StateTable {
   private readonly seenAt: Array<Uint32Array | undefined>;
   private stepY = -1;
 
-  // Scratch for one partition: the combining index (record numbers) and the sort keys.
+  // Scratch for one bucket: the combining index (record numbers) and the sort keys.
   private index = new Int32Array(0);
   private keys = new BigUint64Array(0);
   private keyWords = new Uint32Array(0);
@@ -110,9 +110,9 @@ export class StateTable {
     // A typed array holds at most 2^32 − 1 elements.
     this.maxWords = Math.min(maxCapacity * this.stride, 2 ** 32 - 1);
     this.width = width;
-    this.partitions = clamp((maxCapacity * MAX_LOAD_FACTOR) / PARTITION_STATES, 1, 1 << PREFIX_BITS);
-    // Chunks no larger than a quarter of the table spread over the partitions' last chunks.
-    this.chunkRecords = clamp(maxCapacity / (4 * this.partitions), 4, 1024);
+    this.buckets = clamp((maxCapacity * MAX_LOAD_FACTOR) / BUCKET_STATES, 1, 1 << PREFIX_BITS);
+    // Chunks no larger than a quarter of the table spread over the buckets' last chunks.
+    this.chunkRecords = clamp(maxCapacity / (4 * this.buckets), 4, 1024);
     this.records = new Uint32Array(this.maxWords);
     // Room for the chunk list of the smallest records, those of one residue.
     this.next = new Int32Array(Math.floor(this.maxWords / 3 / this.chunkRecords) + 1);
@@ -122,18 +122,18 @@ export class StateTable {
     this.prefixShift = 3 * width - prefixBits;
     this.nextShift = this.prefixShift - 3;
     const prefixes = 2 ** prefixBits;
-    this.partitionOf = new Uint16Array(prefixes);
+    this.bucketOf = new Uint16Array(prefixes);
     this.seen = new Uint32Array(prefixes);
     this.foreseen = new Uint32Array(prefixes);
     this.seenAt = new Array(width).fill(undefined);
-    const p = this.partitions;
+    const p = this.buckets;
     this.first = new Int32Array(p).fill(NONE);
     this.last = new Int32Array(p).fill(NONE);
     this.lastFill = new Int32Array(p);
     this.count = new Int32Array(p);
     this.distinct = new Int32Array(p);
     this.linkFreeChunks();
-    this.planPartitions(this.seen);
+    this.planBuckets(this.seen);
   }
 
   /** Holding all it may: time to drain it into a run. */
@@ -143,7 +143,7 @@ export class StateTable {
 
   /**
    * Starts a step whose successors, at y, carry the residues of `moduli` (a prefix of the pass's
-   * moduli), and plans the partitions for them; lastColumn when the step forgets fields, which makes
+   * moduli), and plans the buckets for them; lastColumn when the step forgets fields, which makes
    * the previous column a poor guess. The table must be empty.
    */
   beginStep(moduli: readonly number[], y: number, lastColumn: boolean): void {
@@ -159,7 +159,7 @@ export class StateTable {
     }
     if (this.stepY >= 0) (this.seenAt[this.stepY] ??= new Uint32Array(this.seen.length)).set(this.seen);
     const previousColumn = this.seenAt[y];
-    this.planPartitions(previousColumn && !lastColumn ? previousColumn : this.foreseen);
+    this.planBuckets(previousColumn && !lastColumn ? previousColumn : this.foreseen);
     this.stepY = y;
     this.foreseen.fill(0);
     this.seen.fill(0);
@@ -170,7 +170,7 @@ export class StateTable {
    * where it stopped: `to`, or earlier when the table is full.
    */
   addBatch(states: Uint32Array, src: Uint32Array, from: number, to: number): number {
-    const { partitionOf, last, lastFill, count, chunkRecords: R } = this;
+    const { bucketOf, last, lastFill, count, chunkRecords: R } = this;
     const k = this.residueCount;
     const shift = this.prefixShift;
     let i = from;
@@ -181,7 +181,7 @@ export class StateTable {
       for (; i < to; i++) {
         const hi = states[2 * i];
         const lo = states[2 * i + 1];
-        const p = partitionOf[shift >= 30 ? hi >>> (shift - 30) : (hi << (30 - shift)) | (lo >>> shift)];
+        const p = bucketOf[shift >= 30 ? hi >>> (shift - 30) : (hi << (30 - shift)) | (lo >>> shift)];
         let fill = lastFill[p];
         let chunk = last[p];
         if (fill === R || chunk === NONE) {
@@ -200,15 +200,15 @@ export class StateTable {
     return i;
   }
 
-  /** Combines every partition, so that size is exact and every record distinct. */
+  /** Combines every bucket, so that size is exact and every record distinct. */
   settle(): void {
-    for (let p = 0; p < this.partitions; p++) this.combine(p);
+    for (let p = 0; p < this.buckets; p++) this.combine(p);
   }
 
   /** Sends every state to `sink` in increasing order, then empties the table. */
   drainSorted(sink: RecordSink): void {
     const room = Math.min(32, 64 - 3 * this.width);
-    for (let p = 0; p < this.partitions; p++) {
+    for (let p = 0; p < this.buckets; p++) {
       const n = this.combine(p);
       if (n === 0) continue;
       this.ensureScratch(n);
@@ -225,9 +225,9 @@ export class StateTable {
       this.drainSorted(run);
       return;
     }
-    // Partition by partition: the next step reads its states in key order at the grain of partitions.
+    // Bucket by bucket: the next step reads its states in key order at the grain of buckets.
     const { records, stride, chunkRecords: R } = this;
-    for (let p = 0; p < this.partitions; p++) {
+    for (let p = 0; p < this.buckets; p++) {
       let left = this.combine(p);
       for (let c = this.first[p]; left > 0; c = this.next[c]) {
         const n = Math.min(R, left);
@@ -259,8 +259,8 @@ export class StateTable {
   }
 
   /**
-   * A free chunk appended to partition p, or NONE when there was none. Then the table has combined
-   * every partition to make room, or it is full.
+   * A free chunk appended to bucket p, or NONE when there was none. Then the table has combined
+   * every bucket to make room, or it is full.
    */
   private takeChunk(p: number): number {
     const c = this.freeChunk;
@@ -297,7 +297,7 @@ export class StateTable {
   }
 
   /**
-   * Combines equal states of partition p in place: its distinct states move to the front of its
+   * Combines equal states of bucket p in place: its distinct states move to the front of its
    * chunks, in first-seen order, and emptied chunks go back to the free list. Returns their number.
    */
   private combine(p: number): number {
@@ -366,7 +366,7 @@ export class StateTable {
     return written;
   }
 
-  /** Puts the record offsets of partition p's (combined) states into keyRecords, and tallies them. */
+  /** Puts the record offsets of bucket p's (combined) states into keyRecords, and tallies them. */
   private gather(p: number): void {
     const { stride, chunkRecords: R, keyRecords, records } = this;
     let left = this.count[p];
@@ -450,10 +450,10 @@ export class StateTable {
     this.foreseen[(next >= 30 ? hi >>> (next - 30) : (hi << (30 - next)) | (lo >>> next)) & (this.foreseen.length - 1)]++;
   }
 
-  /** Cuts the prefixes into `partitions` consecutive ranges of about equal expected states. */
-  private planPartitions(plan: Uint32Array): void {
-    const { partitionOf, partitions } = this;
-    const prefixes = partitionOf.length;
+  /** Cuts the prefixes into `buckets` consecutive ranges of about equal expected states. */
+  private planBuckets(plan: Uint32Array): void {
+    const { bucketOf, buckets } = this;
+    const prefixes = bucketOf.length;
     let total = 0;
     for (let q = 0; q < prefixes; q++) total += plan[q];
     const even = total === 0 ? 1 : UNIFORM_SHARE;
@@ -461,8 +461,8 @@ export class StateTable {
     let at = 0;
     for (let q = 0; q < prefixes; q++) {
       const share = even / prefixes + plan[q] * perCount;
-      // A prefix belongs to the partition where the middle of its share falls.
-      partitionOf[q] = Math.min(partitions - 1, Math.floor((at + share / 2) * partitions));
+      // A prefix belongs to the bucket where the middle of its share falls.
+      bucketOf[q] = Math.min(buckets - 1, Math.floor((at + share / 2) * buckets));
       at += share;
     }
   }

@@ -1,5 +1,5 @@
 /**
- * Where a partition's successors of one step go, from its own expand stage and from its peers:
+ * Where a worker's successors of one step go, from its own expand stage and from its peers:
  * the state table, and each time the table is full, a sorted run file drained from it. At the end of
  * the step what is left goes to one more run, or, when the step fits, into the in-memory run.
  */
@@ -17,6 +17,7 @@ export class SuccessorBuffer {
   private readonly store: RunStore;
   private readonly clock: PhaseClock;
   private runs: RunSummary[] = [];
+  private spills = 0;
   /** Points placed in the successors being taken in. */
   private step = 0;
 
@@ -30,6 +31,7 @@ export class SuccessorBuffer {
   beginStep(step: number, y: number, lastColumn: boolean): void {
     this.step = step;
     this.runs = [];
+    this.spills = 0;
     this.table.probes = 0;
     this.table.beginStep(this.store.moduliAt(step), y, lastColumn);
   }
@@ -48,14 +50,14 @@ export class SuccessorBuffer {
     this.clock.time(AGGREGATE, () => this.table.settle());
   }
 
-  /** Runs written so far in this step. */
+  /** Runs written so far in this step (in a partitioned count, each split into a file per owner). */
   get spilled(): number {
-    return this.runs.length;
+    return this.spills;
   }
 
   /** Ends the step on disk: what is left becomes one more run (at least one run per step). */
   toFiles(): RunSummary[] {
-    if (this.table.size > 0 || this.runs.length === 0) this.spill();
+    if (this.table.size > 0 || this.spills === 0) this.spill();
     return this.runs;
   }
 
@@ -75,9 +77,9 @@ export class SuccessorBuffer {
   private spill(): void {
     const { table } = this;
     const sortMs = table.sortMs;
-    const summary = this.clock.time(WRITE, () => this.store.writeRun(this.step, this.runs.length + 1, (sink) => table.drainSorted(sink)));
+    const runs = this.clock.time(WRITE, () => this.store.writeRun(this.step, ++this.spills, (sink) => table.drainSorted(sink)));
     this.chargeSort(sortMs, WRITE);
-    this.runs.push(summary);
+    this.runs.push(...runs);
   }
 
   /** Moves the sorting the table did since it read sortMs out of phase `from` into SORT. */

@@ -1,5 +1,5 @@
 /**
- * A partition worker (worker_threads): runs one PartitionRunner and answers the pass coordinator's
+ * A worker (worker_threads): runs one WorkerRunner and answers the pass coordinator's
  * calls, { id, op, … } → { id, result } or { id, error }. Its peer links are MessagePorts to every
  * other worker, handed over in workerData (null at its own index).
  */
@@ -7,15 +7,15 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { GocountError } from '../errors.js';
 import { PeerLink, PeerRouter } from './peer.js';
-import { PartitionOptions, PartitionRunner } from './partition.js';
+import { WorkerOptions, WorkerRunner } from './worker-runner.js';
 import { MAX_SUCCESSORS } from '../state/border.js';
 
-const { options, peerPorts } = workerData as { options: PartitionOptions; peerPorts: Array<MessagePort | null> };
+const { options, peerPorts } = workerData as { options: WorkerOptions; peerPorts: Array<MessagePort | null> };
 const port = parentPort!;
 const links = peerPorts.map((peerPort) =>
   peerPort ? new PeerLink(peerPort, options.moduli.length, MAX_SUCCESSORS * options.plan.batchRecords) : undefined,
 );
-const runner = new PartitionRunner(options, new PeerRouter(options.partition, links));
+const runner = new WorkerRunner(options, options.partitioned ? undefined : new PeerRouter(options.worker, links));
 
 let lastProgress = 0;
 function progress(states: number): void {

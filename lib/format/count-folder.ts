@@ -6,19 +6,28 @@
  *                                                /result.json    the pass's residues, once it is done
  *                                                /step-00042/    the states after 42 points:
  *                                                   manifest.json, run-00001.run (one worker) or
- *                                                   run-p1-00001.run (worker 1 of several), and
- *                                                   merge/p1-level-1/ while runs are merged
+ *                                                   run-w1-00001.run (worker 1 of several), and
+ *                                                   merge/w1-level-1/ while runs are merged;
+ *                                                   in a partitioned count for-w3/run-w1-00001.run
+ *                                                   (worker 1's run of worker 3's states) and
+ *                                                   done-p0.json (task 0's done-marker)
  *
  * A file is written under its name plus TEMP_SUFFIX and renamed when whole.
  */
 
 import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 
 export const COUNT_FILE = 'count.json';
 /** The `format` field of count.json. */
 export const COUNT_FORMAT = 'gocount-count';
+/**
+ * count.json's version: that of the whole folder. 2: the run file format of that version. 3: runs
+ * and merge folders are named by worker (w1), manifests give `workers` (manifest version 4).
+ */
+export const COUNT_VERSION = 3;
 export const RESULT_FILE = 'result.json';
 export const MANIFEST_FILE = 'manifest.json';
 export const RUN_SUFFIX = '.run';
@@ -56,22 +65,69 @@ export function stepOfFolder(dir: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** A run file's name; with several partitions, each names its own: run-p1-00003.run. */
-export function runFileName(run: number, partition?: number): string {
-  const owner = partition === undefined ? '' : `p${partition}-`;
+/** A run file's name; with several workers, each names its own: run-w1-00003.run. */
+export function runFileName(run: number, worker?: number): string {
+  const owner = worker === undefined ? '' : `w${worker}-`;
   return `run-${owner}${String(run).padStart(5, '0')}${RUN_SUFFIX}`;
 }
 
-/** What a run file's name gives: its number and, with several partitions, its partition. */
-export function parseRunFileName(name: string): { run: number; partition?: number } | undefined {
-  const match = /^run-(?:p(\d+)-)?(\d{5,})\.run$/.exec(name);
-  if (!match) return undefined;
-  return { run: Number(match[2]), partition: match[1] === undefined ? undefined : Number(match[1]) };
+/**
+ * In a partitioned count a worker splits each run by owner: the part for owner `owner` goes to
+ * for-w<owner>/ in the step folder, named by the worker that wrote it.
+ */
+export function ownedRunPath(run: number, source: number, owner: number): string {
+  return `${OWNED_FOLDER_PREFIX}${owner}/${runFileName(run, source)}`;
 }
 
-/** Where a partition's runs of one step are merged at a level, before the step reads them. */
-export function mergeFolderPath(stepDir: string, partition: number, level: number): string {
-  return path.join(stepDir, MERGE_FOLDER, `p${partition}-level-${level}`);
+export const OWNED_FOLDER_PREFIX = 'for-w';
+
+/**
+ * The files of a step folder whose names end in `suffix` (RUN_SUFFIX, TEMP_SUFFIX), as paths within
+ * it: its own, and those in the for-w<owner>/ folders of a partitioned count.
+ */
+export function stepFilesEndingIn(stepDir: string, suffix: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(stepDir, { withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith(suffix)) found.push(entry.name);
+    else if (entry.isDirectory() && entry.name.startsWith(OWNED_FOLDER_PREFIX)) {
+      for (const name of readdirSync(path.join(stepDir, entry.name))) if (name.endsWith(suffix)) found.push(`${entry.name}/${name}`);
+    }
+  }
+  return found.sort();
+}
+
+/**
+ * What a run file's path within its step folder gives: its number and, with several workers, the
+ * worker whose states it holds; for the parts of a partitioned count also the worker that wrote it.
+ */
+export function parseRunFileName(name: string): { run: number; worker?: number; source?: number } | undefined {
+  const match = /^(?:for-w(\d+)\/)?run-(?:w(\d+)-)?(\d{5,})\.run$/.exec(name);
+  if (!match) return undefined;
+  const [, owner, writer, run] = match;
+  const number = (digits?: string) => (digits === undefined ? undefined : Number(digits));
+  if (owner === undefined) return { run: Number(run), worker: number(writer) };
+  return writer === undefined ? undefined : { run: Number(run), worker: Number(owner), source: Number(writer) };
+}
+
+/** The done-marker partition task `part` writes last, in the folder of the step it made: done-p2.json. */
+export function taskMarkerName(part: number): string {
+  return `done-p${part}.json`;
+}
+
+export function parseTaskMarkerName(name: string): number | undefined {
+  const match = /^done-p(\d+)\.json$/.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Where a worker's runs of one step are merged at a level, before the step reads them. */
+export function mergeFolderPath(stepDir: string, worker: number, level: number): string {
+  return path.join(stepDir, MERGE_FOLDER, `w${worker}-level-${level}`);
+}
+
+/** The worker whose merge folder `name` (w1-level-2) is. */
+export function workerOfMergeFolder(name: string): number | undefined {
+  const match = /^w(\d+)-level-\d+$/.exec(name);
+  return match ? Number(match[1]) : undefined;
 }
 
 export function tempPath(file: string): string {

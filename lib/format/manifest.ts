@@ -4,19 +4,19 @@
  * manifest exists; it is written under a temporary name and renamed.
  */
 
-import { readFileSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
 import { RunFileError } from '../errors.js';
-import { writeFileAtomically } from './atomic.js';
+import { readCheckedJson, writeCheckedJson } from './checked-json.js';
 import type { RunSummary } from './run-writer.js';
 import { sumResidueVectors } from '../residues/sums.js';
 
 export const MANIFEST_FORMAT = 'gocount-step';
 /**
  * 2: the worker count, the column sums so far and a CRC were added. 3: a step carries only the
- * leading moduli its counts need (moduli), and countModuli lists them all.
+ * leading moduli its counts need (moduli), and countModuli lists them all. 4: `partitions` became
+ * `workers`, and each run's `partition` its `worker`; `partitions` now counts the tasks of a
+ * partitioned count, whose runs also name the worker that wrote them (`source`).
  */
-export const MANIFEST_VERSION = 3;
+export const MANIFEST_VERSION = 4;
 
 export interface StepManifest {
   readonly format: typeof MANIFEST_FORMAT;
@@ -28,7 +28,9 @@ export interface StepManifest {
   readonly moduli: number[];
   /** Every modulus of the pass; the column sums are given for all of them. */
   readonly countModuli: number[];
-  /** How many partitions (workers) wrote the runs; each run names its own. */
+  /** Workers per partition; each run names the worker whose states it holds, from 0 to partitions × workers − 1. */
+  readonly workers: number;
+  /** Partition tasks (lib/cluster), each with its workers: 1 for a count in one process. */
   readonly partitions: number;
   readonly runs: RunSummary[];
   readonly records: number;
@@ -44,7 +46,15 @@ export interface StepManifest {
 }
 
 export function buildManifest(
-  identity: { width: number; columns: number; step: number; moduli: readonly number[]; countModuli: readonly number[]; partitions: number },
+  identity: {
+    width: number;
+    columns: number;
+    step: number;
+    moduli: readonly number[];
+    countModuli: readonly number[];
+    workers: number;
+    partitions: number;
+  },
   runs: RunSummary[],
   dropped: ArrayLike<number>,
   columnSums: number[][],
@@ -62,6 +72,7 @@ export function buildManifest(
     step: identity.step,
     moduli: [...moduli],
     countModuli: [...identity.countModuli],
+    workers: identity.workers,
     partitions: identity.partitions,
     runs,
     records: runs.reduce((n, run) => n + run.records, 0),
@@ -73,25 +84,11 @@ export function buildManifest(
 }
 
 export function writeManifest(path: string, manifest: StepManifest): void {
-  writeFileAtomically(path, JSON.stringify({ ...manifest, crc: bodyCrc(manifest) }, null, 1) + '\n');
-}
-
-function bodyCrc(manifest: StepManifest): number {
-  const { crc: _crc, ...body } = manifest;
-  return crc32(JSON.stringify(body));
+  writeCheckedJson(path, manifest);
 }
 
 export function readManifest(path: string): StepManifest {
-  let manifest: StepManifest;
-  try {
-    manifest = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new RunFileError(path, `not a readable manifest (${(error as Error).message})`);
-  }
-  if (manifest?.format !== MANIFEST_FORMAT) throw new RunFileError(path, 'not a gocount step manifest');
-  if (manifest.version !== MANIFEST_VERSION)
-    throw new RunFileError(path, `manifest version ${manifest.version}, this gocount reads ${MANIFEST_VERSION}`);
-  if (manifest.crc !== bodyCrc(manifest)) throw new RunFileError(path, 'CRC-32 of the manifest does not match its content');
+  const manifest = readCheckedJson<StepManifest>(path, MANIFEST_FORMAT, MANIFEST_VERSION, 'manifest');
   const problem = shapeProblem(manifest);
   if (problem) throw new RunFileError(path, problem);
   return manifest;
@@ -111,7 +108,11 @@ function shapeProblem(manifest: StepManifest): string | undefined {
     manifest.moduli.join() !== manifest.countModuli.slice(0, manifest.moduli.length).join()
   )
     return 'moduli missing';
-  if (![manifest.width, manifest.columns, manifest.step, manifest.records, manifest.bytes, manifest.partitions].every(integer))
+  if (
+    ![manifest.width, manifest.columns, manifest.step, manifest.records, manifest.bytes, manifest.workers, manifest.partitions].every(
+      integer,
+    )
+  )
     return 'a count is missing';
   if (!residues(manifest.sums) || !residues(manifest.dropped)) return 'residue sums missing';
   if (!Array.isArray(manifest.columnSums) || !manifest.columnSums.every(residuesFor(manifest.countModuli))) return 'column sums missing';
@@ -120,7 +121,9 @@ function shapeProblem(manifest: StepManifest): string | undefined {
     integer(run.records) &&
     integer(run.bytes) &&
     integer(run.crc) &&
-    integer(run.partition) &&
+    integer(run.worker) &&
+    run.worker! < manifest.workers * manifest.partitions &&
+    (run.source === undefined || integer(run.source)) &&
     residues(run.sums);
   if (!Array.isArray(manifest.runs) || !manifest.runs.every(runOk)) return 'run list malformed';
   return undefined;

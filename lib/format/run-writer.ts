@@ -14,14 +14,16 @@ import { tempPath } from './count-folder.js';
 import { addModulo } from '../residues/sums.js';
 
 export interface RunSummary {
-  /** File name within its step folder. */
+  /** Its path within its step folder. */
   readonly file: string;
   readonly records: number;
   readonly sums: number[];
   readonly bytes: number;
   readonly crc: number;
-  /** The partition (worker) whose states the run holds. */
-  readonly partition?: number;
+  /** The worker whose states the run holds. */
+  readonly worker?: number;
+  /** In a partitioned count: the worker that wrote it. */
+  readonly source?: number;
 }
 
 export class RunWriter {
@@ -39,7 +41,7 @@ export class RunWriter {
   private prevHi = 0;
   private prevLo = 0;
 
-  /** `chunk` is scratch the caller lends for buffering: at least 64 KiB. */
+  /** `chunk` is scratch the caller lends for buffering: at least 16 KiB. */
   constructor(path: string, header: RunHeader, chunk: Buffer) {
     this.path = path;
     this.tempPath = tempPath(path);

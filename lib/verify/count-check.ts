@@ -11,6 +11,7 @@ import fse from 'fs-extra';
 import {
   COUNT_FILE,
   COUNT_FORMAT,
+  COUNT_VERSION,
   countFolderPath,
   CountIdentity,
   MANIFEST_FILE,
@@ -19,7 +20,6 @@ import {
   stepFolderName,
   stepOfFolder,
 } from '../format/count-folder.js';
-import { FORMAT_VERSION } from '../format/layout.js';
 import type { StepManifest } from '../format/manifest.js';
 import type { Problem } from './problems.js';
 import { checkStep, StepCheck } from './step-check.js';
@@ -35,8 +35,8 @@ export function checkCount(dir: string): CountCheck {
   const problems: Problem[] = [];
   const countFile = path.join(dir, COUNT_FILE);
   const found = fse.readJsonSync(countFile, { throws: false }) as (CountIdentity & { format?: string; version?: number }) | null;
-  if (found?.format !== COUNT_FORMAT || found.version !== FORMAT_VERSION || !Array.isArray(found.moduli)) {
-    problems.push({ file: countFile, problem: `not a readable ${COUNT_FORMAT} file of version ${FORMAT_VERSION}` });
+  if (found?.format !== COUNT_FORMAT || found.version !== COUNT_VERSION || !Array.isArray(found.moduli)) {
+    problems.push({ file: countFile, problem: `not a readable ${COUNT_FORMAT} file of version ${COUNT_VERSION}` });
     return { dir, steps: [], problems };
   }
   const identity: CountIdentity = { width: found.width, columns: found.columns, moduli: found.moduli };

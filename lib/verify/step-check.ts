@@ -1,12 +1,24 @@
 /**
  * Checks one step folder: its manifest lists exactly the run files present, each file checks out on
- * its own and agrees with the manifest's summary of it, and the manifest's totals add up.
+ * its own and agrees with the manifest's summary of it, and the manifest's totals add up. In a
+ * partitioned count the step's done-markers must account for its runs and dropped mass between
+ * them (markers.ts).
  */
 
 import path from 'node:path';
 import fse from 'fs-extra';
 import { GocountError } from '../errors.js';
-import { CountIdentity, MANIFEST_FILE, parseRunFileName, RUN_SUFFIX, stepOfFolder, TEMP_SUFFIX } from '../format/count-folder.js';
+import {
+  CountIdentity,
+  MANIFEST_FILE,
+  MERGE_FOLDER,
+  parseRunFileName,
+  RUN_SUFFIX,
+  stepFilesEndingIn,
+  stepOfFolder,
+  TEMP_SUFFIX,
+} from '../format/count-folder.js';
+import { checkMarkers } from './markers.js';
 import { readManifest, StepManifest } from '../format/manifest.js';
 import { sumResidueVectors } from '../residues/sums.js';
 import type { Problem } from './problems.js';
@@ -21,22 +33,26 @@ export interface StepCheck {
   readonly problems: Problem[];
 }
 
-/** The partition a run file's name gives: run-p1-00003.run is partition 1's; run-00003.run the only one's. */
-function partitionOfName(file: string, partitions: number): number | undefined {
+/**
+ * The worker a run file's name gives: run-w1-00003.run is worker 1's, run-00003.run the only one's,
+ * and in a partitioned count for-w3/run-w1-00003.run is worker 3's (written by worker 1).
+ */
+function workerOfName(file: string, manifest: StepManifest): number | undefined {
   const name = parseRunFileName(file);
   if (!name) return undefined;
-  if (partitions === 1) return name.partition === undefined ? 0 : undefined;
-  return name.partition;
+  if (name.source !== undefined) return name.worker;
+  if (manifest.workers * manifest.partitions === 1) return name.worker === undefined ? 0 : undefined;
+  return name.worker;
 }
 
 export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
   const problems: Problem[] = [];
   const manifestFile = path.join(dir, MANIFEST_FILE);
   const names = fse.readdirSync(dir).sort();
-  for (const name of names) {
-    if (name.endsWith(TEMP_SUFFIX)) problems.push({ file: path.join(dir, name), problem: 'temporary file left by an interrupted write' });
-    if (name === 'merge') problems.push({ file: path.join(dir, name), problem: 'merge folder left by an interrupted step' });
-  }
+  for (const name of stepFilesEndingIn(dir, TEMP_SUFFIX))
+    problems.push({ file: path.join(dir, name), problem: 'temporary file left by an interrupted write' });
+  if (names.includes(MERGE_FOLDER))
+    problems.push({ file: path.join(dir, MERGE_FOLDER), problem: 'merge folder left by an interrupted step' });
   if (!names.includes(MANIFEST_FILE)) {
     problems.push({ file: manifestFile, problem: 'no manifest: this step was never completed' });
     return { dir, runs: [], problems };
@@ -65,14 +81,13 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
   }
   const { moduli } = manifest;
   const listed = new Set(manifest.runs.map((run) => run.file));
-  for (const name of names) {
-    if (name.endsWith(RUN_SUFFIX) && !listed.has(name))
-      problems.push({ file: path.join(dir, name), problem: 'run file not listed in the manifest' });
-  }
+  const present = stepFilesEndingIn(dir, RUN_SUFFIX);
+  for (const name of present)
+    if (!listed.has(name)) problems.push({ file: path.join(dir, name), problem: 'run file not listed in the manifest' });
   const runs: RunCheck[] = [];
   for (const summary of manifest.runs) {
     const file = path.join(dir, summary.file);
-    if (!names.includes(summary.file)) {
+    if (!present.includes(summary.file)) {
       bad(`lists ${summary.file}, which is missing`);
       continue;
     }
@@ -85,8 +100,9 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
     if (run.bytes !== summary.bytes) differs.push(`${run.bytes} bytes, the manifest says ${summary.bytes}`);
     if (run.crc !== summary.crc) differs.push("a CRC-32 other than the manifest's");
     if (run.sums.join() !== summary.sums.join()) differs.push("residue sums other than the manifest's");
-    if (summary.partition! >= manifest.partitions || partitionOfName(summary.file, manifest.partitions) !== summary.partition) {
-      differs.push(`partition ${summary.partition} of ${manifest.partitions}, which its name does not give`);
+    const owners = manifest.workers * manifest.partitions;
+    if (summary.worker! >= owners || workerOfName(summary.file, manifest) !== summary.worker) {
+      differs.push(`worker ${summary.worker} of ${owners}, which its name does not give`);
     }
     for (const what of differs) problems.push({ file, problem: `has ${what}` });
   }
@@ -101,6 +117,7 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
     ).join() !== manifest.sums.join()
   )
     bad("residue sums are not the sums of its runs'");
+  problems.push(...checkMarkers(dir, manifest, names));
   const legal =
     runs.every((run) => run.legal) && runs.length > 0
       ? sumResidueVectors(

@@ -18,6 +18,28 @@ export function runCli(args: string[], options: { cwd?: string; timeout?: number
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * runCli without blocking: a spec whose tests run counts in this process, or watch their timers,
+ * keeps its event loop free while the command runs.
+ */
+export function runCliAsync(args: string[], options: { env?: Record<string, string>; timeout?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout ?? 120_000);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
 /** Starts the command and kills it with SIGKILL after `ms`; resolves whether it was still running. */
 export function killAfter(args: string[], ms: number): Promise<boolean> {
   return new Promise((resolve) => {

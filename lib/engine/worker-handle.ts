@@ -1,14 +1,14 @@
 /**
- * The pass coordinator's view of a partition: in this thread (one partition) or in a worker
- * (several), with the same calls.
+ * The pass coordinator's view of a worker: in this thread (the only worker) or in a worker thread
+ * (one of several), with the same calls.
  */
 
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import { GocountError } from '../errors.js';
 import type { RunSummary } from '../format/run-writer.js';
-import { PartitionOptions, PartitionRunner, StepEnd, StepPart } from './partition.js';
+import { WorkerOptions, WorkerRunner, StepEnd, StepPart } from './worker-runner.js';
 
-export interface PartitionHandle {
+export interface WorkerHandle {
   begin(toFiles: boolean): Promise<RunSummary[]>;
   expand(step: number, files: string[] | null, onProgress: (states: number) => void): Promise<StepPart>;
   finish(toFiles: boolean): Promise<StepEnd>;
@@ -16,8 +16,8 @@ export interface PartitionHandle {
   close(): Promise<void>;
 }
 
-export function localPartition(options: PartitionOptions): PartitionHandle {
-  const runner = new PartitionRunner(options);
+export function localWorker(options: WorkerOptions): WorkerHandle {
+  const runner = new WorkerRunner(options);
   return {
     begin: async (toFiles) => runner.begin(toFiles),
     expand: (step, files, onProgress) => runner.expand(step, files, onProgress),
@@ -27,27 +27,30 @@ export function localPartition(options: PartitionOptions): PartitionHandle {
   };
 }
 
-/** Starts one worker per partition, every two workers linked by a MessageChannel of their own. */
-export function workerPartitions(options: readonly PartitionOptions[]): PartitionHandle[] {
+/**
+ * Starts a thread for each worker, every two linked by a MessageChannel of their own; in a
+ * partitioned count, where workers exchange successors only through files, with no links.
+ */
+export function threadWorkers(options: readonly WorkerOptions[]): WorkerHandle[] {
   const ports: Array<Array<MessagePort | null>> = options.map(() => options.map(() => null));
-  for (let i = 0; i < options.length; i++) {
+  for (let i = 0; i < options.length && !options[i].partitioned; i++) {
     for (let j = i + 1; j < options.length; j++) {
       const channel = new MessageChannel();
       ports[i][j] = channel.port1;
       ports[j][i] = channel.port2;
     }
   }
-  return options.map((partition, i) => new WorkerPartition(partition, ports[i]));
+  return options.map((worker, i) => new ThreadWorker(worker, ports[i]));
 }
 
-class WorkerPartition implements PartitionHandle {
+class ThreadWorker implements WorkerHandle {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: (value: never) => void; reject: (error: Error) => void }>();
   private nextId = 1;
   private onProgress: (states: number) => void = () => {};
   private failure?: Error;
 
-  constructor(options: PartitionOptions, peerPorts: Array<MessagePort | null>) {
+  constructor(options: WorkerOptions, peerPorts: Array<MessagePort | null>) {
     const transferList = peerPorts.filter((peerPort): peerPort is MessagePort => peerPort !== null);
     this.worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { options, peerPorts }, transferList });
     this.worker.on(
@@ -64,7 +67,7 @@ class WorkerPartition implements PartitionHandle {
       },
     );
     this.worker.on('error', (error) => this.fail(error));
-    this.worker.on('exit', (code) => this.fail(new Error(`partition worker stopped (exit code ${code})`)));
+    this.worker.on('exit', (code) => this.fail(new Error(`worker stopped (exit code ${code})`)));
   }
 
   begin(toFiles: boolean) {

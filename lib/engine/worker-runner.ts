@@ -1,7 +1,7 @@
 /**
- * One partition of a pass: the states whose owner (ownerOf) is this partition, with their buffers.
- * With one partition that is every state. A step is a stream pipeline, merge → expand (sending the
- * successors other partitions own to them) → accumulate (buffer, combine, flush sorted runs) →
+ * One worker of a pass: the states whose owner (ownerOf) is this worker, with their buffers.
+ * With one worker that is every state. A step is a stream pipeline, merge → expand (sending the
+ * successors other workers own to them) → accumulate (buffer, combine, flush sorted runs) →
  * collect runs; the pass coordinator decides after it whether the step's states stay in memory or
  * go to files, and writes manifests.
  */
@@ -23,18 +23,24 @@ import { RunStore } from './run-store.js';
 import { SuccessorBuffer } from './successor-buffer.js';
 import { RecordSink, StateTable } from './state-table.js';
 
-export interface PartitionOptions {
+export interface WorkerOptions {
   readonly width: number;
   readonly columns: number;
   readonly moduli: readonly number[];
   readonly plan: MemoryPlan;
   readonly fanIn: number;
   readonly scratchDir: string;
-  readonly partition: number;
-  readonly partitions: number;
+  /** This worker's number, from 0, among `workers`: in a partitioned count, among every partition's. */
+  readonly worker: number;
+  readonly workers: number;
+  /**
+   * A partitioned count (lib/cluster): no peer links; every successor stays with the worker that
+   * made it, and its runs are split by owner for the next step's workers to read.
+   */
+  readonly partitioned?: boolean;
 }
 
-/** What a partition reports after expanding a step. */
+/** What a worker reports after expanding a step. */
 export interface StepPart {
   readonly statesIn: number;
   readonly successors: number;
@@ -49,7 +55,7 @@ export interface StepPart {
   readonly legal?: number[];
 }
 
-/** What a partition reports after finishing a step: its runs, and the step's costs. */
+/** What a worker reports after finishing a step: its runs, and the step's costs. */
 export interface StepEnd {
   readonly runs: RunSummary[];
   /** Milliseconds per phase (PHASES) over the whole step. */
@@ -60,8 +66,8 @@ export interface StepEnd {
 
 const { read: READ, expand: EXPAND } = PHASE_INDEX;
 
-export class PartitionRunner {
-  readonly options: PartitionOptions;
+export class WorkerRunner {
+  readonly options: WorkerOptions;
   private readonly store: RunStore;
   private readonly successors: SuccessorBuffer;
   private readonly stage: ExpandStage;
@@ -71,7 +77,7 @@ export class PartitionRunner {
   private memoryRun?: MemoryRun;
   private readonly clock = new PhaseClock();
 
-  constructor(options: PartitionOptions, router?: PeerRouter) {
+  constructor(options: WorkerOptions, router?: PeerRouter) {
     this.options = options;
     const { plan, moduli, width } = options;
     const { readBufferBytes, writeBufferBytes } = plan;
@@ -81,25 +87,25 @@ export class PartitionRunner {
     this.inputPool = new BatchPool(plan.batchRecords, moduli.length);
     this.successorPool = new BatchPool(MAX_SUCCESSORS * plan.batchRecords, moduli.length);
     this.router = router;
-    // The peer inbox: a peer's successors for this partition join its own.
+    // The peer inbox: a peer's successors for this worker join its own.
     router?.handleInbound((states, residues, size) => this.successors.add(states, residues, 0, size));
   }
 
-  /** Step 0: the all-edge state, in the partition that owns it; with toFiles also as a run file. */
+  /** Step 0: the all-edge state, in the worker that owns it; with toFiles also as a run file. */
   begin(toFiles: boolean): RunSummary[] {
     const memory = this.memory();
     const k = this.store.moduliAt(0).length;
     memory.reset(k);
-    if (ownerOf(START_HI, START_LO, this.options.partitions) !== this.options.partition)
-      return toFiles ? [this.store.writeRun(0, 1, () => {})] : [];
+    const { worker, workers, partitioned } = this.options;
+    if (!partitioned && ownerOf(START_HI, START_LO, workers) !== worker) return toFiles ? this.store.writeRun(0, 1, () => {}) : [];
     const one = new Uint32Array(k).fill(1);
     memory.append(START_HI, START_LO, one, 0);
-    return toFiles ? [this.store.writeRun(0, 1, (sink) => sink.append(START_HI, START_LO, one, 0))] : [];
+    return toFiles ? this.store.writeRun(0, 1, (sink) => sink.append(START_HI, START_LO, one, 0)) : [];
   }
 
   /**
    * Expands the states after `step` points: from memory when `files` is null, else from this
-   * partition's run files of that step. Successors stay in the table (or spilled runs) until finish.
+   * worker's run files of that step. Successors stay in the table (or spilled runs) until finish.
    */
   async expand(step: number, files: string[] | null, onProgress: (states: number) => void): Promise<StepPart> {
     const { width, columns } = this.options;
@@ -151,7 +157,7 @@ export class PartitionRunner {
     return { runs, phases: this.clock.snapshot(), probes: table.probes };
   }
 
-  /** Residues of the legal final states of this partition. */
+  /** Residues of the legal final states of this worker. */
   legalSums(step: number, files: string[] | null): number[] {
     const moduli = this.store.moduliAt(step);
     const moduliArray = Float64Array.from(moduli);

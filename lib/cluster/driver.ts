@@ -1,0 +1,265 @@
+/**
+ * A pass of a partitioned count (`--partitions P`): the driver. Each step is one round of map
+ * (expand), shuffle (route each successor to the worker that owns it) and reduce (combine equal
+ * states), run as P tasks (lib/cluster/task.ts) through a launcher. For each step the driver
+ * launches the tasks whose done-markers are missing, launches the still missing ones again up to
+ * --retries times, checks the conservation law over the whole step from the markers
+ * (3 × mass in = mass out + dropped), writes the step's manifest, and only then deletes the step
+ * before. Run again, it resumes from the latest complete step, keeping the tasks already done in
+ * the step after it.
+ */
+
+import path from 'node:path';
+import fse from 'fs-extra';
+import { AbortedError, GocountError } from '../errors.js';
+import { MERGE_FOLDER } from '../format/count-folder.js';
+import type { StepManifest } from '../format/manifest.js';
+import { RunReader } from '../format/run-reader.js';
+import { readTaskMarker, TaskMarker } from '../format/task-marker.js';
+import { moduliAt } from '../residues/growth.js';
+import { addResidues, sumResidueVectors } from '../residues/sums.js';
+import { planMemory } from '../engine/budget.js';
+import type { PassResult } from '../engine/pass.js';
+import { addPhaseTimes, noPhaseTimes } from '../engine/phase-clock.js';
+import type { OnProgress, StepReport } from '../engine/progress.js';
+import { findResumePoint } from '../engine/resume.js';
+import { CountLayout, diskError, ScratchFolder } from '../engine/scratch.js';
+import { columnSum, writeStepManifest } from '../engine/step-record.js';
+import { localWorker } from '../engine/worker-handle.js';
+import { isLegalFinal } from '../state/border.js';
+import type { Launcher } from './launcher.js';
+import { taskMarkerPath } from './task.js';
+
+export interface PartitionedPassOptions {
+  readonly width: number;
+  readonly columns: number;
+  readonly moduli: readonly number[];
+  readonly partitions: number;
+  /** Worker threads per task. */
+  readonly workers: number;
+  /** Bytes of memory per task. */
+  readonly memory: number;
+  readonly fanIn: number;
+  readonly keep: boolean;
+  readonly scratchDir: string;
+  readonly launcher: Launcher;
+  /** Launches of a step's missing tasks after the first. */
+  readonly retries: number;
+  readonly onProgress: OnProgress;
+  readonly signal?: AbortSignal;
+  readonly pass: number;
+  readonly passes: number;
+}
+
+/**
+ * The most partitions: each step holds up to (partitions × workers)² files per spill, one from
+ * every worker to every other, so the count of files, not the data, limits P (docs/cluster.md).
+ */
+export const MAX_PARTITIONS = 64;
+
+/** How often the driver looks for new done-markers while a step's tasks run, for progress. */
+const PROGRESS_POLL_MS = 1000;
+
+export class PartitionedPass {
+  private readonly options: PartitionedPassOptions;
+  private readonly scratch: ScratchFolder;
+  private readonly layout: CountLayout;
+
+  constructor(options: PartitionedPassOptions) {
+    this.options = options;
+    this.scratch = new ScratchFolder(options.scratchDir, { width: options.width, columns: options.columns, moduli: options.moduli });
+    this.layout = { workers: options.workers, partitions: options.partitions };
+  }
+
+  async run(): Promise<PassResult> {
+    const { width, columns, keep, onProgress, signal } = this.options;
+    const steps = width * columns;
+    const note = (message: string) => onProgress({ type: 'note', message });
+    const fresh = this.scratch.open(this.layout);
+    const finished = fresh ? undefined : this.scratch.readResult();
+    if (finished) {
+      note(`pass ${this.options.pass + 1} was finished before; its residues are in ${this.scratch.root}`);
+      return { perColumn: finished, reports: [] };
+    }
+    const resumed = fresh ? undefined : findResumePoint(this.scratch, this.layout, note, true);
+    if (!fresh && !resumed) this.scratch.recordLayout(this.layout);
+    if (resumed) note(`resuming from step ${resumed.step} of ${steps} in ${this.scratch.root}`);
+    onProgress({ type: 'pass-start', pass: this.options.pass, passes: this.options.passes, steps, firstStep: resumed?.step ?? 0 });
+
+    let manifest = resumed ?? (await this.writeFirstStep());
+    const perColumn = manifest.columnSums.map((sums) => [...sums]);
+    const reports: StepReport[] = [];
+    for (let step = manifest.step; step < steps; step++) {
+      if (signal?.aborted)
+        throw new AbortedError(
+          `stopped before step ${step} of ${steps}; step ${step} is complete in ${this.scratch.root}, and the same count resumes from there`,
+        );
+      onProgress({ type: 'step-start', step });
+      const started = performance.now();
+      const markers = await this.runTasks(step);
+      const next = this.commitStep(manifest, markers, perColumn);
+      if (keep) fse.removeSync(path.join(this.scratch.stepDir(step), MERGE_FOLDER));
+      else this.scratch.removeStep(step);
+      const report = this.report(manifest, next, markers, (performance.now() - started) / 1000);
+      onProgress({ type: 'step-end', report });
+      reports.push(report);
+      manifest = next;
+    }
+    perColumn.push(columnSum(this.options.moduli, steps, [this.legalSum(manifest)]));
+    try {
+      this.scratch.writeResult(perColumn);
+    } catch (error) {
+      throw diskError(error, this.scratch.root);
+    }
+    if (!keep) for (const step of this.scratch.steps()) this.scratch.removeStep(step);
+    return { perColumn, reports };
+  }
+
+  /** Step 0, the all-edge state, as a run for the worker that owns it. */
+  private async writeFirstStep(): Promise<StepManifest> {
+    const { width, columns, moduli, fanIn, scratchDir } = this.options;
+    const owners = this.layout.partitions * this.layout.workers;
+    const plan = planMemory(this.options.memory, moduli.length, fanIn, width, 1, { owners });
+    const writer = localWorker({ width, columns, moduli, plan, fanIn, scratchDir, worker: 0, workers: owners, partitioned: true });
+    try {
+      const runs = await writer.begin(true);
+      return writeStepManifest(
+        this.scratch,
+        this.layout,
+        0,
+        runs,
+        moduliAt(moduli, 0).map(() => 0),
+        [],
+      );
+    } finally {
+      await writer.close();
+    }
+  }
+
+  /** Launches the step's missing tasks, and again while some are missing, up to --retries times. */
+  private async runTasks(step: number): Promise<TaskMarker[]> {
+    const { partitions, workers } = this.layout;
+    const { launcher, retries, memory, fanIn, onProgress } = this.options;
+    const parts = Array.from({ length: partitions }, (_, part) => part);
+    const markerOf = (part: number) => this.wholeMarker(step, part);
+    const logDir = path.join(this.scratch.root, 'logs');
+    let missing = parts.filter((part) => !markerOf(part));
+    const poll = setInterval(() => {
+      const states = parts.reduce((n, part) => n + (markerOf(part)?.statesIn ?? 0), 0);
+      onProgress({ type: 'advance', states });
+    }, PROGRESS_POLL_MS);
+    try {
+      for (let attempt = 0; missing.length > 0 && attempt <= retries; attempt++) {
+        if (attempt > 0) {
+          const which = missing.join(', ');
+          onProgress({
+            type: 'note',
+            message: `step ${step}: task(s) ${which} did not finish; launching again (retry ${attempt} of ${retries})`,
+          });
+        }
+        await launcher.run({ countDir: this.scratch.root, step, parts: missing, memory, fanIn, workers, logDir });
+        missing = parts.filter((part) => !markerOf(part));
+      }
+    } finally {
+      clearInterval(poll);
+    }
+    if (missing.length > 0) {
+      throw new GocountError(
+        `step ${step}: task(s) ${missing.join(', ')} did not finish after ${retries} ${retries === 1 ? 'retry' : 'retries'}; ` +
+          `their output is in ${logDir}, and the same command resumes with the tasks still missing`,
+        1,
+        'GOCOUNT_TASKS_FAILED',
+      );
+    }
+    return parts.map((part) => markerOf(part)!);
+  }
+
+  /** Task `part`'s marker for the step after `step`, when it is there and whole. */
+  private wholeMarker(step: number, part: number): TaskMarker | undefined {
+    const file = taskMarkerPath(this.scratch, step + 1, part);
+    if (!fse.pathExistsSync(file)) return undefined;
+    try {
+      const marker = readTaskMarker(file);
+      const { partitions, workers } = this.layout;
+      return marker.step === step + 1 && marker.part === part && marker.partitions === partitions && marker.workers === workers
+        ? marker
+        : undefined;
+    } catch {
+      return undefined; // damaged: the task runs again, and replaces it
+    }
+  }
+
+  /**
+   * Checks the step's markers together, the conservation law first, and writes the manifest of the
+   * step after `manifest`'s. A step that fails is removed, to be counted again.
+   */
+  private commitStep(manifest: StepManifest, markers: TaskMarker[], perColumn: number[][]): StepManifest {
+    const step = manifest.step;
+    const { moduli, width } = this.options;
+    const outModuli = moduliAt(moduli, step + 1);
+    const runs = markers.flatMap((marker) => marker.runs);
+    const dropped = sumResidueVectors(
+      outModuli,
+      markers.map((marker) => marker.dropped),
+    );
+    const out = sumResidueVectors(
+      outModuli,
+      runs.map((run) => run.sums),
+    );
+    // A step carries the same moduli as the one before, or one more: the law holds on the shared ones.
+    const broken = manifest.moduli.filter((p, r) => (3 * manifest.sums[r]) % p !== (out[r] + dropped[r]) % p);
+    const problem = markers.some((marker) => marker.moduli.join() !== outModuli.join())
+      ? 'a task wrote residues for other moduli'
+      : broken.length > 0
+        ? `3 × the mass in ≠ the mass out + the dropped mass, modulo ${broken.join(', ')}`
+        : undefined;
+    if (problem) {
+      this.scratch.removeStep(step + 1);
+      throw new GocountError(
+        `step ${step}: the tasks' results do not add up (${problem}); the step is removed, and the same command counts it again`,
+        1,
+      );
+    }
+    if (step % width === 0 && step > 0)
+      perColumn.push(
+        columnSum(
+          moduli,
+          step,
+          markers.map((marker) => marker.legal!),
+        ),
+      );
+    return writeStepManifest(this.scratch, this.layout, step + 1, runs, dropped, perColumn);
+  }
+
+  /** The legal states' residues among the final step's states: a sum over every run, merged or not. */
+  private legalSum(final: StepManifest): number[] {
+    const moduli = Float64Array.from(final.moduli);
+    const sums = new Float64Array(moduli.length);
+    const buffer = Buffer.allocUnsafe(1 << 20);
+    for (const run of final.runs) {
+      const reader = new RunReader(path.join(this.scratch.stepDir(final.step), run.file), buffer);
+      try {
+        while (reader.next()) if (isLegalFinal(reader.hi, reader.lo)) addResidues(sums, reader.residues, 0, 1, moduli);
+      } finally {
+        reader.close();
+      }
+    }
+    return Array.from(sums);
+  }
+
+  private report(manifest: StepManifest, next: StepManifest, markers: TaskMarker[], seconds: number): StepReport {
+    return {
+      step: manifest.step,
+      pass: this.options.pass,
+      statesIn: markers.reduce((n, marker) => n + marker.statesIn, 0),
+      recordsIn: manifest.records,
+      runsIn: manifest.runs.length,
+      successors: markers.reduce((n, marker) => n + marker.successors, 0),
+      runsOut: next.runs.length,
+      bytesOut: next.bytes,
+      seconds,
+      phases: markers.reduce((sum, marker) => addPhaseTimes(sum, marker.phases), noPhaseTimes()),
+      probes: 0,
+    };
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * One partition task (`gocount task DIR --step S --part J`): the map, shuffle and reduce of one
+ * step for one partition. Its workers (J·W … J·W + W − 1 of the count's P·W) each merge the runs
+ * addressed to them in step S, combining equal states, expand them, and write their successors
+ * into step S + 1 as sorted runs split by owner. The done-marker, written last under
+ * write-then-rename, commits the task: a task whose marker exists is done and exits at once, and a
+ * rerun first removes whatever an earlier, interrupted run of the same task left.
+ */
+
+import path from 'node:path';
+import fse from 'fs-extra';
+import { UsageError } from '../errors.js';
+import {
+  MANIFEST_FILE,
+  MERGE_FOLDER,
+  OWNED_FOLDER_PREFIX,
+  parseRunFileName,
+  taskMarkerName,
+  TEMP_SUFFIX,
+  workerOfMergeFolder,
+} from '../format/count-folder.js';
+import { readManifest, StepManifest } from '../format/manifest.js';
+import type { RunSummary } from '../format/run-writer.js';
+import { readTaskMarker, TASK_FORMAT, TASK_VERSION, TaskMarker, writeTaskMarker } from '../format/task-marker.js';
+import { moduliAt } from '../residues/growth.js';
+import { sumResidueVectors } from '../residues/sums.js';
+import { planMemory } from '../engine/budget.js';
+import { addPhaseTimes, noPhaseTimes } from '../engine/phase-clock.js';
+import { CountLayout, diskError, openCountFolder, ScratchFolder } from '../engine/scratch.js';
+import { localWorker, threadWorkers, WorkerHandle } from '../engine/worker-handle.js';
+import type { WorkerOptions } from '../engine/worker-runner.js';
+import { killTaskIfAsked } from './task-faults.js';
+
+export interface TaskOptions {
+  /** The count folder: the one holding count.json. */
+  readonly countDir: string;
+  /** The task expands the states after `step` points. */
+  readonly step: number;
+  readonly part: number;
+  /** Budget for the task's buffers, bytes, shared by its workers. */
+  readonly memory: number;
+  readonly fanIn: number;
+  /** States expanded so far, now and then. */
+  readonly onProgress?: (states: number) => void;
+}
+
+export interface TaskOutcome {
+  /** The marker was there before: nothing was done. */
+  readonly alreadyDone: boolean;
+  readonly marker: TaskMarker;
+}
+
+export async function runTask(options: TaskOptions): Promise<TaskOutcome> {
+  const { step, part } = options;
+  const { scratch, layout } = openCountFolder(options.countDir);
+  const { width, columns, moduli } = scratch.identity;
+  if (!Number.isInteger(step) || step < 0 || step >= width * columns)
+    throw new UsageError(`step ${step}: this count has steps 0 to ${width * columns - 1}`, 'GOCOUNT_INVALID_OPTION');
+  if (!Number.isInteger(part) || part < 0 || part >= layout.partitions)
+    throw new UsageError(`part ${part}: this count has partitions 0 to ${layout.partitions - 1}`, 'GOCOUNT_INVALID_OPTION');
+  const markerFile = taskMarkerPath(scratch, step + 1, part);
+  const done = readMarkerIfWhole(markerFile, step + 1, part);
+  if (done) return { alreadyDone: true, marker: done };
+
+  const manifestFile = path.join(scratch.stepDir(step), MANIFEST_FILE);
+  if (!fse.pathExistsSync(manifestFile))
+    throw new UsageError(`step ${step} is not complete in ${scratch.root}: ${MANIFEST_FILE} is missing`);
+  const manifest = readManifest(manifestFile);
+  const owners = ownersOf(layout, part);
+  removeOwnOutputs(scratch, step, owners);
+
+  const started = performance.now();
+  const plan = planMemory(options.memory, moduli.length, options.fanIn, width, layout.workers, {
+    owners: layout.workers * layout.partitions,
+  });
+  const workerOptions = owners.map((worker): WorkerOptions => ({
+    width,
+    columns,
+    moduli,
+    plan,
+    fanIn: options.fanIn,
+    scratchDir: path.dirname(path.dirname(scratch.root)),
+    worker,
+    workers: layout.workers * layout.partitions,
+    partitioned: true,
+  }));
+  const handles: WorkerHandle[] = owners.length === 1 ? [localWorker(workerOptions[0])] : threadWorkers(workerOptions);
+  try {
+    const expanded = owners.map(() => 0);
+    const parts = await Promise.all(
+      handles.map((handle, i) =>
+        handle.expand(step, filesFor(scratch, manifest, owners[i]), (states) => {
+          expanded[i] = states;
+          options.onProgress?.(expanded.reduce((a, b) => a + b, 0));
+        }),
+      ),
+    );
+    const ends = await Promise.all(handles.map((handle) => handle.finish(true)));
+    const runs = ends.flatMap((end) => end.runs);
+    const outModuli = moduliAt(moduli, step + 1);
+    const atBoundary = step % width === 0 && step > 0;
+    const marker: TaskMarker = {
+      format: TASK_FORMAT,
+      version: TASK_VERSION,
+      step: step + 1,
+      part,
+      partitions: layout.partitions,
+      workers: layout.workers,
+      moduli: outModuli,
+      runs,
+      ...totalsPerOwner(runs, outModuli, layout),
+      statesIn: parts.reduce((n, p) => n + p.statesIn, 0),
+      successors: parts.reduce((n, p) => n + p.successors, 0),
+      dropped: sumResidueVectors(
+        outModuli,
+        parts.map((p) => p.dropped),
+      ),
+      legal: atBoundary
+        ? sumResidueVectors(
+            moduliAt(moduli, step),
+            parts.map((p) => p.legal!),
+          )
+        : undefined,
+      phases: ends.reduce((sum, end) => addPhaseTimes(sum, end.phases), noPhaseTimes()),
+      seconds: (performance.now() - started) / 1000,
+    };
+    killTaskIfAsked(step, part);
+    try {
+      fse.ensureDirSync(path.dirname(markerFile)); // a task with nothing to expand wrote no run there
+      writeTaskMarker(markerFile, marker);
+    } catch (error) {
+      throw diskError(error, markerFile);
+    }
+    return { alreadyDone: false, marker };
+  } finally {
+    await Promise.all(handles.map((handle) => handle.close()));
+  }
+}
+
+export function taskMarkerPath(scratch: ScratchFolder, step: number, part: number): string {
+  return path.join(scratch.stepDir(step), taskMarkerName(part));
+}
+
+/** The workers of partition `part`: the count's workers are numbered partition by partition. */
+export function ownersOf(layout: CountLayout, part: number): number[] {
+  return Array.from({ length: layout.workers }, (_, k) => part * layout.workers + k);
+}
+
+/** The marker at `file` when it is whole and is this task's; a damaged one is removed. */
+function readMarkerIfWhole(file: string, step: number, part: number): TaskMarker | undefined {
+  if (!fse.pathExistsSync(file)) return undefined;
+  try {
+    const marker = readTaskMarker(file);
+    if (marker.step === step && marker.part === part) return marker;
+  } catch {
+    // damaged: the task runs again
+  }
+  fse.removeSync(file);
+  return undefined;
+}
+
+/** The runs of a step that hold the states of `owner`. */
+function filesFor(scratch: ScratchFolder, manifest: StepManifest, owner: number): string[] {
+  const dir = scratch.stepDir(manifest.step);
+  return manifest.runs.filter((run) => run.worker === owner).map((run) => path.join(dir, run.file));
+}
+
+/**
+ * What an earlier run of this task may have left: its runs in step + 1, temporary files, and its
+ * workers' merge folders in `step`. Other tasks' files are not touched.
+ */
+function removeOwnOutputs(scratch: ScratchFolder, step: number, owners: number[]): void {
+  const next = scratch.stepDir(step + 1);
+  const mine = new Set(owners);
+  if (fse.pathExistsSync(next)) {
+    for (const folder of fse.readdirSync(next)) {
+      if (!folder.startsWith(OWNED_FOLDER_PREFIX)) continue;
+      for (const name of fse.readdirSync(path.join(next, folder))) {
+        const parsed = parseRunFileName(`${folder}/${name.endsWith(TEMP_SUFFIX) ? name.slice(0, -TEMP_SUFFIX.length) : name}`);
+        if (parsed?.source !== undefined && mine.has(parsed.source)) fse.removeSync(path.join(next, folder, name));
+      }
+    }
+  }
+  const merges = path.join(scratch.stepDir(step), MERGE_FOLDER);
+  if (fse.pathExistsSync(merges)) {
+    for (const folder of fse.readdirSync(merges)) {
+      const worker = workerOfMergeFolder(folder);
+      if (worker !== undefined && mine.has(worker)) fse.removeSync(path.join(merges, folder));
+    }
+  }
+}
+
+/** Records and residue sums of the runs for each owner of the count. */
+function totalsPerOwner(runs: RunSummary[], moduli: readonly number[], layout: CountLayout): { records: number[]; sums: number[][] } {
+  const owners = layout.workers * layout.partitions;
+  const records = new Array<number>(owners).fill(0);
+  const sums = Array.from({ length: owners }, () => moduli.map(() => 0));
+  for (const run of runs) {
+    records[run.worker!] += run.records;
+    sums[run.worker!] = sumResidueVectors(moduli, [sums[run.worker!], run.sums]);
+  }
+  return { records, sums };
+}

@@ -1,0 +1,62 @@
+/**
+ * The done-marker of a partition task: the last file the task writes, in the folder of the step it
+ * made. It is the task's commit point: a task whose marker exists is finished, and the driver takes
+ * the step's runs, dropped sums and column sums from the markers rather than from exit codes.
+ */
+
+import { RunFileError } from '../errors.js';
+import { readCheckedJson, writeCheckedJson } from './checked-json.js';
+import type { RunSummary } from './run-writer.js';
+
+export const TASK_FORMAT = 'gocount-task';
+export const TASK_VERSION = 1;
+
+export interface TaskMarker {
+  readonly format: typeof TASK_FORMAT;
+  readonly version: number;
+  /** The step the task made: it expanded the states after step − 1 points. */
+  readonly step: number;
+  readonly part: number;
+  readonly partitions: number;
+  readonly workers: number;
+  /** The moduli of the runs it wrote. */
+  readonly moduli: number[];
+  /** Its runs, for every owner: each names the worker whose states it holds. */
+  readonly runs: RunSummary[];
+  /** Per owner (partition × workers + worker): records and residue sums of the runs it wrote for it. */
+  readonly records: number[];
+  readonly sums: number[][];
+  /** States it expanded, and successors made. */
+  readonly statesIn: number;
+  readonly successors: number;
+  /** What it sent to dropped successors, per modulus of the runs. */
+  readonly dropped: number[];
+  /** At a column boundary: the residues of the legal states it expanded, per modulus of its input. */
+  readonly legal?: number[];
+  /** Milliseconds per phase (PHASES), summed over its workers, and its wall time. */
+  readonly phases: number[];
+  readonly seconds: number;
+  readonly crc?: number;
+}
+
+export function writeTaskMarker(path: string, marker: TaskMarker): void {
+  writeCheckedJson(path, marker);
+}
+
+export function readTaskMarker(path: string): TaskMarker {
+  const marker = readCheckedJson<TaskMarker>(path, TASK_FORMAT, TASK_VERSION, 'done-marker');
+  const integer = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
+  const owners = marker.partitions * marker.workers;
+  const wellFormed =
+    [marker.step, marker.part, marker.partitions, marker.workers, marker.statesIn, marker.successors].every(integer) &&
+    Array.isArray(marker.runs) &&
+    Array.isArray(marker.moduli) &&
+    Array.isArray(marker.dropped) &&
+    marker.dropped.length === marker.moduli.length &&
+    Array.isArray(marker.records) &&
+    marker.records.length === owners &&
+    Array.isArray(marker.sums) &&
+    marker.sums.length === owners;
+  if (!wellFormed) throw new RunFileError(path, 'done-marker malformed');
+  return marker;
+}

@@ -1,0 +1,85 @@
+/**
+ * The done-markers of a partitioned count's step: one from each partition task that made it (none
+ * in step 0, which the driver writes), each whole (CRC-32) and about this step, the runs they list
+ * being exactly the manifest's, each once, with per-owner totals that match those runs, and
+ * dropped masses that add up to the manifest's. With the count's conservation check this ties the
+ * law to every task: 3 × the step's mass = the next step's mass + the dropped mass of all tasks.
+ */
+
+import path from 'node:path';
+import { GocountError } from '../errors.js';
+import { MANIFEST_FILE, parseTaskMarkerName, taskMarkerName } from '../format/count-folder.js';
+import type { StepManifest } from '../format/manifest.js';
+import { readTaskMarker, TaskMarker } from '../format/task-marker.js';
+import type { Problem } from './problems.js';
+
+export function checkMarkers(dir: string, manifest: StepManifest, names: readonly string[]): Problem[] {
+  const problems: Problem[] = [];
+  const markerNames = names.filter((name) => parseTaskMarkerName(name) !== undefined);
+  const partitioned = manifest.runs.some((run) => run.source !== undefined);
+  if (!partitioned || manifest.step === 0) {
+    for (const name of markerNames) problems.push({ file: path.join(dir, name), problem: 'done-marker in a step no partition task made' });
+    return problems;
+  }
+  for (const name of markerNames) {
+    if (parseTaskMarkerName(name)! >= manifest.partitions)
+      problems.push({ file: path.join(dir, name), problem: `done-marker of a task beyond the count's ${manifest.partitions} partitions` });
+  }
+  const listed = new Map(manifest.runs.map((run) => [run.file, run]));
+  const claimed = new Set<string>();
+  const dropped = manifest.moduli.map(() => 0);
+  for (let part = 0; part < manifest.partitions; part++) {
+    const file = path.join(dir, taskMarkerName(part));
+    const problem = (what: string) => problems.push({ file, problem: what });
+    if (!names.includes(taskMarkerName(part))) {
+      problem(`missing: the step has no done-marker of task ${part}`);
+      continue;
+    }
+    let marker: TaskMarker;
+    try {
+      marker = readTaskMarker(file);
+    } catch (error) {
+      if (!(error instanceof GocountError)) throw error;
+      problem(error.message.slice(file.length + 2));
+      continue;
+    }
+    if (
+      marker.step !== manifest.step ||
+      marker.part !== part ||
+      marker.partitions !== manifest.partitions ||
+      marker.workers !== manifest.workers
+    ) {
+      problem('describes another task or count than its step folder');
+      continue;
+    }
+    for (const run of marker.runs) {
+      const summary = listed.get(run.file);
+      if (!summary || summary.records !== run.records || summary.crc !== run.crc || summary.sums.join() !== run.sums.join())
+        problem(`lists ${run.file} otherwise than the manifest does`);
+      else if (claimed.has(run.file)) problem(`lists ${run.file}, which another done-marker lists too`);
+      claimed.add(run.file);
+    }
+    if (!totalsMatch(marker, manifest.moduli)) problem('its totals per owner are not those of its runs');
+    marker.dropped.forEach((mass, r) => (dropped[r] = (dropped[r] + mass) % manifest.moduli[r]));
+  }
+  const manifestFile = path.join(dir, MANIFEST_FILE);
+  for (const run of manifest.runs) {
+    if (!claimed.has(run.file)) problems.push({ file: manifestFile, problem: `lists ${run.file}, which no done-marker lists` });
+  }
+  if (dropped.join() !== manifest.dropped.join())
+    problems.push({ file: manifestFile, problem: "dropped mass is not the sum of the done-markers' dropped masses" });
+  return problems;
+}
+
+/** Whether a marker's records and residue sums per owner are those of the runs it lists. */
+function totalsMatch(marker: TaskMarker, moduli: readonly number[]): boolean {
+  const records = marker.records.map(() => 0);
+  const sums = marker.sums.map(() => moduli.map(() => 0));
+  for (const run of marker.runs) {
+    const owner = run.worker!;
+    if (!(owner >= 0 && owner < records.length)) return false;
+    records[owner] += run.records;
+    run.sums.forEach((sum, r) => (sums[owner][r] = (sums[owner][r] + sum) % moduli[r]));
+  }
+  return records.join() === marker.records.join() && sums.every((owner, i) => owner.join() === marker.sums[i].join());
+}
