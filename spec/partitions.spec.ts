@@ -168,6 +168,7 @@ test('partition options are checked: range, launcher, and retries only with part
     [['--launcher', 'local'], /--launcher local: only for a count split into partitions/],
     [['--retries', '2'], /--retries 2: only for a count split into partitions/],
     [['--partitions', '2', '--retries', '-1'], /--retries -1: must be a whole number/],
+    [['--partitions', '64', '--workers', '5'], /--workers 5: times 64 partitions is over 256 workers in all/],
   ] as const) {
     const run = await runCli(['3x3', ...args]);
     t.is(run.status, 2, args.join(' '));

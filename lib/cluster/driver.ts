@@ -56,6 +56,8 @@ export interface PartitionedPassOptions {
  * every worker to every other, so the count of files, not the data, limits P (docs/cluster.md).
  */
 export const MAX_PARTITIONS = 64;
+/** The most workers of all partitions together: a step then holds at most 256² files a round of runs. */
+export const MAX_PARTITIONED_WORKERS = 256;
 
 /** How often the driver looks for new done-markers while a step's tasks run, for progress. */
 const PROGRESS_POLL_MS = 1000;

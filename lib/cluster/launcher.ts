@@ -1,8 +1,8 @@
 /**
  * How the driver runs the tasks of one step: as child processes on this machine (`--launcher local`),
  * or as a Slurm job array (`--launcher slurm`). Either way a launch resolves once every task has
- * ended, whatever its exit code: the driver then counts done-markers, not exit codes (`sbatch --wait`
- * returns the highest exit code of the array, and a killed task may have been rerun by Slurm).
+ * ended, whatever its exit code: the driver then counts done-markers, not exit codes (an array has
+ * no single exit code worth trusting, and a killed task may have been requeued by Slurm).
  */
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -113,8 +113,8 @@ async function runChild(batch: TaskBatch, part: number): Promise<void> {
 }
 
 /**
- * One job array per step: sbatch --wait --array=<parts> with the task's memory (--mem) and cores
- * (--cpus-per-task). The job script runs this Node and this gocount, so the shared folder must hold
+ * One job array per step: sbatch --array=<parts> with the task's memory (--mem) and cores
+ * (--cpus-per-task), then squeue until the array is over. The job script runs this Node and this gocount, so the shared folder must hold
  * the installation too, or every node must have it at the same path.
  */
 function slurmLauncher(): Launcher {
@@ -137,7 +137,6 @@ function slurmLauncher(): Launcher {
       const name = `gocount-${createHash('sha256').update(batch.countDir).digest('hex').slice(0, 10)}-step-${batch.step}`;
       spawnSync('scancel', [`--name=${name}`], { stdio: 'ignore' });
       const args = [
-        '--wait',
         '--parsable',
         `--array=${batch.parts.join(',')}`,
         `--job-name=${name}`,
@@ -146,22 +145,28 @@ function slurmLauncher(): Launcher {
         `--output=${taskLogPath(batch, '%a')}`,
         script,
       ];
-      await new Promise<void>((resolve, reject) => {
-        const child = spawn('sbatch', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-        let errors = '';
-        child.stderr.on('data', (chunk) => (errors += chunk));
-        child.on('error', reject);
-        // sbatch --wait exits with the array's highest exit code; markers decide what finished.
-        child.on('close', (code) => {
-          if (code !== 0 && /error: (Batch job submission failed|invalid|Unable)/i.test(errors))
-            reject(
-              new UsageError(`sbatch refused the tasks of step ${batch.step}: ${errors.trim().split('\n')[0]}`, 'GOCOUNT_TASKS_FAILED'),
-            );
-          else resolve();
-        });
-      });
+      const submitted = spawnSync('sbatch', args, { encoding: 'utf8' });
+      const job = /^(\d+)/.exec(submitted.stdout ?? '')?.[1];
+      if (submitted.status !== 0 || !job) {
+        const why = (submitted.stderr || submitted.error?.message || 'no job id').trim().split('\n')[0];
+        throw new UsageError(`sbatch refused the tasks of step ${batch.step}: ${why}`, 'GOCOUNT_TASKS_FAILED');
+      }
+      await untilGone(job);
     },
   };
+}
+
+/**
+ * Waits until Slurm no longer lists the job's array tasks as pending or running. Polling squeue
+ * briefly is much quicker than sbatch --wait, whose checks come seconds apart.
+ */
+async function untilGone(job: string): Promise<void> {
+  for (let wait = 50; ; wait = Math.min(1000, wait * 2)) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    const queue = spawnSync('squeue', ['-h', '-j', job, '-o', '%i'], { encoding: 'utf8' });
+    // Once the job is over it leaves the queue; an id Slurm no longer knows is over too.
+    if (queue.status !== 0 || queue.stdout.trim() === '') return;
+  }
 }
 
 /** Slurm's --mem covers the whole process: the budget plus Node's own (see README, "Memory"). */

@@ -11,7 +11,7 @@ import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { MAX_WORKERS } from '../engine/count.js';
 import { LAUNCHERS, LauncherName } from '../cluster/launcher.js';
-import { MAX_PARTITIONS } from '../cluster/driver.js';
+import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../cluster/driver.js';
 import type { OnProgress } from '../engine/progress.js';
 import { ignoreProgress } from '../engine/progress.js';
 import { parseSize } from '../units.js';
@@ -118,6 +118,13 @@ function partitionOptions(options: CountOptions): NormalizedCountOptions['partit
     throw new InvalidOptionError('launcher', launcher, `must be ${LAUNCHERS.join(' or ')}`);
   if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0))
     throw new InvalidOptionError('retries', retries, 'must be a whole number');
+  const owners = partitions * (options.workers ?? 1);
+  if (owners > MAX_PARTITIONED_WORKERS)
+    throw new InvalidOptionError(
+      'workers',
+      options.workers,
+      `times ${partitions} partitions is over ${MAX_PARTITIONED_WORKERS} workers in all`,
+    );
   return { partitions, launcher: launcher ?? 'local', retries: retries ?? DEFAULT_RETRIES };
 }
 
