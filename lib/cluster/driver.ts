@@ -74,10 +74,20 @@ export class PartitionedPass {
   }
 
   async run(): Promise<PassResult> {
+    const { onProgress } = this.options;
+    const note = (message: string) => onProgress({ type: 'note', message });
+    // The driver holds the count's lock; its tasks, which run elsewhere, do not take it.
+    const { fresh, lock } = this.scratch.openLocked(this.layout, note);
+    try {
+      return await this.runSteps(fresh, note);
+    } finally {
+      lock.release();
+    }
+  }
+
+  private async runSteps(fresh: boolean, note: (message: string) => void): Promise<PassResult> {
     const { width, columns, keep, onProgress, signal } = this.options;
     const steps = width * columns;
-    const note = (message: string) => onProgress({ type: 'note', message });
-    const fresh = this.scratch.open(this.layout);
     const finished = fresh ? undefined : this.scratch.readResult();
     if (finished) {
       note(`pass ${this.options.pass + 1} was finished before; its residues are in ${this.scratch.root}`);

@@ -19,6 +19,7 @@ import type { WorkerOptions } from './worker-runner.js';
 import type { OnProgress, StepReport } from './progress.js';
 import { findResumePoint } from './resume.js';
 import { diskError, ScratchFolder } from './scratch.js';
+import type { CountLock } from './count-lock.js';
 import { columnSum, writeStepManifest } from './step-record.js';
 import { sumResidueVectors } from '../residues/sums.js';
 import { moduliAt } from '../residues/growth.js';
@@ -72,7 +73,15 @@ export class PassRunner {
     const { width, columns } = this.options;
     const steps = width * columns;
     const start = this.openFolder(steps);
-    if ('finished' in start) return { perColumn: start.finished, reports: [] };
+    try {
+      if ('finished' in start) return { perColumn: start.finished, reports: [] };
+      return await this.runSteps(start, steps);
+    } finally {
+      start.lock.release();
+    }
+  }
+
+  private async runSteps(start: { step: number; manifest?: StepManifest }, steps: number): Promise<PassResult> {
     this.options.onProgress({ type: 'pass-start', pass: this.options.pass, passes: this.options.passes, steps, firstStep: start.step });
     const handles = this.openWorkers();
     let failed = false;
@@ -109,10 +118,24 @@ export class PassRunner {
    * Opens the count folder: the residues when the pass was finished before, else the step to start
    * from (0, or the latest complete step on disk) and its manifest.
    */
-  private openFolder(steps: number): { finished: number[][] } | { step: number; manifest?: StepManifest } {
+  private openFolder(steps: number): { lock: CountLock } & ({ finished: number[][] } | { step: number; manifest?: StepManifest }) {
     const { workers, onProgress } = this.options;
     const note = (message: string) => onProgress({ type: 'note', message });
-    const fresh = this.scratch.open({ workers, partitions: 1 });
+    const { fresh, lock } = this.scratch.openLocked({ workers, partitions: 1 }, note);
+    try {
+      return { lock, ...this.startingPoint(fresh, steps, note) };
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  private startingPoint(
+    fresh: boolean,
+    steps: number,
+    note: (message: string) => void,
+  ): { finished: number[][] } | { step: number; manifest?: StepManifest } {
+    const { workers } = this.options;
     const finished = fresh ? undefined : this.scratch.readResult();
     if (finished) {
       note(`pass ${this.options.pass + 1} was finished before; its residues are in ${this.scratch.root}`);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import fse from 'fs-extra';
 import { GocountError, UsageError } from '../errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
+import { CountLock } from './count-lock.js';
 import {
   COUNT_FILE,
   COUNT_FORMAT,
@@ -100,6 +101,12 @@ export class ScratchFolder {
       }
       throw diskError(error, this.root);
     }
+  }
+
+  /** open(), then the lock that the count holds on the folder until it ends (count-lock.ts). */
+  openLocked(layout: CountLayout, note: (message: string) => void): { fresh: boolean; lock: CountLock } {
+    const fresh = this.open(layout);
+    return { fresh, lock: CountLock.take(this.root, note) };
   }
 
   /** Writes count.json: what this folder counts, and how its states are shared out. */

@@ -3,6 +3,7 @@
  * parser. The engine, `verify` and the tests take every name from here:
  *
  *   <scratch>/<width>x<columns>/moduli-<K>-<hash>/count.json     what this folder counts
+ *                                                /lock.json      held by the count running in it
  *                                                /result.json    the pass's residues, once it is done
  *                                                /step-00042/    the states after 42 points:
  *                                                   manifest.json, run-00001.run (one worker) or
@@ -30,6 +31,8 @@ export const COUNT_FORMAT = 'gocount-count';
 export const COUNT_VERSION = 3;
 export const RESULT_FILE = 'result.json';
 export const MANIFEST_FILE = 'manifest.json';
+/** The lock a running count holds on its folder (engine/count-lock.ts). */
+export const LOCK_FILE = 'lock.json';
 export const RUN_SUFFIX = '.run';
 export const TEMP_SUFFIX = '.tmp';
 export const MERGE_FOLDER = 'merge';

@@ -13,6 +13,7 @@ import {
   COUNT_FORMAT,
   COUNT_VERSION,
   countFolderPath,
+  LOCK_FILE,
   CountIdentity,
   MANIFEST_FILE,
   RESULT_FILE,
@@ -42,6 +43,14 @@ export function checkCount(dir: string): CountCheck {
   const identity: CountIdentity = { width: found.width, columns: found.columns, moduli: found.moduli };
   if (countFolderPath(path.dirname(path.dirname(path.resolve(dir))), identity) !== path.resolve(dir)) {
     problems.push({ file: countFile, problem: "describes another count than its folder's name (board or moduli changed)" });
+  }
+  const lockFile = path.join(dir, LOCK_FILE);
+  if (fse.pathExistsSync(lockFile)) {
+    const holder = fse.readJsonSync(lockFile, { throws: false }) as { pid?: number; host?: string; started?: string } | null;
+    const who = holder ? `process ${holder.pid} on ${holder.host} since ${holder.started}` : 'a process whose lock file is unreadable';
+    // Its files change while the count runs: checking them now would report changes, not damage.
+    problems.push({ file: lockFile, problem: `locked by ${who}: a count is running here, so its steps were not checked` });
+    return { dir, identity, steps: [], problems };
   }
   const steps = fse
     .readdirSync(dir)
