@@ -9,6 +9,7 @@ import { LAUNCHERS, LauncherName } from '../lib/cluster/launcher.js';
 import { countInMemory } from '../lib/count/in-memory.js';
 import { checkFinalCount } from '../lib/count/final-check.js';
 import { defaultWorkers, MAX_WORKERS } from '../lib/engine/count.js';
+import { UsageError } from '../lib/errors.js';
 import { progressDisplay } from './progress-display.js';
 import { formatCostTable, formatStepTable, formatSummary } from './stats-tables.js';
 
@@ -159,6 +160,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
     const lines: string[] = [];
 
     if (args.oracle) {
+      refuseEngineFlags(args);
       const { sweep } = normalizeCountOptions(options);
       const legal = countInMemory(sweep);
       checkFinalCount(board.m, board.n, legal);
@@ -187,3 +189,27 @@ export const countCommand: CommandModule<object, CountArgs> = {
     process.stdout.write(args.json ? `${JSON.stringify(out)}\n` : `${lines.join('\n')}\n`);
   },
 };
+
+/** --oracle counts in memory, without the engine: the engine's flags would be ignored, so they are refused. */
+function refuseEngineFlags(args: CountArgs): void {
+  const given: Array<[string, boolean]> = [
+    ['--memory', args.memory !== undefined],
+    ['--scratch', args.scratch !== DEFAULT_SCRATCH],
+    ['--disk', args.disk !== undefined],
+    ['--fan-in', args['fan-in'] !== DEFAULT_FAN_IN],
+    ['--keep', args.keep],
+    ['--residues-per-pass', args['residues-per-pass'] !== undefined],
+    ['--workers', args.workers !== undefined],
+    ['--partitions', args.partitions !== undefined],
+    ['--launcher', args.launcher !== undefined],
+    ['--retries', args.retries !== undefined],
+    ['--all-columns', args['all-columns']],
+    ['--residues', args.residues],
+    ['--stats', args.stats],
+  ];
+  const ignored = given.filter(([, set]) => set).map(([flag]) => flag);
+  if (ignored.length > 0)
+    throw new UsageError(
+      `--oracle counts in memory without the engine: ${ignored.join(', ')} ${ignored.length === 1 ? 'does' : 'do'} not apply to it`,
+    );
+}

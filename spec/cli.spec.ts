@@ -60,6 +60,19 @@ test('--stats prints per-step figures and totals on stderr', (t) => {
   t.regex(run.stderr, /states expanded .* redundancy .* peak RSS/);
 });
 
+test("--oracle refuses the engine's flags instead of ignoring them", (t) => {
+  const run = runCli(['3x3', '--oracle', '--stats', '--workers', '2', '--fan-in', '8']);
+  t.is(run.status, 2);
+  t.is(run.stderr, 'gocount: --oracle counts in memory without the engine: --fan-in, --workers, --stats do not apply to it\n');
+  t.is(
+    runCli(['3x3', '--oracle', '--memory', '1G']).stderr,
+    'gocount: --oracle counts in memory without the engine: --memory does not apply to it\n',
+  );
+  const json = runCli(['3x3', '--oracle', '--json', '--quiet']);
+  t.is(json.status, 0);
+  t.is(json.stdout, '{"m":3,"n":3,"legal":"12675"}\n');
+});
+
 test('--oracle counts with the in-memory BigInt counter', (t) => {
   const run = runCli(['6x6', '--oracle']);
   t.is(run.status, 0);
