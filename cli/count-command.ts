@@ -11,6 +11,11 @@ import { checkFinalCount } from '../lib/count/final-check.js';
 import { defaultWorkers, MAX_WORKERS } from '../lib/engine/count.js';
 import { UsageError } from '../lib/errors.js';
 import { progressDisplay } from './progress-display.js';
+import { numberOption } from './number-option.js';
+import { suggestCommand } from './suggest.js';
+import { diskText, formatPlan } from './plan-text.js';
+import { planCount } from '../lib/count/count-plan.js';
+import { stopOnSignals } from './stop-signals.js';
 import { formatCostTable, formatStepTable, formatSummary } from './stats-tables.js';
 
 export const DEFAULT_BOARD = '9x9';
@@ -27,6 +32,7 @@ interface CountArgs {
   keep: boolean;
   quiet: boolean;
   stats: boolean;
+  'stats-json'?: string;
   residues: boolean;
   'residues-per-pass'?: number;
   workers?: number;
@@ -35,6 +41,7 @@ interface CountArgs {
   retries?: number;
   'all-columns': boolean;
   oracle: boolean;
+  plan: boolean;
 }
 
 export const countCommand: CommandModule<object, CountArgs> = {
@@ -48,11 +55,14 @@ export const countCommand: CommandModule<object, CountArgs> = {
         array: true,
       })
       .option('memory', {
+        alias: ['S', 'buffer-size'],
         type: 'string',
         describe:
-          "memory budget for the engine's buffers, like 512M or 4G; peak RSS stays within it plus a fixed overhead (default: half the free memory)",
+          "memory budget for the engine's buffers, like 512M, 4G or 50% (of the memory available to the process: " +
+          'the cgroup limit when lower than physical memory); peak RSS stays within it plus a fixed overhead (default: half the free memory)',
       })
       .option('scratch', {
+        alias: ['T', 'temporary-directory'],
         type: 'string',
         default: DEFAULT_SCRATCH,
         describe:
@@ -63,7 +73,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
         describe: 'disk budget, like 20G: refuse to start when the count may need more',
       })
       .option('fan-in', {
-        type: 'number',
+        ...numberOption('fan-in'),
         default: DEFAULT_FAN_IN,
         describe: 'the most run files one merge opens; more are merged in several rounds',
       })
@@ -73,17 +83,17 @@ export const countCommand: CommandModule<object, CountArgs> = {
         describe: "keep every step's run files and manifests (normally a step's are deleted once a later step is on disk)",
       })
       .option('residues-per-pass', {
-        type: 'number',
+        ...numberOption('residues-per-pass'),
         describe: 'moduli per pass: fewer cut memory and disk per pass, at the price of more passes (default: all in one)',
       })
       .option('workers', {
-        type: 'number',
+        ...numberOption('workers'),
         describe:
           `worker threads, 1 to ${MAX_WORKERS}: N splits the states between N threads, each with 1/N of --memory; ` +
           `1 counts in the main thread (default: the number recorded by the count being resumed, else one per core, ${defaultWorkers()} here)`,
       })
       .option('partitions', {
-        type: 'number',
+        ...numberOption('partitions'),
         describe:
           `split the count into P partition tasks, 1 to ${MAX_PARTITIONS}, that exchange their states through files in --scratch ` +
           '(on a cluster, a folder every node shares); --memory and --workers are then per task (default --workers 1)',
@@ -95,13 +105,15 @@ export const countCommand: CommandModule<object, CountArgs> = {
           'how partition tasks run: local (child processes, as many at once as cores) or slurm (one job array per step) (default: local)',
       })
       .option('retries', {
-        type: 'number',
+        ...numberOption('retries'),
         describe: `launches of a step's unfinished partition tasks after the first (default ${DEFAULT_RETRIES})`,
       })
       .option('all-columns', {
         type: 'boolean',
         default: false,
-        describe: 'print L(m,1) … L(m,n), the counts of every column prefix, from the same run',
+        describe:
+          'also print L(w,1) … L(w,c), the count of every column prefix of the sweep, from the same run: ' +
+          "w is the board's narrower side (the first with --keep-orientation) and c the other",
       })
       .option('residues', {
         type: 'boolean',
@@ -115,6 +127,11 @@ export const countCommand: CommandModule<object, CountArgs> = {
           'print per-step figures (states, runs, redundancy, bytes written), ' +
           'the cost model (ns per state in each phase of each step) and totals on stderr',
       })
+      .option('stats-json', {
+        type: 'string',
+        describe:
+          'also write the per-step log (one JSON line per step, every pass) to FILE, rewritten after each step; FILE outlives the count folder',
+      })
       .option('quiet', {
         type: 'boolean',
         default: false,
@@ -123,12 +140,18 @@ export const countCommand: CommandModule<object, CountArgs> = {
       .option('json', {
         type: 'boolean',
         default: false,
-        describe: 'print {"m", "n", "legal"} as JSON, the count as a decimal string (plus "columns", "residues", "stats" when asked)',
+        describe:
+          'print {"m", "n", "legal"} as JSON, the count as a decimal string (plus "columns", "residues", and with --stats "stats" and the step log as "steps")',
       })
       .option('keep-orientation', {
         type: 'boolean',
         default: false,
         describe: 'sweep the board M points wide as given, instead of along its narrower side',
+      })
+      .option('plan', {
+        type: 'boolean',
+        default: false,
+        describe: 'print what the count would do (memory plan, moduli and passes, states per column, disk and time estimates) and exit',
       })
       .option('oracle', {
         type: 'boolean',
@@ -138,7 +161,10 @@ export const countCommand: CommandModule<object, CountArgs> = {
   handler: async (args) => {
     // Words after "--" land in args._; they are sizes too ("gocount -- -1 5" must be refused).
     const words = [...(args.size ?? []), ...args._];
+    refuseCommandTypo(words);
     const board = parseBoard(words.length > 0 ? words : [DEFAULT_BOARD]);
+    const onProgress = progressDisplay(process.stderr, args.quiet);
+    const stop = stopOnSignals((message) => onProgress({ type: 'note', message }));
     const options = {
       m: board.m,
       n: board.n,
@@ -154,12 +180,25 @@ export const countCommand: CommandModule<object, CountArgs> = {
       launcher: args.launcher as LauncherName | undefined,
       retries: args.retries,
       allColumns: args['all-columns'],
-      onProgress: progressDisplay(process.stderr, args.quiet),
+      statsJson: args['stats-json'],
+      onProgress,
+      signal: stop.signal,
     };
     const out: Record<string, unknown> = { m: board.m, n: board.n };
     const lines: string[] = [];
 
+    if (args.plan) {
+      stop.dispose();
+      process.stdout.write(args.json ? `${JSON.stringify(planCount(options))}\n` : formatPlan(planCount(options)));
+      return;
+    }
+    if (args.disk !== undefined && !args.quiet) {
+      // A count over the budget is refused with the estimate in its message.
+      const { disk } = planCount(options);
+      if (disk.bytes <= normalizeCountOptions(options).disk!) process.stderr.write(`gocount: disk for this count: ${diskText(disk)}\n`);
+    }
     if (args.oracle) {
+      stop.dispose(); // the oracle does not stop between steps: a signal ends it as usual
       refuseEngineFlags(args);
       const { sweep } = normalizeCountOptions(options);
       const legal = countInMemory(sweep);
@@ -167,7 +206,9 @@ export const countCommand: CommandModule<object, CountArgs> = {
       out.legal = legal.toString();
       lines.push(String(legal));
     } else {
-      const result = await countLegal(options);
+      const result = await countLegal(options)
+        .catch((error) => Promise.reject(stop.exitCodeFor(error)))
+        .finally(() => stop.dispose());
       out.legal = result.legal.toString();
       if (result.columns) {
         out.columns = result.columns.map((column) => ({ ...column, legal: column.legal.toString() }));
@@ -181,6 +222,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       }
       if (args.stats) {
         out.stats = result.stats;
+        out.steps = result.log;
         process.stderr.write(
           `${formatStepTable(result.steps, result.sweep.width)}\n${formatCostTable(result.steps)}\n${formatSummary(result.stats)}\n`,
         );
@@ -189,6 +231,16 @@ export const countCommand: CommandModule<object, CountArgs> = {
     process.stdout.write(args.json ? `${JSON.stringify(out)}\n` : `${lines.join('\n')}\n`);
   },
 };
+
+/** A word, not a size, where the size goes: a mistyped command ("verfy") is named as one. */
+function refuseCommandTypo(words: (string | number)[]): void {
+  const word = String(words[0] ?? '');
+  if (!/^[a-z]{2,}$/i.test(word)) return;
+  const meant = suggestCommand(word);
+  throw new UsageError(
+    meant ? `unknown command "${word}": did you mean "${meant}"?` : `"${word}" is neither a command nor a board size (see gocount --help)`,
+  );
+}
 
 /** --oracle counts in memory, without the engine: the engine's flags would be ignored, so they are refused. */
 function refuseEngineFlags(args: CountArgs): void {
@@ -206,6 +258,7 @@ function refuseEngineFlags(args: CountArgs): void {
     ['--all-columns', args['all-columns']],
     ['--residues', args.residues],
     ['--stats', args.stats],
+    ['--stats-json', args['stats-json'] !== undefined],
   ];
   const ignored = given.filter(([, set]) => set).map(([flag]) => flag);
   if (ignored.length > 0)

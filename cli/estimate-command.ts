@@ -1,6 +1,7 @@
 /** `gocount estimate MxN`: L(m,n) from the asymptotic formula A·B^(m+n)·L^(mn) (paper §5.11). */
 
 import type { CommandModule } from 'yargs';
+import { numberOption } from './number-option.js';
 import { parseBoard } from '../lib/board/shape.js';
 import { UsageError } from '../lib/errors.js';
 import { toFixed, toScientific } from '../lib/estimate/big-decimal.js';
@@ -23,9 +24,9 @@ export const estimateCommand: CommandModule<object, EstimateArgs> = {
   builder: (y) =>
     y
       .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true, demandOption: true })
-      .option('digits', { type: 'number', default: 14, describe: 'significant digits of the estimate' })
+      .option('digits', { ...numberOption('digits'), default: 14, describe: 'significant digits of the estimate' })
       .option('from', {
-        type: 'number',
+        ...numberOption('from'),
         default: LARGEST_BASE,
         describe: `compute A, B, L from the exact counts of n×n, n×(n+1) and (n+1)×(n+1) (1 to ${LARGEST_BASE})`,
       })

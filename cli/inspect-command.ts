@@ -1,6 +1,7 @@
 /** `gocount inspect FILE`: a run file's header, trailer and records, human-readably. */
 
 import type { CommandModule } from 'yargs';
+import { numberOption } from './number-option.js';
 import { UsageError } from '../lib/errors.js';
 import { inspectRun } from '../lib/verify/inspect.js';
 
@@ -17,8 +18,8 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
   builder: (y) =>
     y
       .positional('file', { type: 'string', demandOption: true, describe: 'a .run file' })
-      .option('first', { type: 'number', default: 10, describe: 'how many records to print' })
-      .option('skip', { type: 'number', default: 0, describe: 'records to pass over before printing' })
+      .option('first', { ...numberOption('first'), default: 10, describe: 'how many records to print' })
+      .option('skip', { ...numberOption('skip'), default: 0, describe: 'records to pass over before printing' })
       .option('json', { type: 'boolean', default: false, describe: 'print the inspection as JSON' })
       .epilog(
         'States, top to bottom: # edge, . empty, X O black and white stones with a liberty, letters libertyless strings (upper case black).',

@@ -1,32 +1,49 @@
 /**
- * Progress on stderr. On a terminal, one line redrawn in place: a bar with pass, step, states, rate
- * and ETA. Otherwise a plain line per finished step. --quiet silences both.
+ * Progress on stderr. On a terminal, one line redrawn in place and cut to the terminal's width: a
+ * bar with pass, step, states, rate, elapsed time and ETA. Otherwise a plain line per finished
+ * step. --quiet silences both. Steps are numbered 1 … width × columns, as --stats numbers them.
  */
 
+import { EtaModel } from '../lib/engine/eta.js';
 import type { OnProgress, ProgressEvent, StepReport } from '../lib/engine/progress.js';
 import { ignoreProgress } from '../lib/engine/progress.js';
 import { formatCount, formatDuration } from '../lib/units.js';
 
-export function progressDisplay(stream: NodeJS.WriteStream, quiet: boolean): OnProgress {
+/** What a display writes to: a terminal has isTTY and columns. */
+export interface ProgressStream {
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+  write(text: string): unknown;
+}
+
+/** Milliseconds since some fixed moment; Date.now unless a test injects another. */
+export type Clock = () => number;
+
+export function progressDisplay(stream: ProgressStream, quiet: boolean, clock: Clock = Date.now): OnProgress {
   if (quiet) return ignoreProgress;
-  const display = stream.isTTY ? new BarDisplay(stream) : new LineDisplay(stream);
+  const display = stream.isTTY ? new BarDisplay(stream, clock) : new LineDisplay(stream, clock);
   return (event) => display.handle(event);
 }
 
-/** What both displays track: pass and step counts, elapsed time, a running ETA. */
+/** What both displays track: pass and step, elapsed time, and the ETA model fed with every finished step. */
 abstract class Tracker {
   protected pass = 0;
   protected passes = 1;
   protected steps = 1;
+  /** The input step under way (0-based): the bar shows it as step + 1. */
   protected step = 0;
   protected stepStates = 0;
-  protected readonly started = Date.now();
-  protected stepStarted = Date.now();
-  private stepsDone = 0;
-  private stepsLeft = 0;
-  private lastStepSeconds = 0;
+  protected readonly started: number;
+  protected stepStarted: number;
+  private model?: EtaModel;
 
-  constructor(protected readonly stream: NodeJS.WriteStream) {}
+  constructor(
+    protected readonly stream: ProgressStream,
+    protected readonly clock: Clock,
+  ) {
+    this.started = clock();
+    this.stepStarted = this.started;
+  }
 
   handle(event: ProgressEvent): void {
     switch (event.type) {
@@ -34,7 +51,7 @@ abstract class Tracker {
         this.pass = event.pass;
         this.passes = event.passes;
         this.steps = event.steps;
-        this.stepsLeft = (event.passes - event.pass) * event.steps - event.firstStep;
+        this.model ??= new EtaModel(event.width, event.steps, event.passes);
         break;
       case 'note':
         this.note(`gocount: ${event.message}`);
@@ -42,16 +59,14 @@ abstract class Tracker {
       case 'step-start':
         this.step = event.step;
         this.stepStates = 0;
-        this.stepStarted = Date.now();
+        this.stepStarted = this.clock();
         break;
       case 'advance':
         this.stepStates = event.states;
         this.advanced();
         break;
       case 'step-end':
-        this.stepsDone++;
-        this.stepsLeft--;
-        this.lastStepSeconds = event.report.seconds;
+        this.model?.stepDone(event.report.step, event.report.statesIn, event.report.seconds);
         this.stepEnded(event.report);
         break;
       case 'done':
@@ -68,14 +83,15 @@ abstract class Tracker {
   protected abstract stepEnded(report: StepReport): void;
   protected done(): void {}
 
-  /**
-   * Seconds left. Steps grow through the first columns and then stay about as large as the
-   * latest, so the latest step's time is the better guide; the average step's is a floor.
-   */
-  protected eta(): number {
-    const elapsed = (Date.now() - this.started) / 1000;
-    if (this.stepsDone === 0) return NaN;
-    return Math.max(elapsed / this.stepsDone, this.lastStepSeconds) * this.stepsLeft;
+  protected elapsed(): number {
+    return (this.clock() - this.started) / 1000;
+  }
+
+  /** Seconds left: after a finished step, from the next one; during a step, from within it. */
+  protected eta(finished: boolean): number {
+    if (!this.model) return NaN;
+    if (finished) return this.model.secondsLeft(this.pass, this.step + 1);
+    return this.model.secondsLeft(this.pass, this.step, (this.clock() - this.stepStarted) / 1000);
   }
 
   protected where(): string {
@@ -86,10 +102,15 @@ abstract class Tracker {
 
 /** A line per finished step, at most one every 2 seconds (and the last), so small counts stay quiet. */
 class LineDisplay extends Tracker {
-  private lastLine = Date.now();
+  private lastLine: number;
+
+  constructor(stream: ProgressStream, clock: Clock) {
+    super(stream, clock);
+    this.lastLine = this.started;
+  }
 
   protected stepEnded(report: StepReport): void {
-    const now = Date.now();
+    const now = this.clock();
     const last = this.pass === this.passes - 1 && report.step === this.steps - 1;
     if (now - this.lastLine < 2000 && !(last && now - this.started >= 2000)) return;
     this.lastLine = now;
@@ -97,21 +118,24 @@ class LineDisplay extends Tracker {
     const files = report.runsOut > 0 ? `, ${report.runsOut} runs` : '';
     this.stream.write(
       `${this.where()}: ${formatCount(report.statesIn)} states in ${formatDuration(report.seconds)} ` +
-        `(${formatCount(rate)}/s${files}), ETA ${formatDuration(this.eta())}\n`,
+        `(${formatCount(rate)}/s${files}), ${formatDuration(this.elapsed())} elapsed, ETA ${formatDuration(this.eta(true))}\n`,
     );
   }
 }
 
+/** The narrowest bar worth drawing; below it the bar goes and the text stays. */
+const MIN_BAR = 10;
+
 class BarDisplay extends Tracker {
-  private lastDraw = 0;
+  private lastDraw = -Infinity;
 
   protected override advanced(): void {
-    const now = Date.now();
-    if (now - this.lastDraw > 200) this.draw(now);
+    const now = this.clock();
+    if (now - this.lastDraw > 200) this.draw(false);
   }
 
   protected stepEnded(): void {
-    this.draw(Date.now());
+    this.draw(true);
   }
 
   protected override note(line: string): void {
@@ -122,16 +146,34 @@ class BarDisplay extends Tracker {
     this.stream.write('\r\x1b[K');
   }
 
-  private draw(now: number): void {
+  private draw(finished: boolean): void {
+    const now = this.clock();
     this.lastDraw = now;
+    this.stream.write(`\r\x1b[K${this.line(finished, now)}`);
+  }
+
+  /** The line, at most the terminal's width less one column (a full line would wrap on some terminals). */
+  line(finished: boolean, now: number): string {
+    const room = Math.max(20, (this.stream.columns ?? 80) - 1);
     const total = this.passes * this.steps;
-    const done = this.pass * this.steps + this.step;
-    const width = 24;
-    const filled = Math.round((width * done) / total);
+    const done = this.pass * this.steps + this.step + (finished ? 1 : 0);
     const rate = this.stepStates / Math.max((now - this.stepStarted) / 1000, 1e-3);
-    const bar = '#'.repeat(filled) + '.'.repeat(width - filled);
-    this.stream.write(
-      `\r\x1b[K[${bar}] ${this.where()} · ${formatCount(this.stepStates)} states · ${formatCount(rate)}/s · ETA ${formatDuration(this.eta())}`,
-    );
+    const parts = [
+      this.where(),
+      `${formatCount(this.stepStates)} states`,
+      `${formatCount(rate)}/s`,
+      `${formatDuration(this.elapsed())} elapsed`,
+      `ETA ${formatDuration(this.eta(finished))}`,
+    ];
+    // Drop the least useful parts first (the rate, then the states) until the text leaves room for a bar.
+    for (const drop of [2, 1]) {
+      if (parts.join(' · ').length + MIN_BAR + 3 <= room) break;
+      parts.splice(drop, 1);
+    }
+    const text = parts.join(' · ');
+    const width = room - text.length - 3;
+    if (width < MIN_BAR) return text.slice(0, room);
+    const filled = Math.round((width * done) / total);
+    return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${text}`;
   }
 }

@@ -2,6 +2,7 @@
 
 import { writeFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
+import { numberOption } from './number-option.js';
 import { UsageError } from '../lib/errors.js';
 import { recurrenceOf } from '../lib/recurrence/recurrence-report.js';
 
@@ -20,8 +21,8 @@ export const recurrenceCommand: CommandModule<object, RecurrenceArgs> = {
   describe: 'the minimal linear recurrence of L(M,n) in n (paper §5.4, Table 2), with λ_M and a_M',
   builder: (y) =>
     y
-      .positional('height', { type: 'number', demandOption: true, describe: 'M, the board height (1 to 6)' })
-      .option('digits', { type: 'number', default: 20, describe: 'decimal digits of λ_M, λ_M^(1/M) and a_M' })
+      .positional('height', { ...numberOption('height', 'height'), demandOption: true, describe: 'M, the board height (1 to 6)' })
+      .option('digits', { ...numberOption('digits'), default: 20, describe: 'decimal digits of λ_M, λ_M^(1/M) and a_M' })
       .option('coefficients', { type: 'string', describe: 'write the coefficients to FILE, one per line (c1 first)' })
       .option('json', { type: 'boolean', default: false, describe: 'print everything as JSON, coefficients as decimal strings' }),
   handler: (args) => {

@@ -1,6 +1,7 @@
 /** `gocount sample MxN`: an unbiased estimate of L(m,n) by Heuristic Sampling (paper §5.8). */
 
 import type { CommandModule } from 'yargs';
+import { numberOption } from './number-option.js';
 import { parseBoard } from '../lib/board/shape.js';
 import { knownCount } from '../lib/count/known-count.js';
 import { sample } from '../lib/toolkit.js';
@@ -18,8 +19,8 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
   builder: (y) =>
     y
       .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true, demandOption: true })
-      .option('runs', { type: 'number', default: 1000, describe: 'probes to average (the standard error falls as 1/√runs)' })
-      .option('seed', { type: 'number', describe: 'seed of the random generator, to repeat a sample (default: from the clock)' })
+      .option('runs', { ...numberOption('runs'), default: 1000, describe: 'probes to average (the standard error falls as 1/√runs)' })
+      .option('seed', { ...numberOption('seed'), describe: 'seed of the random generator, to repeat a sample (default: from the clock)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the estimate, standard error and exact count as JSON' }),
   handler: (args) => {
     const board = parseBoard(args.size);

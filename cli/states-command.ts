@@ -1,6 +1,7 @@
 /** `gocount states M`: the number of valid border state classes of height M at each y (Table 1). */
 
 import type { CommandModule } from 'yargs';
+import { numberOption } from './number-option.js';
 import { UsageError } from '../lib/errors.js';
 import { classesOf, validStates } from '../lib/states/valid-classes.js';
 import { FIELD_BITS, MAX_WIDTH } from '../lib/state/layout.js';
@@ -15,7 +16,11 @@ export const statesCommand: CommandModule<object, StatesArgs> = {
   describe: 'the number of valid border state classes of height M at each y (paper §5.2, Table 1), and the bits a state needs',
   builder: (y) =>
     y
-      .positional('height', { type: 'number', demandOption: true, describe: `M, the board height (1 to ${MAX_WIDTH})` })
+      .positional('height', {
+        ...numberOption('height', 'height'),
+        demandOption: true,
+        describe: `M, the board height (1 to ${MAX_WIDTH})`,
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print the counts as JSON' }),
   handler: (args) => {
     const m = args.height;

@@ -25,7 +25,7 @@ export function formatCostTable(reports: readonly StepReport[]): string {
       (probes / Math.max(successors, 1)).toFixed(2).padStart(9),
     ].join(' ');
   };
-  for (const r of reports) lines.push(row(String(r.pass + 1), String(r.step), r.statesIn, r.phases, r.seconds, r.probes, r.successors));
+  for (const r of reports) lines.push(row(String(r.pass + 1), String(r.step + 1), r.statesIn, r.phases, r.seconds, r.probes, r.successors));
   const sum = (f: (r: StepReport) => number) => reports.reduce((n, r) => n + f(r), 0);
   const ms = reports.reduce((total, r) => addPhaseTimes(total, r.phases), noPhaseTimes());
   lines.push(
@@ -49,7 +49,7 @@ export function formatStepTable(reports: readonly StepReport[], width: number): 
     lines.push(
       [
         String(r.pass + 1).padStart(4),
-        String(r.step).padStart(5),
+        String(r.step + 1).padStart(5),
         String(Math.floor(r.step / width) + 1).padStart(4),
         String(r.step % width).padStart(3),
         String(r.statesIn).padStart(11),

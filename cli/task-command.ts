@@ -1,6 +1,7 @@
 /** `gocount task DIR --step S --part J`: one partition task of a partitioned count, as its driver launches it. */
 
 import type { CommandModule } from 'yargs';
+import { numberOption } from './number-option.js';
 import { stopWithDriver } from '../lib/cluster/launcher.js';
 import { runTask } from '../lib/cluster/task.js';
 import { DEFAULT_FAN_IN } from '../lib/count/count-options.js';
@@ -24,10 +25,10 @@ export const taskCommand: CommandModule<object, TaskArgs> = {
   builder: (y) =>
     y
       .positional('dir', { type: 'string', demandOption: true, describe: 'the count folder, the one holding count.json' })
-      .option('step', { type: 'number', demandOption: true, describe: 'the step whose states the task expands' })
-      .option('part', { type: 'number', demandOption: true, describe: 'the partition, from 0' })
+      .option('step', { ...numberOption('step'), demandOption: true, describe: 'the step whose states the task expands' })
+      .option('part', { ...numberOption('part'), demandOption: true, describe: 'the partition, from 0' })
       .option('memory', { type: 'string', describe: "the task's memory budget, like 2G (default: half the free memory)" })
-      .option('fan-in', { type: 'number', default: DEFAULT_FAN_IN, describe: 'the most run files one merge opens' }),
+      .option('fan-in', { ...numberOption('fan-in'), default: DEFAULT_FAN_IN, describe: 'the most run files one merge opens' }),
   handler: async (args) => {
     const fanIn = args['fan-in'];
     if (!Number.isInteger(fanIn) || fanIn < 2) throw new InvalidOptionError('fanIn', fanIn, 'must be an integer of at least 2');

@@ -3,10 +3,12 @@
 import type { CommandModule } from 'yargs';
 import { formatProblem } from '../lib/verify/problems.js';
 import { verifyPath } from '../lib/verify/verify.js';
+import { verifyProgress } from './verify-progress.js';
 
 interface VerifyArgs {
   path: string;
   json: boolean;
+  quiet: boolean;
 }
 
 export const verifyCommand: CommandModule<object, VerifyArgs> = {
@@ -19,9 +21,12 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
         demandOption: true,
         describe: 'a .run file, a step folder, or a folder holding counts (such as scratch/)',
       })
-      .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' }),
+      .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'no progress on stderr' }),
   handler: (args) => {
-    const report = verifyPath(args.path);
+    const progress = verifyProgress(process.stderr, args.quiet);
+    const report = verifyPath(args.path, progress.onProgress);
+    progress.done();
     const ok = report.problems.length === 0;
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ ok, ...report })}\n`);

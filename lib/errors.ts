@@ -59,9 +59,12 @@ export class RunFileError extends GocountError {
   }
 }
 
-/** A count stopped by its AbortSignal; its finished steps stay in the scratch folder for a resume. */
+/**
+ * A count stopped by its AbortSignal; its finished steps stay in the scratch folder for a resume.
+ * The exit code is the shell's for the signal that stopped it: 130 for SIGINT, 143 for SIGTERM.
+ */
 export class AbortedError extends GocountError {
-  constructor(message: string) {
-    super(message, 130, 'GOCOUNT_ABORTED');
+  constructor(message: string, exitCode = 130) {
+    super(message, exitCode, 'GOCOUNT_ABORTED');
   }
 }

@@ -6,10 +6,15 @@
 export { countLegal } from './count/count-legal.js';
 export type { ColumnCount, CountResult } from './count/count-legal.js';
 export type { CountOptions } from './count/count-options.js';
+export { planCount } from './count/count-plan.js';
+export type { ColumnPlan, CountPlan } from './count/count-plan.js';
+export { parseStepLog, readStepLog } from './format/step-log.js';
+export type { StepLogEntry } from './format/step-log.js';
 export type { ProgressEvent, OnProgress, StepReport } from './engine/progress.js';
 export type { CountStats } from './engine/stats.js';
 export type { Residue } from './residues/crt.js';
 export { verifyPath } from './verify/verify.js';
+export type { VerifyProgress, VerifyReport } from './verify/verify.js';
 export { inspectRun } from './verify/inspect.js';
 export { validStates } from './states/valid-classes.js';
 export { recurrenceOf as recurrence } from './recurrence/recurrence-report.js';

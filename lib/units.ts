@@ -4,10 +4,23 @@ import { InvalidOptionError } from './errors.js';
 
 const UNITS: Record<string, number> = { '': 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40 };
 
-/** Parses "4G", "512M", "1.5G", "300MB", "2GiB", "1000000" (bytes). Throws an InvalidOptionError naming the option. */
-export function parseSize(text: string, option: string): number {
+/**
+ * Parses "4G", "512M", "1.5G", "300MB", "2GiB", "1000000" (bytes), and, when `whole` is given,
+ * "50%" of it. Throws an InvalidOptionError naming the option.
+ */
+export function parseSize(text: string, option: string, whole?: number): number {
+  const percent = /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(String(text));
+  if (percent && whole !== undefined) {
+    const bytes = Math.floor((whole * Number(percent[1])) / 100);
+    if (!(bytes > 0)) throw new InvalidOptionError(option, text, 'not a positive size');
+    return bytes;
+  }
   const match = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?\s*$/i.exec(String(text));
-  if (!match) throw new InvalidOptionError(option, text, 'not a size (use a number with K, M, G or T, like 512M or 4G)');
+  if (!match) {
+    if (/^\s*-/.test(String(text))) throw new InvalidOptionError(option, text, 'not a positive size');
+    const forms = whole === undefined ? 'like 512M or 4G' : 'like 512M or 4G, or a share of the memory, like 50%';
+    throw new InvalidOptionError(option, text, `not a size (use a number with K, M, G or T, ${forms})`);
+  }
   const bytes = Math.floor(Number(match[1]) * UNITS[match[2].toUpperCase()]);
   if (!(bytes > 0) || !Number.isSafeInteger(bytes)) throw new InvalidOptionError(option, text, 'not a positive size');
   return bytes;

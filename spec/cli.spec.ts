@@ -83,7 +83,7 @@ const badSizes: Array<[string[], RegExp]> = [
   [['0x3'], /board size "0x3": m = "0" is not a positive integer/],
   [['3x-2'], /n = "-2" is not a positive integer/],
   [['2.5x3'], /m = "2.5" is not a positive integer/],
-  [['abc'], /board size "abc" is not of the form MxN/],
+  [['abc'], /"abc" is neither a command nor a board size/],
   [['3x3x3'], /board size "3x3x3" is not of the form MxN/],
   [['3', '3', '3'], /board size "3 3 3" is not of the form MxN/],
   [['--', '-1', '5'], /m = "-1" is not a positive integer/],
@@ -99,7 +99,7 @@ const badSizes: Array<[string[], RegExp]> = [
   [['3x3', '--fan-in', '1'], /--fan-in 1: must be an integer of at least 2/],
   [['3x3', '--residues-per-pass', '0'], /--residues-per-pass 0: must be an integer of at least 1/],
   [['9x9', '--memory', '4M', '--disk', '1K'], /--disk 1.0 KiB: less than the .* of disk this count may need/],
-  [['3x3', '--scratch', '/etc/hostname/inside'], /scratch folder .* cannot be written/],
+  [['3x3', '--scratch', '/etc/hostname/inside'], /scratch folder .*: \/etc\/hostname is a file, not a folder/],
 ];
 
 testRefusals(badSizes);

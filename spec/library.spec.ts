@@ -36,7 +36,7 @@ test('the progress events come in order: pass-start, then step-start … step-en
     scratch: tempScratch(t),
     onProgress: (event) => events.push(event),
   });
-  t.deepEqual(events[0], { type: 'pass-start', pass: 0, passes: 1, steps: 12, firstStep: 0 });
+  t.deepEqual(events[0], { type: 'pass-start', pass: 0, passes: 1, width: 3, steps: 12, firstStep: 0 });
   const steps = events.filter((event) => event.type === 'step-start' || event.type === 'step-end');
   t.is(steps.length, 24);
   steps.forEach((event, i) => {
@@ -62,11 +62,13 @@ test('an aborted count stops between steps with GOCOUNT_ABORTED, and the same co
     { instanceOf: AbortedError },
   );
   t.is(stopped?.code, 'GOCOUNT_ABORTED');
-  t.regex(stopped?.message ?? '', /^stopped before step 21 of 49; step 21 is complete in .*, and the same count resumes from there$/);
+  // The step that ended last is step 21 to the user (report.step counts the points before it).
+  t.regex(stopped?.message ?? '', /^stopped before step 22 of 49; steps 1–21 are complete in .*, and the same command resumes at step 22$/);
   const notes: string[] = [];
   const resumed = await countLegal({ ...options, onProgress: (event) => event.type === 'note' && notes.push(event.message) });
   t.is(resumed.legal, 83677847847984287628595n);
-  t.deepEqual(notes, [`resuming from step 21 of 49 in ${stopped?.message.split(' is complete in ')[1].split(',')[0]}`]);
+  const folder = stopped?.message.split(' are complete in ')[1].split(',')[0];
+  t.deepEqual(notes, [`steps 1–21 of 49 are complete in ${folder}: resuming at step 22`]);
 });
 
 const refusals: Array<[string, object, GocountErrorCode, RegExp]> = [

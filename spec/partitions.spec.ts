@@ -80,7 +80,7 @@ test('a task killed after writing part of its runs is launched again, and the co
   t.is(run.status, 0, run.stderr);
   t.is(run.stdout, '24318165\n');
   t.true(existsSync(flag), 'the task was killed');
-  t.regex(run.stderr, /step 9: task\(s\) 2 did not finish; launching again \(retry 1 of 1\)/);
+  t.regex(run.stderr, /step 10: task\(s\) 2 did not finish; launching again \(retry 1 of 1\)/);
 });
 
 test('without retries a killed task stops the count with one line; the same command resumes and finishes exact', async (t) => {
@@ -91,7 +91,7 @@ test('without retries a killed task stops the count with one line; the same comm
   t.is(failed.status, 1);
   t.regex(
     failed.stderr,
-    /^gocount: step 5: task\(s\) 1 did not finish after 0 retries; their output is in .*logs, and the same command resumes with the tasks still missing\n$/,
+    /^gocount: step 6: task\(s\) 1 did not finish after 0 retries; their output is in .*logs, and the same command resumes with the tasks still missing\n$/,
   );
   const count = countFolder(path.join(scratch, 's'), '4x4');
   // The other tasks of step 5 finished: their markers stay, and only task 1 runs again.
@@ -102,7 +102,7 @@ test('without retries a killed task stops the count with one line; the same comm
   const resumed = await runCli(args.filter((arg) => arg !== '--quiet'));
   t.is(resumed.status, 0, resumed.stderr);
   t.is(resumed.stdout, '24318165\n');
-  t.regex(resumed.stderr, /resuming from step 5 of 16/);
+  t.regex(resumed.stderr, /steps 1–5 of 16 are complete in .*: resuming at step 6/);
 });
 
 test('verify checks a partitioned count folder, and catches a flipped byte in a run file and in a done-marker', async (t) => {

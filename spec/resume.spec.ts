@@ -46,7 +46,7 @@ test('a resume without --workers takes the number the count recorded; another nu
   const run = runCli(['5x5', '--scratch', scratch]);
   t.is(run.status, 0, run.stderr);
   t.is(run.stdout, '414295148741\n');
-  t.regex(run.stderr, /resuming from step 12 of 25/);
+  t.regex(run.stderr, /steps 1–12 of 25 are complete in .*: resuming at step 13/);
 });
 
 test('a flipped byte in the step a count would resume from is caught; the count falls back a step and stays exact', (t) => {
@@ -71,7 +71,7 @@ test('a flipped byte in the step a count would resume from is caught; the count 
       t.is(run.status, 0, run.stderr);
       t.is(run.stdout, `${legal}\n`);
       t.regex(run.stderr, new RegExp(`not resuming from step ${resumeAt}: .*${path.basename(file)}`));
-      t.regex(run.stderr, new RegExp(`resuming from step ${resumeAt - 1} of ${steps}`));
+      t.regex(run.stderr, new RegExp(`steps 1–${resumeAt - 1} of ${steps} are complete in .*: resuming at step ${resumeAt}`));
     }
   }
 });
@@ -111,7 +111,7 @@ test('a pass finished before a crash is not counted again; the next pass resumes
   t.is(run.status, 0, run.stderr);
   t.is(run.stdout, '414295148741\n');
   t.regex(run.stderr, /pass 1 was finished before/);
-  t.regex(run.stderr, /resuming from step 10 of 25/);
+  t.regex(run.stderr, /steps 1–10 of 25 are complete in .*: resuming at step 11/);
 });
 
 test('a folder of another count, format or worker count is refused with exit 2, not overwritten', (t) => {

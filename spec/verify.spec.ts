@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { FORMAT_VERSION } from '../lib/format/layout.js';
@@ -6,7 +6,7 @@ import { writeManifest } from '../lib/format/manifest.js';
 import { RunWriter } from '../lib/format/run-writer.js';
 import { verifyPath } from '../lib/verify/verify.js';
 import { copyFixtureRuns, filesUnder, fixtureCount, fixtureRuns } from './support/fixture-runs.js';
-import { MANIFEST_FILE, runFileName, stepFolderName, tempPath } from '../lib/format/count-folder.js';
+import { COUNT_FILE, MANIFEST_FILE, runFileName, stepFolderName, tempPath } from '../lib/format/count-folder.js';
 import { runCli } from './support/run-cli.js';
 import { testRefusals } from './support/refusals.js';
 import { tempScratch } from './support/scratch.js';
@@ -188,13 +188,39 @@ test('inspect prints the header, trailer and rendered records; --json and --skip
   t.deepEqual(json.records[0].residues.length, 1);
 });
 
+test('a count folder moved or archived without its board folder verifies clean, by its folder or its count.json', (t) => {
+  const scratch = tempScratch(t);
+  const moved = path.join(scratch, 'archive', path.basename(count4));
+  cpSync(count4, moved, { recursive: true });
+  for (const target of [moved, path.join(moved, COUNT_FILE), path.join(scratch, 'archive')]) {
+    const run = runCli(['verify', target]);
+    t.is(run.stdout, 'checked 1 count, 17 steps, 17 run files, 1256 records: no problems\n', target);
+    t.is(run.status, 0);
+  }
+  // Under a board folder of another size, the name no longer matches what count.json says.
+  const misplaced = path.join(scratch, '5x5', path.basename(count4));
+  cpSync(count4, misplaced, { recursive: true });
+  t.regex(runCli(['verify', misplaced]).stdout, /count.json: describes another count than its folder's name/);
+});
+
+test('inspect of a run file cut short exits 1 whatever --first asks for', (t) => {
+  const file = path.join(tempScratch(t), runFileName(1));
+  const whole = readFileSync(path.join(count4, stepFolderName(6), runFileName(1)));
+  writeFileSync(file, whole.subarray(0, whole.length - 10));
+  for (const first of ['1', '10', '1000']) {
+    const run = runCli(['inspect', file, '--first', first]);
+    t.is(run.status, 1, `--first ${first}`);
+    t.regex(run.stderr, /^gocount: .+\n$/);
+  }
+});
+
 const badInput: Array<[string[], RegExp]> = [
   [['verify', 'package.json'], /package.json: not a gocount run file \(it does not start with GOCNTRUN\)/],
   [['verify', 'no/such/place'], /no\/such\/place: no such file or folder/],
   [['verify', 'lib'], /lib: holds no gocount count folder/],
   [['verify'], /Not enough non-option arguments/],
   [['inspect', 'package.json'], /package.json: not a gocount run file/],
-  [['inspect', 'no/such.run'], /no\/such.run: not a readable file \(ENOENT\)/],
+  [['inspect', 'no/such.run'], /no\/such.run: no such file/],
   [['inspect', path.join(count4, stepFolderName(6), runFileName(1)), '--first', '-1'], /--first -1: must be a whole number/],
 ];
 

@@ -21,7 +21,7 @@ import { addResidues, sumResidueVectors } from '../residues/sums.js';
 import { planMemory } from '../engine/budget.js';
 import type { PassResult } from '../engine/pass.js';
 import { addPhaseTimes, noPhaseTimes } from '../engine/phase-clock.js';
-import type { OnProgress, StepReport } from '../engine/progress.js';
+import { OnProgress, resumeNote, StepReport, stoppedMessage } from '../engine/progress.js';
 import { findResumePoint } from '../engine/resume.js';
 import { CountLayout, diskError, ScratchFolder } from '../engine/scratch.js';
 import { columnSum, writeStepManifest } from '../engine/step-record.js';
@@ -95,17 +95,14 @@ export class PartitionedPass {
     }
     const resumed = fresh ? undefined : findResumePoint(this.scratch, this.layout, note, true);
     if (!fresh && !resumed) this.scratch.recordLayout(this.layout);
-    if (resumed) note(`resuming from step ${resumed.step} of ${steps} in ${this.scratch.root}`);
-    onProgress({ type: 'pass-start', pass: this.options.pass, passes: this.options.passes, steps, firstStep: resumed?.step ?? 0 });
+    if (resumed) note(resumeNote(resumed.step, steps, this.scratch.root));
+    onProgress({ type: 'pass-start', pass: this.options.pass, passes: this.options.passes, width, steps, firstStep: resumed?.step ?? 0 });
 
     let manifest = resumed ?? (await this.writeFirstStep());
     const perColumn = manifest.columnSums.map((sums) => [...sums]);
     const reports: StepReport[] = [];
     for (let step = manifest.step; step < steps; step++) {
-      if (signal?.aborted)
-        throw new AbortedError(
-          `stopped before step ${step} of ${steps}; step ${step} is complete in ${this.scratch.root}, and the same count resumes from there`,
-        );
+      if (signal?.aborted) throw new AbortedError(stoppedMessage(step + 1, steps, step, this.scratch.root));
       onProgress({ type: 'step-start', step });
       const started = performance.now();
       const markers = await this.runTasks(step);
@@ -166,18 +163,21 @@ export class PartitionedPass {
           const which = missing.join(', ');
           onProgress({
             type: 'note',
-            message: `step ${step}: task(s) ${which} did not finish; launching again (retry ${attempt} of ${retries})`,
+            message: `step ${step + 1}: task(s) ${which} did not finish; launching again (retry ${attempt} of ${retries})`,
           });
         }
         await launcher.run({ countDir: this.scratch.root, step, parts: missing, memory, fanIn, workers, logDir });
         missing = parts.filter((part) => !markerOf(part));
+        // Ctrl-C reaches the local tasks too: their step is not retried but left for the resume.
+        if (missing.length > 0 && this.options.signal?.aborted)
+          throw new AbortedError(stoppedMessage(step + 1, this.options.width * this.options.columns, step, this.scratch.root));
       }
     } finally {
       clearInterval(poll);
     }
     if (missing.length > 0) {
       throw new GocountError(
-        `step ${step}: task(s) ${missing.join(', ')} did not finish after ${retries} ${retries === 1 ? 'retry' : 'retries'}; ` +
+        `step ${step + 1}: task(s) ${missing.join(', ')} did not finish after ${retries} ${retries === 1 ? 'retry' : 'retries'}; ` +
           `their output is in ${logDir}, and the same command resumes with the tasks still missing`,
         1,
         'GOCOUNT_TASKS_FAILED',
@@ -228,7 +228,7 @@ export class PartitionedPass {
     if (problem) {
       this.scratch.removeStep(step + 1);
       throw new GocountError(
-        `step ${step}: the tasks' results do not add up (${problem}); the step is removed, and the same command counts it again`,
+        `step ${step + 1}: the tasks' results do not add up (${problem}); the step is removed, and the same command counts it again`,
         1,
       );
     }

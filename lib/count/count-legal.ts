@@ -6,6 +6,7 @@
 import type { Sweep } from '../board/shape.js';
 import { countWithEngine } from '../engine/count.js';
 import type { StepReport } from '../engine/progress.js';
+import type { StepLogEntry } from '../format/step-log.js';
 import { CountStats, summarize } from '../engine/stats.js';
 import type { Residue } from '../residues/crt.js';
 import { productOf } from '../residues/moduli.js';
@@ -31,6 +32,8 @@ export interface CountResult {
   readonly stats: CountStats;
   /** Per-step figures, in the order the steps ran. */
   readonly steps: StepReport[];
+  /** The per-step log of the whole count, steps of an earlier, resumed run included. */
+  readonly log: StepLogEntry[];
 }
 
 export async function countLegal(options: CountOptions): Promise<CountResult> {
@@ -50,5 +53,6 @@ export async function countLegal(options: CountOptions): Promise<CountResult> {
     residues: result.residues,
     stats: summarize(result.reports, (performance.now() - started) / 1000),
     steps: result.reports,
+    log: result.log,
   };
 }

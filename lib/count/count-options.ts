@@ -6,9 +6,11 @@
 
 import os from 'node:os';
 import path from 'node:path';
+import fse from 'fs-extra';
 import { InvalidOptionError } from '../errors.js';
 import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
+import { availableMemory } from '../engine/available-memory.js';
 import { MAX_WORKERS } from '../engine/count.js';
 import { LAUNCHERS, LauncherName } from '../cluster/launcher.js';
 import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../cluster/driver.js';
@@ -20,7 +22,10 @@ export interface CountOptions {
   /** The board: m rows (the sweep's width unless it is the wider side) by n columns. */
   readonly m: number;
   readonly n: number;
-  /** Bytes, or a size such as "512M" or "4G". Default: half the free memory, at least 256 MiB. */
+  /**
+   * Bytes, or a size such as "512M", "4G" or "50%" (of the memory available to the process: see
+   * engine/available-memory.ts). Default: half the free memory, at least 256 MiB.
+   */
   readonly memory?: number | string;
   /** Folder for run files; a count in it resumes. Default: "scratch", from the working directory. */
   readonly scratch?: string;
@@ -50,6 +55,8 @@ export interface CountOptions {
   /** Stops the count between two steps; it resumes from the scratch folder. */
   readonly signal?: AbortSignal;
   readonly onProgress?: OnProgress;
+  /** Also write the per-step log of every pass to this file, rewritten after each step (format/step-log.ts). */
+  readonly statsJson?: string;
 }
 
 export interface NormalizedCountOptions {
@@ -68,6 +75,7 @@ export interface NormalizedCountOptions {
   readonly partitioned?: { readonly partitions: number; readonly launcher: LauncherName; readonly retries: number };
   readonly signal?: AbortSignal;
   readonly onProgress: OnProgress;
+  readonly statsJson?: string;
 }
 
 export const DEFAULT_FAN_IN = 64;
@@ -91,8 +99,8 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
   return {
     board,
     sweep: sweepOf(board, options.keepOrientation ?? false),
-    memory: options.memory === undefined ? defaultMemory(partitioned) : sizeOption('memory', options.memory),
-    scratchDir: path.resolve(options.scratch ?? DEFAULT_SCRATCH),
+    memory: options.memory === undefined ? defaultMemory(partitioned) : sizeOption('memory', options.memory, availableMemory().bytes),
+    scratchDir: scratchOption(options.scratch),
     disk: options.disk === undefined ? undefined : sizeOption('disk', options.disk),
     workers,
     residuesPerPass,
@@ -102,6 +110,7 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
     partitioned,
     signal: options.signal,
     onProgress: options.onProgress ?? ignoreProgress,
+    statsJson: options.statsJson === undefined ? undefined : writableFile('statsJson', options.statsJson),
   };
 }
 
@@ -140,8 +149,31 @@ function defaultMemory(partitioned: NormalizedCountOptions['partitioned']): numb
 
 const MIN_DEFAULT_TASK_MEMORY = 64 * 2 ** 20;
 
-function sizeOption(option: string, value: number | string): number {
-  if (typeof value === 'string') return parseSize(value, option);
+function scratchOption(scratch: string | undefined): string {
+  if (scratch !== undefined && (typeof scratch !== 'string' || scratch.trim() === ''))
+    throw new InvalidOptionError('scratch', `"${String(scratch)}"`, 'not a folder name');
+  return path.resolve(scratch ?? DEFAULT_SCRATCH);
+}
+
+/** A file the count will write: its folder must exist, and it must not be a folder itself. */
+function writableFile(option: string, file: string): string {
+  if (typeof file !== 'string' || file.trim() === '') throw new InvalidOptionError(option, `"${String(file)}"`, 'not a file name');
+  const resolved = path.resolve(file);
+  const statOf = (at: string) => {
+    try {
+      return fse.statSync(at, { throwIfNoEntry: false });
+    } catch {
+      return undefined; // a part of the path is a file
+    }
+  };
+  if (statOf(resolved)?.isDirectory()) throw new InvalidOptionError(option, file, 'is a folder, not a file');
+  if (!statOf(path.dirname(resolved))?.isDirectory())
+    throw new InvalidOptionError(option, file, `its folder ${path.dirname(resolved)} does not exist`);
+  return resolved;
+}
+
+function sizeOption(option: string, value: number | string, whole?: number): number {
+  if (typeof value === 'string') return parseSize(value, option, whole);
   if (!(Number.isSafeInteger(value) && value > 0)) throw new InvalidOptionError(option, value, 'not a positive whole number of bytes');
   return value;
 }

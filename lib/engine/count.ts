@@ -4,17 +4,22 @@
  */
 
 import os from 'node:os';
+import path from 'node:path';
+import fse from 'fs-extra';
 import { InvalidOptionError } from '../errors.js';
 import type { Sweep } from '../board/shape.js';
 import { maxStatesAfter } from '../board/table1.js';
 import { joinResidues, Residue } from '../residues/crt.js';
 import { moduliFor, splitIntoPasses } from '../residues/moduli.js';
 import { formatBytes } from '../units.js';
-import { planMemory } from './budget.js';
+import { MemoryPlan, planMemory } from './budget.js';
+import { availableMemory } from './available-memory.js';
 import { PassRunner } from './pass.js';
 import { PartitionedPass } from '../cluster/driver.js';
 import { LauncherName, makeLauncher } from '../cluster/launcher.js';
 import { ScratchFolder } from './scratch.js';
+import { StepLogger } from './step-logger.js';
+import type { StepLogEntry } from '../format/step-log.js';
 import type { OnProgress, StepReport } from './progress.js';
 
 /** Checked and completed by normalizeCountOptions (count/count-options.ts). */
@@ -39,6 +44,8 @@ export interface EngineOptions {
   readonly onProgress: OnProgress;
   /** Stops the count between two steps. */
   readonly signal?: AbortSignal;
+  /** A file that gets every pass's per-step log, rewritten after each step (--stats-json). */
+  readonly statsJson?: string;
 }
 
 export interface EngineResult {
@@ -50,6 +57,8 @@ export interface EngineResult {
   readonly moduli: number[];
   readonly passes: number;
   readonly reports: StepReport[];
+  /** The per-step log of the whole count, resumed steps included (format/step-log.ts). */
+  readonly log: StepLogEntry[];
 }
 
 /** More worker threads than this is a typo, not a plan. */
@@ -60,7 +69,19 @@ export function defaultWorkers(cores: number = os.availableParallelism()): numbe
   return Math.max(1, cores);
 }
 
-export async function countWithEngine(options: EngineOptions): Promise<EngineResult> {
+/** What a count will do, decided before it starts: its moduli and passes, workers and memory plans. */
+export interface EngineSetup {
+  readonly moduli: number[];
+  /** The moduli of each pass. */
+  readonly passes: number[][];
+  readonly workers: number;
+  /** The memory plan of each worker, per pass. */
+  readonly plans: MemoryPlan[];
+  /** The disk the count may need at its peak, and after which step (points placed) that peak comes. */
+  readonly disk: DiskEstimate;
+}
+
+export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>): EngineSetup {
   const { sweep, fanIn } = options;
   const moduli = moduliFor(sweep.width * sweep.columns);
   const passes = splitIntoPasses(moduli, options.residuesPerPass ?? moduli.length);
@@ -74,14 +95,35 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
   const workers = options.workers ?? (recorded !== undefined && recorded <= MAX_WORKERS ? recorded : partitioned ? 1 : defaultWorkers());
   const owners = partitioned ? { owners: partitioned.partitions * workers } : undefined;
   const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers, owners));
-  if (options.disk !== undefined) {
-    const inMemory = partitioned ? 0 : workers * plans[0].memoryRunCapacity;
-    const needed = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), inMemory, options.keep);
-    if (needed > options.disk) {
-      throw new InvalidOptionError('disk', formatBytes(options.disk), `less than the ${formatBytes(needed)} of disk this count may need`);
-    }
+  const inMemory = partitioned ? 0 : workers * plans[0].memoryRunCapacity;
+  const disk = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), inMemory, options.keep);
+  return { moduli, passes, workers, plans, disk };
+}
+
+export async function countWithEngine(options: EngineOptions): Promise<EngineResult> {
+  const { sweep, fanIn, partitioned } = options;
+  const { moduli, passes, workers, plans, disk } = setUpEngine(options);
+  if (options.disk !== undefined && disk.bytes > options.disk) {
+    throw new InvalidOptionError('disk', formatBytes(options.disk), `less than the ${formatBytes(disk.bytes)} of disk this count may need`);
+  }
+  const available = availableMemory();
+  if (options.memory > available.bytes) {
+    options.onProgress({
+      type: 'note',
+      message: `the memory budget, ${formatBytes(options.memory)}, is more than the ${formatBytes(available.bytes)} of ${available.source}: the count may swap or be killed`,
+    });
   }
 
+  const createdFolders = missingFolders(options.scratchDir);
+  const folders = passes.map(
+    (passModuli) => new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passModuli }),
+  );
+  const log = new StepLogger(folders, options.statsJson);
+  log.copy(); // an unwritable file is refused before any work, and a resumed count's earlier steps are in it from the start
+  const onProgress: OnProgress = (event) => {
+    if (event.type === 'step-end') log.stepEnded(event.report);
+    options.onProgress(event);
+  };
   const perColumnResidues: number[][] = Array.from({ length: sweep.columns }, () => []);
   const reports: StepReport[] = [];
   for (let pass = 0; pass < passes.length; pass++) {
@@ -93,7 +135,7 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
       keep: options.keep,
       scratchDir: options.scratchDir,
       workers,
-      onProgress: options.onProgress,
+      onProgress,
       signal: options.signal,
       pass,
       passes: passes.length,
@@ -106,14 +148,38 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
     reports.push(...result.reports);
   }
   options.onProgress({ type: 'done' });
+  const entries = log.entries();
+  log.copy(); // a count that was finished before it was run again logged no step this time
   if (!options.keep) {
-    for (const passModuli of passes)
-      new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passModuli }).removeAll();
+    for (const folder of folders) folder.removeAll();
+    removeIfEmpty(createdFolders);
   }
 
   const perColumn = perColumnResidues.map((residues) => joinResidues(residues.map((residue, r) => ({ modulus: moduli[r], residue }))));
   const residues = perColumnResidues[sweep.columns - 1].map((residue, r) => ({ modulus: moduli[r], residue }));
-  return { legal: perColumn[sweep.columns - 1], residues, perColumn, moduli, passes: passes.length, reports };
+  return { legal: perColumn[sweep.columns - 1], residues, perColumn, moduli, passes: passes.length, reports, log: entries };
+}
+
+/** The scratch folder and those of its parents that are not there yet: the count will create them. */
+function missingFolders(dir: string): string[] {
+  const missing: string[] = [];
+  for (let at = dir; !fse.pathExistsSync(at) && path.dirname(at) !== at; at = path.dirname(at)) missing.push(at);
+  return missing;
+}
+
+/** A count leaves no empty folder of its own making behind: the deepest first, up to the first that is not empty. */
+function removeIfEmpty(folders: readonly string[]): void {
+  try {
+    for (const folder of folders) fse.rmdirSync(folder);
+  } catch {
+    // not empty, or gone: leave it and those above it
+  }
+}
+
+export interface DiskEstimate {
+  readonly bytes: number;
+  /** The step (points placed) at whose end the peak comes. */
+  readonly peakStep: number;
 }
 
 /**
@@ -121,17 +187,21 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
  * (up to 1.5 records a state, 3 + 4K bytes a record), merged once more when there are more runs
  * than --fan-in, while the next step is written. With --keep every step stays.
  */
-export function estimateDisk(sweep: Sweep, residueCount: number, inMemory: number, keep: boolean): number {
+export function estimateDisk(sweep: Sweep, residueCount: number, inMemory: number, keep: boolean): DiskEstimate {
   const recordBytes = 3 + 4 * residueCount;
   let peak = 0;
+  let peakStep = 0;
   let kept = 0;
   let previous = 0;
   for (let step = 0; step <= sweep.width * sweep.columns; step++) {
     const states = maxStatesAfter(sweep.width, step);
     const bytes = keep || states > inMemory ? states * 1.5 * recordBytes : 0;
     kept += bytes;
-    peak = Math.max(peak, 2 * previous + bytes);
+    if (2 * previous + bytes > peak) {
+      peak = 2 * previous + bytes;
+      peakStep = step;
+    }
     previous = bytes;
   }
-  return keep ? kept + peak : peak;
+  return { bytes: keep ? kept + peak : peak, peakStep: keep ? sweep.width * sweep.columns : peakStep };
 }

@@ -16,7 +16,7 @@ import type { RunSummary } from '../format/run-writer.js';
 import type { MemoryPlan } from './budget.js';
 import { localWorker, WorkerHandle, threadWorkers } from './worker-handle.js';
 import type { WorkerOptions } from './worker-runner.js';
-import type { OnProgress, StepReport } from './progress.js';
+import { OnProgress, resumeNote, StepReport, stoppedMessage } from './progress.js';
 import { findResumePoint } from './resume.js';
 import { diskError, ScratchFolder } from './scratch.js';
 import type { CountLock } from './count-lock.js';
@@ -82,12 +82,21 @@ export class PassRunner {
   }
 
   private async runSteps(start: { step: number; manifest?: StepManifest }, steps: number): Promise<PassResult> {
-    this.options.onProgress({ type: 'pass-start', pass: this.options.pass, passes: this.options.passes, steps, firstStep: start.step });
+    this.options.onProgress({
+      type: 'pass-start',
+      pass: this.options.pass,
+      passes: this.options.passes,
+      width: this.options.width,
+      steps,
+      firstStep: start.step,
+    });
     const handles = this.openWorkers();
     let failed = false;
     try {
       const pass = await this.begin(handles, start);
       for (let step = start.step; step < steps; step++) {
+        // One worker counts in this thread: between steps, let timers and signal handlers run.
+        await new Promise((resolve) => setImmediate(resolve));
         if (this.options.signal?.aborted) throw this.stopped(step, steps, pass);
         this.options.onProgress({ type: 'step-start', step });
         const done = await this.runStep(handles, step, pass);
@@ -108,10 +117,7 @@ export class PassRunner {
 
   /** Where an aborted count stands, and what running it again will do. */
   private stopped(step: number, steps: number, pass: PassState): AbortedError {
-    const resume = pass.onDisk
-      ? `step ${pass.onDisk.step} is complete in ${this.scratch.root}, and the same count resumes from there`
-      : 'no step was on disk yet, so the same count starts again';
-    return new AbortedError(`stopped before step ${step} of ${steps}; ${resume}`);
+    return new AbortedError(stoppedMessage(step + 1, steps, pass.onDisk?.step, this.scratch.root));
   }
 
   /**
@@ -143,7 +149,7 @@ export class PassRunner {
     }
     const resumed = fresh ? undefined : findResumePoint(this.scratch, { workers, partitions: 1 }, note);
     if (!fresh && !resumed) this.scratch.recordLayout({ workers, partitions: 1 }); // starts afresh in the folder
-    if (resumed) note(`resuming from step ${resumed.step} of ${steps} in ${this.scratch.root}`);
+    if (resumed) note(resumeNote(resumed.step, steps, this.scratch.root));
     return { step: resumed?.step ?? 0, manifest: resumed };
   }
 

@@ -23,8 +23,15 @@ export interface StepReport {
 }
 
 export type ProgressEvent =
-  /** A pass of `steps` steps begins, at `firstStep` when it resumes an interrupted count. */
-  | { readonly type: 'pass-start'; readonly pass: number; readonly passes: number; readonly steps: number; readonly firstStep: number }
+  /** A pass of `steps` steps over a sweep `width` points wide begins, at `firstStep` when it resumes an interrupted count. */
+  | {
+      readonly type: 'pass-start';
+      readonly pass: number;
+      readonly passes: number;
+      readonly width: number;
+      readonly steps: number;
+      readonly firstStep: number;
+    }
   /** Something worth telling the user, such as where a count resumes. */
   | { readonly type: 'note'; readonly message: string }
   | { readonly type: 'step-start'; readonly step: number }
@@ -36,3 +43,22 @@ export type ProgressEvent =
 export type OnProgress = (event: ProgressEvent) => void;
 
 export const ignoreProgress: OnProgress = () => {};
+
+/*
+ * Steps are named to the user as the progress bar, --stats and the step log number them: step s
+ * places the s-th point, 1 … width × columns, and its states are those of the folder step-<s>.
+ */
+
+/** The note of a count that resumes: `done` steps of `steps` are complete in `folder`. */
+export function resumeNote(done: number, steps: number, folder: string): string {
+  return `steps 1–${done} of ${steps} are complete in ${folder}: resuming at step ${done + 1}`;
+}
+
+/** Why a count stopped before step `next` (1-based), and what running it again does. */
+export function stoppedMessage(next: number, steps: number, done: number | undefined, folder: string): string {
+  const resume =
+    done === undefined
+      ? 'no step was on disk yet, so the same command starts it again'
+      : `steps 1–${done} are complete in ${folder}, and the same command resumes at step ${done + 1}`;
+  return `stopped before step ${next} of ${steps}; ${resume}`;
+}

@@ -10,6 +10,7 @@ import fse from 'fs-extra';
 import { GocountError, UsageError } from '../errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
 import { CountLock } from './count-lock.js';
+import { makeFolder, pathProblem } from '../format/make-folder.js';
 import {
   COUNT_FILE,
   COUNT_FORMAT,
@@ -91,13 +92,14 @@ export class ScratchFolder {
         this.checkIdentity();
         return false;
       }
-      fse.ensureDirSync(this.root);
+      makeFolder(this.root, 'scratch folder');
       this.recordLayout(layout);
       return true;
     } catch (error) {
+      if (error instanceof GocountError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'EPERM') {
-        throw new UsageError(`scratch folder ${this.root} cannot be written (${code})`, 'GOCOUNT_SCRATCH_UNUSABLE');
+        throw new UsageError(`scratch folder ${this.root} cannot be written: ${pathProblem(code)}`, 'GOCOUNT_SCRATCH_UNUSABLE');
       }
       throw diskError(error, this.root);
     }

@@ -12,15 +12,19 @@ import {
   COUNT_FILE,
   COUNT_FORMAT,
   COUNT_VERSION,
-  countFolderPath,
   LOCK_FILE,
   CountIdentity,
   MANIFEST_FILE,
+  moduliFolderName,
   RESULT_FILE,
   resultCrc,
   stepFolderName,
   stepOfFolder,
+  sweepFolderName,
 } from '../format/count-folder.js';
+
+/** The name of a sweep's folder: 9x9, 13x19. */
+const SWEEP_NAME = /^\d+x\d+$/;
 import type { StepManifest } from '../format/manifest.js';
 import type { Problem } from './problems.js';
 import { checkStep, StepCheck } from './step-check.js';
@@ -32,7 +36,8 @@ export interface CountCheck {
   readonly problems: Problem[];
 }
 
-export function checkCount(dir: string): CountCheck {
+/** `onStep` hears of each step folder once it is checked (verify's progress). */
+export function checkCount(dir: string, onStep?: (step: StepCheck) => void): CountCheck {
   const problems: Problem[] = [];
   const countFile = path.join(dir, COUNT_FILE);
   const found = fse.readJsonSync(countFile, { throws: false }) as (CountIdentity & { format?: string; version?: number }) | null;
@@ -41,9 +46,12 @@ export function checkCount(dir: string): CountCheck {
     return { dir, steps: [], problems };
   }
   const identity: CountIdentity = { width: found.width, columns: found.columns, moduli: found.moduli };
-  if (countFolderPath(path.dirname(path.dirname(path.resolve(dir))), identity) !== path.resolve(dir)) {
-    problems.push({ file: countFile, problem: "describes another count than its folder's name (board or moduli changed)" });
-  }
+  // A folder moved or archived on its own keeps its name but may lose its <width>x<columns> parent.
+  const here = path.resolve(dir);
+  const parent = path.basename(path.dirname(here));
+  const named =
+    path.basename(here) === moduliFolderName(identity.moduli) && (!SWEEP_NAME.test(parent) || parent === sweepFolderName(identity));
+  if (!named) problems.push({ file: countFile, problem: "describes another count than its folder's name (board or moduli changed)" });
   const lockFile = path.join(dir, LOCK_FILE);
   if (fse.pathExistsSync(lockFile)) {
     const holder = fse.readJsonSync(lockFile, { throws: false }) as { pid?: number; host?: string; started?: string } | null;
@@ -56,7 +64,11 @@ export function checkCount(dir: string): CountCheck {
     .readdirSync(dir)
     .filter((name) => stepOfFolder(name) !== undefined)
     .sort()
-    .map((name) => checkStep(path.join(dir, name), identity));
+    .map((name) => {
+      const step = checkStep(path.join(dir, name), identity);
+      onStep?.(step);
+      return step;
+    });
   for (const step of steps) problems.push(...step.problems);
   const complete = steps.filter((step) => step.manifest).map((step) => step.manifest!);
   for (let i = 0; i + 1 < complete.length; i++) {

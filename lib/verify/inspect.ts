@@ -3,10 +3,11 @@
  * with the core's rendering (render.ts) beside its raw code and residues.
  */
 
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { GocountError, RunFileError, UsageError } from '../errors.js';
 import { decodeTrailer, HEADER_MAGIC, RunHeader, RunTrailer, trailerBytes } from '../format/layout.js';
 import { RUN_SUFFIX } from '../format/count-folder.js';
+import { pathProblem } from '../format/make-folder.js';
 import { MAX_WIDTH } from '../state/layout.js';
 import { RunReader } from '../format/run-reader.js';
 import { BorderStates } from '../state/border.js';
@@ -31,12 +32,16 @@ export interface Inspection {
 }
 
 export function inspectRun(file: string, skip: number, limit: number): Inspection {
+  // Opening a pipe would wait for a writer: only plain files are read.
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (stat && !stat.isFile()) throw new UsageError(`${file}: not a file${stat.isDirectory() ? ' but a folder' : ''}`);
   let reader: RunReader;
   try {
     reader = new RunReader(file, Buffer.allocUnsafe(1 << 16));
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'EISDIR') throw new UsageError(`${file}: not a readable file (${code})`);
+    const code = error instanceof GocountError ? undefined : (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`${file}: no such file`);
+    if (code !== undefined) throw new UsageError(`${file}: cannot be read: ${pathProblem(code)}`);
     const notOurs = error instanceof GocountError && / magic|too short/.test(error.message) && !file.endsWith(RUN_SUFFIX);
     if (notOurs) throw new UsageError(`${file}: not a gocount run file (it does not start with ${HEADER_MAGIC})`);
     throw error;
@@ -67,7 +72,9 @@ export function inspectRun(file: string, skip: number, limit: number): Inspectio
   } finally {
     reader.close();
   }
-  return { file, header, records, error, ...readTrailer(file, header.moduli.length) };
+  const end = readTrailer(file, header.moduli.length);
+  // A file without its trailer is damaged however few records were asked for.
+  return { file, header, records, error: error ?? (typeof end.trailer === 'string' ? end.trailer : undefined), ...end };
 }
 
 /** The file's size and its trailer, read straight from the end (whatever the records hold). */

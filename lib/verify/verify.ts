@@ -4,12 +4,13 @@
  * problem found and what was looked at; throws a UsageError when PATH holds nothing to verify.
  */
 
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, Dirent, openSync, readdirSync, readSync, Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import fse from 'fs-extra';
 import { UsageError } from '../errors.js';
 import { COUNT_FILE, MANIFEST_FILE, RUN_SUFFIX, stepOfFolder } from '../format/count-folder.js';
 import { HEADER_MAGIC } from '../format/layout.js';
+import { pathProblem } from '../format/make-folder.js';
 import { checkCount } from './count-check.js';
 import type { Problem } from './problems.js';
 import { checkRunFile } from './run-check.js';
@@ -27,9 +28,18 @@ export interface VerifyReport {
 /** How deep below PATH to look for count folders: scratch / board / moduli. */
 const SEARCH_DEPTH = 3;
 
-export function verifyPath(target: string): VerifyReport {
-  const stat = fse.statSync(target, { throwIfNoEntry: false });
-  if (!stat) throw new UsageError(`${target}: no such file or folder`);
+/** Step folders checked so far, of how many, and the run files and bytes they held. */
+export interface VerifyProgress {
+  readonly steps: number;
+  readonly totalSteps: number;
+  readonly files: number;
+  readonly bytes: number;
+}
+
+export function verifyPath(target: string, onProgress: (progress: VerifyProgress) => void = () => {}): VerifyReport {
+  const stat = statOf(target);
+  if (!stat.isFile() && !stat.isDirectory()) throw new UsageError(`${target}: not a file or folder (a device, pipe or socket)`);
+  if (stat.isFile() && path.basename(target) === COUNT_FILE) return verifyPath(path.dirname(target), onProgress);
   if (stat.isFile()) {
     if (path.basename(target) === MANIFEST_FILE) return fromSteps(target, 0, [checkStep(path.dirname(target))]);
     // A .run file without the magic is a damaged run file (a problem found); anything else is not ours.
@@ -43,7 +53,16 @@ export function verifyPath(target: string): VerifyReport {
   }
   const folders = countFolders(target, SEARCH_DEPTH);
   if (folders.length === 0) throw new UsageError(`${target}: holds no gocount count folder (${COUNT_FILE}), step folder or run file`);
-  const checks = folders.map(checkCount);
+  const totalSteps = folders.reduce((n, folder) => n + readdirSync(folder).filter((name) => stepOfFolder(name) !== undefined).length, 0);
+  const done = { steps: 0, totalSteps, files: 0, bytes: 0 };
+  const checks = folders.map((folder) =>
+    checkCount(folder, (step) => {
+      done.steps++;
+      done.files += step.runs.length;
+      done.bytes += step.runs.reduce((n, run) => n + run.bytes, 0);
+      onProgress({ ...done });
+    }),
+  );
   const report = fromSteps(
     target,
     checks.length,
@@ -64,18 +83,40 @@ function fromSteps(target: string, counts: number, steps: StepCheck[]): VerifyRe
   };
 }
 
-function countFolders(dir: string, depth: number): string[] {
+function statOf(target: string): Stats {
+  try {
+    const stat = statSync(target, { throwIfNoEntry: false });
+    if (stat) return stat;
+  } catch (error) {
+    throw new UsageError(`${target}: ${pathProblem((error as NodeJS.ErrnoException).code)}`);
+  }
+  throw new UsageError(`${target}: no such file or folder`);
+}
+
+/** The count folders at most `depth` levels below `dir`; below PATH, a folder that cannot be read is passed over. */
+function countFolders(dir: string, depth: number, top = true): string[] {
   if (fse.pathExistsSync(path.join(dir, COUNT_FILE))) return [dir];
   if (depth === 0) return [];
-  return fse
-    .readdirSync(dir, { withFileTypes: true })
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    if (!top) return [];
+    throw new UsageError(`${dir}: cannot be read: ${pathProblem((error as NodeJS.ErrnoException).code)}`);
+  }
+  return entries
     .filter((entry) => entry.isDirectory())
     .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((entry) => countFolders(path.join(dir, entry.name), depth - 1));
+    .flatMap((entry) => countFolders(path.join(dir, entry.name), depth - 1, false));
 }
 
 function startsWithMagic(file: string): boolean {
-  const fd = openSync(file, 'r');
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    throw new UsageError(`${file}: cannot be read: ${pathProblem((error as NodeJS.ErrnoException).code)}`);
+  }
   try {
     const buf = Buffer.alloc(HEADER_MAGIC.length);
     return readSync(fd, buf, 0, buf.length, 0) === buf.length && buf.toString('latin1') === HEADER_MAGIC;

@@ -1,0 +1,34 @@
+/** `gocount --plan`: what a count will do, as text for stdout. */
+
+import type { CountPlan } from '../lib/count/count-plan.js';
+import type { DiskEstimate } from '../lib/engine/count.js';
+import { formatBytes, formatCount, formatDuration } from '../lib/units.js';
+
+export function formatPlan(plan: CountPlan): string {
+  const { board, sweep, perWorker } = plan;
+  const split = plan.partitions > 1 ? `${plan.partitions} partition tasks of ${plan.workers} worker(s)` : `${plan.workers} worker(s)`;
+  const lines = [
+    `board     ${board.m}x${board.n}, swept ${sweep.width} points wide over ${sweep.columns} columns: ${plan.steps} steps a pass`,
+    `memory    ${formatBytes(plan.memory)} for ${split}` + ` (${formatBytes(plan.available.bytes)} available, ${plan.available.source})`,
+    `          each worker: a state table of ${formatCount(perWorker.tableCapacity)} slots, ` +
+      `steps of up to ${formatCount(perWorker.memoryRunCapacity)} states kept in memory, ` +
+      `batches of ${perWorker.batchRecords} records`,
+    `moduli    ${plan.moduli.length}: ${plan.moduli.join(' ')}`,
+    `passes    ${plan.passes.length}${plan.passes.length > 1 ? `: ${plan.passes.map((p) => p.length).join(' + ')} moduli` : ', all moduli at once'}`,
+    `disk      ${diskText(plan.disk)}`,
+    `time      about ${formatDuration(plan.seconds)} on a workstation like the reference one (Table 1's bound at the measured cost per state)`,
+    '',
+    'states per column (Table 1 bound on its largest step):',
+    ...plan.columns.map(
+      (column) =>
+        `  column ${String(column.column).padStart(2)}  ${formatCount(column.maxStates).padStart(8)}  ${column.inMemory ? 'in memory' : 'on disk'}`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** The disk estimate in words, as --plan and --disk print it. */
+export function diskText(disk: DiskEstimate): string {
+  if (disk.bytes === 0) return 'none: every step fits in memory';
+  return `up to ${formatBytes(disk.bytes)}, first at its peak after step ${disk.peakStep}`;
+}

@@ -1,0 +1,83 @@
+/**
+ * What a count will do before it does it (`gocount --plan`): the memory plan, the moduli and
+ * passes, the states each column may reach, the disk it may need and when, and how long it may
+ * take. Nothing is written.
+ */
+
+import os from 'node:os';
+import type { Board, Sweep } from '../board/shape.js';
+import { maxStatesAfter } from '../board/table1.js';
+import { AvailableMemory, availableMemory } from '../engine/available-memory.js';
+import type { MemoryPlan } from '../engine/budget.js';
+import { DiskEstimate, setUpEngine } from '../engine/count.js';
+import { CountOptions, normalizeCountOptions } from './count-options.js';
+
+/**
+ * Wall seconds per state of Table 1's bound, per worker, measured on the reference workstation
+ * (docs/performance.md): 11×11 in memory in 45 s with two workers over a bound of 299M states;
+ * 13×13 at --memory 512M, every large step on disk, in 51 min over 7.7G.
+ */
+export const SECONDS_PER_BOUND_STATE = { inMemory: 0.3e-6, onDisk: 0.8e-6 };
+
+export interface ColumnPlan {
+  /** 1-based. */
+  readonly column: number;
+  /** Table 1's bound on the states of the column's largest step. */
+  readonly maxStates: number;
+  /** Whether every step of the column fits in memory (a partitioned count always writes files). */
+  readonly inMemory: boolean;
+}
+
+export interface CountPlan {
+  readonly board: Board;
+  readonly sweep: Sweep;
+  readonly steps: number;
+  /** The budget, and what the process may use. */
+  readonly memory: number;
+  readonly available: AvailableMemory;
+  readonly workers: number;
+  readonly partitions: number;
+  /** One worker's buffers in the first pass. */
+  readonly perWorker: MemoryPlan;
+  readonly moduli: number[];
+  readonly passes: number[][];
+  readonly columns: ColumnPlan[];
+  readonly disk: DiskEstimate;
+  /** A rough time: Table 1's bound on every step at the measured cost per state. */
+  readonly seconds: number;
+}
+
+export function planCount(options: CountOptions): CountPlan {
+  const normalized = normalizeCountOptions(options);
+  const { sweep } = normalized;
+  const setup = setUpEngine(normalized);
+  const partitions = normalized.partitioned?.partitions ?? 1;
+  const inMemoryStates = normalized.partitioned ? 0 : setup.workers * setup.plans[0].memoryRunCapacity;
+  const steps = sweep.width * sweep.columns;
+  const parallel = Math.min(setup.workers * partitions, os.availableParallelism());
+  let seconds = 0;
+  for (let step = 0; step < steps; step++) {
+    const states = maxStatesAfter(sweep.width, step);
+    const cost = states <= inMemoryStates ? SECONDS_PER_BOUND_STATE.inMemory : SECONDS_PER_BOUND_STATE.onDisk;
+    seconds += (states * cost) / parallel;
+  }
+  const columns = Array.from({ length: sweep.columns }, (_, c) => {
+    const maxStates = maxStatesAfter(sweep.width, (c + 1) * sweep.width);
+    return { column: c + 1, maxStates, inMemory: maxStates <= inMemoryStates };
+  });
+  return {
+    board: normalized.board,
+    sweep,
+    steps,
+    memory: normalized.memory,
+    available: availableMemory(),
+    workers: setup.workers,
+    partitions,
+    perWorker: setup.plans[0],
+    moduli: setup.moduli,
+    passes: setup.passes,
+    columns,
+    disk: setup.disk,
+    seconds: seconds * setup.passes.length,
+  };
+}

@@ -1,0 +1,126 @@
+import test from 'ava';
+import path from 'node:path';
+import { progressDisplay, ProgressStream } from '../cli/progress-display.js';
+import { EtaModel } from '../lib/engine/eta.js';
+import type { ProgressEvent, StepReport } from '../lib/engine/progress.js';
+import { readStepLog, StepLogEntry } from '../lib/format/step-log.js';
+import { formatDuration } from '../lib/units.js';
+import { fixturesDir } from './support/paths.js';
+import { runCli } from './support/run-cli.js';
+
+/**
+ * The per-step log of `gocount 9x9 --workers 1 --memory 8M`, the count the ETA was reported wrong
+ * for: recorded once by the engine, replayed here with its own step times, so no test times anything.
+ */
+const log9x9 = readStepLog(path.join(fixturesDir, 'steps-9x9.jsonl'));
+
+/** Seconds the count still took after each step, from the log itself. */
+function actualLeft(log: readonly StepLogEntry[], i: number): number {
+  return log.slice(i + 1).reduce((sum, entry) => sum + entry.seconds, 0);
+}
+
+test('the ETA model, replayed over a recorded 9x9 count, stays within a factor 3.5 of the time left', (t) => {
+  t.is(log9x9.length, 81);
+  const model = new EtaModel(9, 81, 1);
+  const ratios: number[] = [];
+  log9x9.forEach((entry, i) => {
+    model.stepDone(entry.step - 1, entry.states, entry.seconds);
+    if (entry.step >= 5 && entry.step <= 72) ratios.push(model.secondsLeft(0, entry.step) / actualLeft(log9x9, i));
+  });
+  for (const [i, ratio] of ratios.entries()) t.true(ratio > 1 / 3.5 && ratio < 3.5, `step ${i + 5}: predicted / actual ${ratio}`);
+  // Step 5, where the ETA said 0.5 s of 10: now within a factor 2.
+  t.true(ratios[0] > 0.5 && ratios[0] < 2, `step 5: ${ratios[0]}`);
+});
+
+test('expected states: known from an earlier pass, else grown from the same point a column before, within Table 1', (t) => {
+  const model = new EtaModel(4, 16, 2);
+  for (const [step, states] of [1, 3, 9, 27, 40, 50, 60, 70].entries()) model.stepDone(step, states, 0.1);
+  t.is(model.expectedStates(4), 40); // done
+  t.is(model.expectedStates(8), 40 * (70 / 27)); // step 4 a column on, grown as step 7 grew over step 3
+  t.is(model.expectedStates(9), 50 * (70 / 27));
+  t.is(model.expectedStates(12), 168); // 40 · (70/27)² is over Table 1's bound for width 4
+  t.true(Number.isNaN(new EtaModel(3, 12, 1).secondsLeft(0, 0)));
+});
+
+/** A fake terminal (or pipe) that keeps what is written, and a clock the test moves. */
+function fakeStream(columns: number | undefined, isTTY: boolean): ProgressStream & { text: string } {
+  return {
+    isTTY,
+    columns,
+    text: '',
+    write(chunk: string) {
+      this.text += chunk;
+      return true;
+    },
+  };
+}
+
+function report(entry: StepLogEntry): StepReport {
+  return {
+    step: entry.step - 1,
+    pass: entry.pass - 1,
+    statesIn: entry.states,
+    recordsIn: entry.recordsIn,
+    runsIn: entry.runsIn,
+    successors: entry.successors,
+    runsOut: entry.runsOut,
+    bytesOut: entry.bytesOut,
+    seconds: entry.seconds,
+    phases: [0, 0, 0, 0, 0, 0],
+    probes: 0,
+  };
+}
+
+/** Replays the first `steps` steps of the log through a display, the clock moving by each step's seconds. */
+function replay(stream: ProgressStream, steps: number): { now: number; model: EtaModel } {
+  let now = 1_000_000;
+  const show = progressDisplay(stream, false, () => now);
+  const model = new EtaModel(9, 81, 1);
+  const events: ProgressEvent[] = [{ type: 'pass-start', pass: 0, passes: 1, width: 9, steps: 81, firstStep: 0 }];
+  for (const event of events) show(event);
+  for (const entry of log9x9.slice(0, steps)) {
+    show({ type: 'step-start', step: entry.step - 1 });
+    now += entry.seconds * 500;
+    show({ type: 'advance', states: entry.states / 2 });
+    now += entry.seconds * 500;
+    model.stepDone(entry.step - 1, entry.states, entry.seconds);
+    show({ type: 'step-end', report: report(entry) });
+  }
+  return { now, model };
+}
+
+test('the bar fits the terminal, numbers steps from 1, and shows elapsed time and the modelled ETA', (t) => {
+  for (const columns of [40, 60, 80, 200]) {
+    const stream = fakeStream(columns, true);
+    const { model } = replay(stream, 30);
+    const lines = stream.text.split('\r\x1b[K').filter(Boolean);
+    t.true(lines.length >= 30);
+    for (const line of lines) t.true(line.length < columns, `${columns} columns: ${line.length} characters: ${line}`);
+    const last = lines.at(-1)!;
+    t.true(last.includes('step 30/81'), last);
+    t.true(last.includes(`ETA ${formatDuration(model.secondsLeft(0, 30))}`), last);
+    if (columns >= 80) t.true(last.includes('elapsed') && last.startsWith('['), last);
+  }
+});
+
+test('without a terminal, a line per step at most every 2 s, with elapsed time and ETA', (t) => {
+  const stream = fakeStream(undefined, false);
+  const { model } = replay(stream, 81);
+  const lines = stream.text.trimEnd().split('\n');
+  t.true(lines.length >= 2 && lines.length < 81, `${lines.length} lines`);
+  t.regex(lines.at(-1)!, /^step 81\/81: 14 states in .* elapsed, ETA 0\.0s$/);
+  t.is(model.secondsLeft(0, 81), 0);
+});
+
+test('--stats numbers its steps 1 … m·n, as the bar and the step log do', (t) => {
+  const run = runCli(['3x3', '--stats', '--quiet']);
+  t.is(run.status, 0);
+  const [stepTable, costTable] = run.stderr.split('cost model');
+  const stepsOf = (table: string) =>
+    table
+      .split('\n')
+      .filter((line) => /^\s+1\s+\d+\s+\d+/.test(line))
+      .map((line) => Number(line.trim().split(/\s+/)[1]));
+  t.deepEqual(stepsOf(stepTable), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  t.deepEqual(stepsOf(costTable), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+});
