@@ -40,12 +40,12 @@ export function formatHelp(help: string, width: number): string {
 }
 
 /** A row of two columns (flags or command, then description) wraps under its description; other lines under themselves. */
-function wrapLine(line: string, width: number): string[] {
+function wrapLine(line: string, width: number, asRow = true): string[] {
   if (line.length <= width) return [line];
-  const row = /^(\s*\S.*?\S?)( {2,})(\S.*)$/.exec(line);
+  const row = asRow ? /^(\s*\S.*?\S?)( {2,})(\S.*)$/.exec(line) : null;
   const lead = /^ */.exec(line)![0].length;
   // A first column too wide to share the line (a long example) gets a line of its own.
-  if (row && row[1].length + row[2].length >= width / 2) return [row[1], ...wrapLine(`${' '.repeat(lead + 4)}${row[3]}`, width)];
+  if (row && row[1].length + row[2].length >= width / 2) return [row[1], ...wrapLine(`${' '.repeat(lead + 4)}${row[3]}`, width, false)];
   const indent = row ? row[1].length + row[2].length : lead;
   const out: string[] = [];
   let current = line.slice(0, indent);

@@ -1,28 +1,29 @@
 import test from 'ava';
 import { runCli } from './support/run-cli.js';
 import { testRefusals } from './support/refusals.js';
+import { tempScratch } from './support/scratch.js';
 
 test('gocount 3x3 prints the exact count and exits 0', (t) => {
-  const run = runCli(['3x3']);
+  const run = runCli(['3x3', '--scratch', tempScratch(t)]);
   t.is(run.status, 0);
   t.is(run.stdout, '12675\n');
   t.is(run.stderr, '');
 });
 
 test('gocount 4 5 takes the size as two numbers', (t) => {
-  const run = runCli(['4', '5']);
+  const run = runCli(['4', '5', '--scratch', tempScratch(t)]);
   t.is(run.status, 0);
   t.is(run.stdout, '1840058693\n'); // L(4,5), Table 5
 });
 
 test('--json prints m, n as given and the count as a string', (t) => {
-  const run = runCli(['5x2', '--json']);
+  const run = runCli(['5x2', '--json', '--scratch', tempScratch(t)]);
   t.is(run.status, 0);
   t.deepEqual(JSON.parse(run.stdout), { m: 5, n: 2, legal: '35117' }); // L(2,5)
 });
 
 test('--keep-orientation sweeps 19 wide and gives the same count', (t) => {
-  const wide = runCli(['19x1', '--keep-orientation']);
+  const wide = runCli(['19x1', '--keep-orientation', '--scratch', tempScratch(t)]);
   t.is(wide.status, 0);
   t.is(wide.stdout, '176377839\n');
 });
@@ -33,8 +34,42 @@ test('--help describes every option', (t) => {
   for (const option of ['--json', '--keep-orientation', '--help', '--version', 'MxN']) t.true(run.stdout.includes(option), option);
 });
 
+test('--help shows placeholders, not types, wraps at word boundaries to the width, and lists the exit codes', (t) => {
+  const run = runCli(['--help']);
+  for (const flag of ['-S, --memory, --buffer-size SIZE', '-T, --scratch, --temporary-directory DIR', '--stats-json FILE', '--workers N'])
+    t.true(run.stdout.includes(flag), flag);
+  t.false(
+    /\[(string|number|boolean)\]/.test(
+      run.stdout
+        .split('Positionals:')[1]
+        .split('Examples:')[0]
+        .replace(/^ {2}size .*$/m, ''),
+    ),
+  );
+  // Not a terminal: 80 columns. Only an unbreakable word may be longer.
+  for (const line of run.stdout.split('\n')) t.true(line.length <= 80 || !line.trim().includes(' '), line);
+  t.regex(
+    run.stdout.replace(/\n\s*/g, ' '),
+    /Exit codes: 0 done; 1 a count failed, or verify found a problem; 2 input that cannot be used/,
+  );
+  t.regex(run.stdout.replace(/\n\s*/g, ' '), /--all-columns also print L\(w,1\) … L\(w,c\).* w is the board's narrower side/);
+  t.regex(runCli(['verify', '--help']).stdout, /^ {2}-h, --help +Show help$/m);
+});
+
 test('--all-columns --residues --json: every column prefix and the residues, exact', (t) => {
-  const run = runCli(['3x4', '--all-columns', '--residues', '--json', '--quiet', '--memory', '300K', '--fan-in', '2']);
+  const run = runCli([
+    '3x4',
+    '--all-columns',
+    '--residues',
+    '--json',
+    '--quiet',
+    '--memory',
+    '300K',
+    '--fan-in',
+    '2',
+    '--scratch',
+    tempScratch(t),
+  ]);
   t.is(run.status, 0);
   const out = JSON.parse(run.stdout);
   t.deepEqual(
@@ -47,13 +82,13 @@ test('--all-columns --residues --json: every column prefix and the residues, exa
 });
 
 test('plain --all-columns and --residues lines', (t) => {
-  const run = runCli(['2x3', '--all-columns', '--residues']);
+  const run = runCli(['2x3', '--all-columns', '--residues', '--scratch', tempScratch(t)]);
   t.is(run.status, 0);
   t.is(run.stdout, '2x1 5\n2x2 57\n2x3 489\nmod 4294967291: 489\n');
 });
 
 test('--stats prints per-step figures and totals on stderr', (t) => {
-  const run = runCli(['4x4', '--stats']);
+  const run = runCli(['4x4', '--stats', '--scratch', tempScratch(t)]);
   t.is(run.status, 0);
   t.is(run.stdout, '24318165\n');
   t.regex(run.stderr, /pass +step +col +y +states/);

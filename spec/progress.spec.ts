@@ -5,8 +5,12 @@ import { EtaModel } from '../lib/engine/eta.js';
 import type { ProgressEvent, StepReport } from '../lib/engine/progress.js';
 import { readStepLog, StepLogEntry } from '../lib/format/step-log.js';
 import { formatDuration } from '../lib/units.js';
+import { verifyPath, VerifyProgress } from '../lib/verify/verify.js';
+import { verifyProgress } from '../cli/verify-progress.js';
+import { fixtureRuns } from './support/fixture-runs.js';
 import { fixturesDir } from './support/paths.js';
 import { runCli } from './support/run-cli.js';
+import { tempScratch } from './support/scratch.js';
 
 /**
  * The per-step log of `gocount 9x9 --workers 1 --memory 8M`, the count the ETA was reported wrong
@@ -113,7 +117,7 @@ test('without a terminal, a line per step at most every 2 s, with elapsed time a
 });
 
 test('--stats numbers its steps 1 … m·n, as the bar and the step log do', (t) => {
-  const run = runCli(['3x3', '--stats', '--quiet']);
+  const run = runCli(['3x3', '--stats', '--quiet', '--scratch', tempScratch(t)]);
   t.is(run.status, 0);
   const [stepTable, costTable] = run.stderr.split('cost model');
   const stepsOf = (table: string) =>
@@ -123,4 +127,34 @@ test('--stats numbers its steps 1 … m·n, as the bar and the step log do', (t)
       .map((line) => Number(line.trim().split(/\s+/)[1]));
   t.deepEqual(stepsOf(stepTable), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
   t.deepEqual(stepsOf(costTable), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+});
+
+test('verify reports its progress step folder by step folder, and the display shows it at most every 5 s without a terminal', (t) => {
+  const seen: VerifyProgress[] = [];
+  const report = verifyPath(fixtureRuns, (progress) => seen.push(progress));
+  t.is(seen.length, report.steps);
+  t.deepEqual(
+    seen.map((progress) => progress.steps),
+    Array.from({ length: report.steps }, (_, i) => i + 1),
+  );
+  t.true(seen.every((progress) => progress.totalSteps === report.steps));
+  t.is(seen.at(-1)!.files, report.files);
+
+  let now = 0;
+  const stream = fakeStream(undefined, false);
+  const display = verifyProgress(stream, false, () => now);
+  for (const progress of seen) {
+    now += 1000;
+    display.onProgress(progress);
+  }
+  display.done();
+  const lines = stream.text.trimEnd().split('\n');
+  t.is(lines.length, Math.floor(seen.length / 5));
+  t.regex(lines[0], /^verifying: 5\/27 step folders, \d+ run files, .* read$/);
+  const terminal = fakeStream(30, true);
+  const bar = verifyProgress(terminal, false, () => (now += 1000));
+  for (const progress of seen) bar.onProgress(progress);
+  bar.done();
+  t.true(terminal.text.split('\r\x1b[K').every((line) => line.length < 30));
+  t.true(terminal.text.endsWith('\r\x1b[K'));
 });
