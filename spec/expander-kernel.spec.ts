@@ -4,6 +4,8 @@ import { ExpanderKernel } from '../lib/state/expander-kernel.js';
 import { HIGH_UNIT } from '../lib/state/layout.js';
 import { ownerOf } from '../lib/engine/peer.js';
 import { addResidues } from '../lib/residues/sums.js';
+import { ResidueExtender } from '../lib/residues/growth.js';
+import { moduliFor } from '../lib/residues/moduli.js';
 import { below, replayableRandom } from './support/random.js';
 
 /** The reference successors of each parent, in the reference's order (empty, black, white). */
@@ -116,5 +118,35 @@ test('the kernel hands each successor with its parent residues to its owner and 
       t.deepEqual(actual, expected[d], `owner ${d} of ${owners}`);
     }
     t.deepEqual(dropped, expectedDropped, `dropped, ${owners} owners`);
+  }
+});
+
+test('the kernel extends a batch of residues by one modulus as ResidueExtender does, checked against BigInt', (t) => {
+  const random = replayableRandom(t, 'extension');
+  const moduli = moduliFor(19 * 19);
+  const kernel = new ExpanderKernel(3);
+  const parents = 300;
+  for (let from = 1; from < moduli.length; from++) {
+    const to = from + 1;
+    const extender = new ResidueExtender(moduli, from, to);
+    const product = moduli.slice(0, from).reduce((p, m) => p * BigInt(m), 1n);
+    const counts = Array.from({ length: parents }, (_, i) => {
+      if (i === 0) return product - 1n;
+      if (i === 1) return 0n;
+      let count = 0n;
+      for (let w = 0; w < from; w++) count = count * 2n ** 32n + BigInt(below(random, 2 ** 32));
+      return count % product;
+    });
+    const residues = Uint32Array.from(counts.flatMap((count) => moduli.slice(0, from).map((p) => Number(count % BigInt(p)))));
+    // Any parents will do: the extension does not look at the states.
+    kernel.expand(new Uint32Array(2 * parents).fill(0), parents, 0, false, to, 1);
+    kernel.extendResidues(residues, parents, extender);
+    const start = kernel.layoutResidues;
+    const actual = Array.from(kernel.words.subarray(start, start + to * parents));
+    const expected = counts.flatMap((count) => moduli.slice(0, to).map((p) => Number(count % BigInt(p))));
+    t.deepEqual(actual, expected, `${from} → ${to} residues`);
+    const byExtender = new Uint32Array(to * parents);
+    for (let i = 0; i < parents; i++) extender.extend(residues, from * i, byExtender, to * i);
+    t.deepEqual(actual, Array.from(byExtender));
   }
 });

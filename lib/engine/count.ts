@@ -6,7 +6,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import fse from 'fs-extra';
-import { InvalidOptionError } from '../errors.js';
+import { GocountError, InvalidOptionError } from '../errors.js';
 import type { Sweep } from '../board/shape.js';
 import { maxStatesAfter } from '../board/table1.js';
 import { joinResidues, Residue } from '../residues/crt.js';
@@ -18,6 +18,7 @@ import { PassRunner } from './pass.js';
 import { PartitionedPass } from '../cluster/driver.js';
 import { LauncherName, makeLauncher } from '../cluster/launcher.js';
 import { ScratchFolder } from './scratch.js';
+import { CountLock } from './count-lock.js';
 import { StepLogger } from './step-logger.js';
 import type { StepLogEntry } from '../format/step-log.js';
 import type { OnProgress, StepReport } from './progress.js';
@@ -151,13 +152,28 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
   const entries = log.entries();
   log.copy(); // a count that was finished before it was run again logged no step this time
   if (!options.keep) {
-    for (const folder of folders) folder.removeAll();
+    for (const folder of folders) removeFinished(folder, (message) => options.onProgress({ type: 'note', message }));
     removeIfEmpty(createdFolders);
   }
 
   const perColumn = perColumnResidues.map((residues) => joinResidues(residues.map((residue, r) => ({ modulus: moduli[r], residue }))));
   const residues = perColumnResidues[sweep.columns - 1].map((residue, r) => ({ modulus: moduli[r], residue }));
   return { legal: perColumn[sweep.columns - 1], residues, perColumn, moduli, passes: passes.length, reports, log: entries };
+}
+
+/**
+ * Removes a finished pass's folder under its lock again: between the pass's end and this removal
+ * another count may have taken the folder, and its files are then left alone.
+ */
+function removeFinished(folder: ScratchFolder, note: (message: string) => void): void {
+  if (!fse.pathExistsSync(folder.root)) return;
+  try {
+    CountLock.take(folder.root, note);
+  } catch (error) {
+    if (error instanceof GocountError && error.code === 'GOCOUNT_SCRATCH_LOCKED') return;
+    throw error;
+  }
+  folder.removeAll(); // the lock with it
 }
 
 /** The scratch folder and those of its parents that are not there yet: the count will create them. */

@@ -14,7 +14,7 @@ import { Batch, BatchPool } from './batch.js';
 import { addResidues } from '../residues/sums.js';
 import { ResidueExtender } from '../residues/growth.js';
 import type { PhaseClock } from './phase-clock.js';
-import { ownerOf, type PeerRouter } from './peer.js';
+import type { PeerRouter } from './peer.js';
 
 export class ExpandStage {
   /** What this step sent to dropped successors, for the successors' moduli. */
@@ -27,16 +27,14 @@ export class ExpandStage {
   private inModuli = new Float64Array(0);
   private outModuli = new Float64Array(0);
   private extender?: ResidueExtender;
-  private readonly extended: Uint32Array;
   private y = 0;
   private lastColumn = false;
   private sumLegal = false;
   private readonly router?: PeerRouter;
 
-  constructor(width: number, moduli: readonly number[], router?: PeerRouter) {
+  constructor(width: number, router?: PeerRouter) {
     this.router = router;
     this.kernel = new ExpanderKernel(width);
-    this.extended = new Uint32Array(moduli.length);
   }
 
   /**
@@ -77,14 +75,23 @@ export class ExpandStage {
     this.statesIn += input.size;
   }
 
-  /** The kernel expands the batch and sorts its successors by owner; they are copied in bulk. */
+  /**
+   * The kernel expands the batch and sorts its successors by owner, each with its parent's
+   * residues; they are copied in bulk.
+   */
   private runInKernel(input: Batch, output: Batch): void {
     const { kernel, router, outModuli, dropped } = this;
-    const k = outModuli.length;
+    this.successorsOut += kernel.expand(input.states, input.size, this.y, this.lastColumn, outModuli.length, router?.workers ?? 1);
+    kernel.fanOut(input.residues, input.size, outModuli, dropped);
+    this.collect(output);
+  }
+
+  /** After fanOut: this worker's successors are copied into `output`, the others queued for their owners. */
+  private collect(output: Batch): void {
+    const { kernel, router } = this;
+    const k = this.outModuli.length;
     const owners = router?.workers ?? 1;
     const self = router?.self ?? 0;
-    this.successorsOut += kernel.expand(input.states, input.size, this.y, this.lastColumn, k, owners);
-    kernel.fanOut(input.residues, input.size, outModuli, dropped);
     const words = kernel.words;
     for (let d = 0; d < owners; d++) {
       const size = kernel.sizeOf(d);
@@ -100,38 +107,16 @@ export class ExpandStage {
   }
 
   /**
-   * Steps whose successors gain a residue: the kernel expands the batch; each parent's residues
-   * are extended here, and its successors routed one by one.
+   * Steps whose successors gain a residue: the kernel extends each parent's residues by one (once
+   * per parent, not per successor), then expands and routes the batch as in any step.
    */
   private runExtending(input: Batch, output: Batch, extender: ResidueExtender): void {
-    const { kernel, inModuli, outModuli, dropped, router, extended } = this;
-    const kIn = inModuli.length;
-    const k = outModuli.length;
-    const workers = router?.workers ?? 1;
-    const self = router?.self ?? 0;
-    this.successorsOut += kernel.expand(input.states, input.size, this.y, this.lastColumn);
-    const words = kernel.words;
-    let from = kernel.successorStart;
-    let out = output.size;
-    for (let i = 0; i < input.size; i++) {
-      extender.extend(input.residues, i * kIn, extended, 0);
-      const count = kernel.countOf(i);
-      for (let s = 0; s < count; s++, from += 2) {
-        const hi = words[from];
-        const lo = words[from + 1];
-        const owner = workers === 1 ? 0 : ownerOf(hi, lo, workers);
-        if (owner !== self) {
-          router!.links[owner]!.queueRecord(hi, lo, extended, 0);
-          continue;
-        }
-        output.states[2 * out] = hi;
-        output.states[2 * out + 1] = lo;
-        output.residues.set(extended, out * k);
-        out++;
-      }
-      if (count < MAX_SUCCESSORS) addResidues(dropped, extended, 0, MAX_SUCCESSORS - count, outModuli);
-    }
-    output.size = out;
+    const { kernel, router, outModuli, dropped } = this;
+    const owners = router?.workers ?? 1;
+    this.successorsOut += kernel.expand(input.states, input.size, this.y, this.lastColumn, outModuli.length, owners);
+    kernel.extendResidues(input.residues, input.size, extender);
+    kernel.fanOut(undefined, input.size, outModuli, dropped);
+    this.collect(output);
   }
 }
 

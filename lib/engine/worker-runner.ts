@@ -83,7 +83,7 @@ export class WorkerRunner {
     const { readBufferBytes, writeBufferBytes } = plan;
     this.store = new RunStore({ ...options, readBufferBytes, writeBufferBytes });
     this.successors = new SuccessorBuffer(new StateTable(plan.tableCapacity, moduli, width), this.store, this.clock);
-    this.stage = new ExpandStage(width, moduli, router);
+    this.stage = new ExpandStage(width, router);
     this.inputPool = new BatchPool(plan.batchRecords, moduli.length);
     this.successorPool = new BatchPool(MAX_SUCCESSORS * plan.batchRecords, moduli.length);
     this.router = router;

@@ -62,6 +62,11 @@ export class ResidueExtender {
     this.digits = new Float64Array(from);
   }
 
+  /** The tables of the extension as 32-bit words, for the WebAssembly kernel's copy of extend. */
+  tables(): { moduli: Float64Array; inverse: Uint32Array; reduced: Uint32Array } {
+    return { moduli: this.moduli, inverse: Uint32Array.from(this.inverse), reduced: Uint32Array.from(this.reduced) };
+  }
+
   /** Writes to out[outAt..outAt+to) the residues of the count whose first `from` residues are src[at..). */
   extend(src: Uint32Array, at: number, out: Uint32Array, outAt: number): void {
     const { from, to, moduli, inverse, reduced, digits } = this;

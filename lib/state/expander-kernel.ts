@@ -10,6 +10,7 @@
  */
 
 import { readFileSync } from 'node:fs';
+import type { ResidueExtender } from '../residues/growth.js';
 
 // The ES2022 lib has no WebAssembly types (they come with the DOM's): the little used here.
 declare const WebAssembly: {
@@ -25,6 +26,16 @@ interface KernelExports {
   memory: WasmMemory;
   heapBase(): number;
   expandBatch(parents: number, n: number, step: number, width: number, lastColumn: boolean, successors: number, counts: number): number;
+  extendResidues(
+    n: number,
+    from: number,
+    to: number,
+    residues: number,
+    moduli: number,
+    inverse: number,
+    reduced: number,
+    scratch: number,
+  ): void;
   fanOut(
     n: number,
     k: number,
@@ -58,6 +69,10 @@ class Layout {
   readonly residues: number;
   readonly moduli: number;
   readonly dropped: number;
+  /** Residue extension: inverses (k × k), reductions (k × k) and scratch (4k words). */
+  readonly inverse: number;
+  readonly reduced: number;
+  readonly scratch: number;
   readonly sizes: number;
   readonly regions: number;
   /** A region: 3 × parents records, states then residues. */
@@ -78,7 +93,10 @@ class Layout {
     this.residues = this.counts + align(capacity);
     this.moduli = this.residues + 4 * k * capacity;
     this.dropped = this.moduli + 4 * k;
-    this.sizes = this.dropped + 4 * k;
+    this.inverse = this.dropped + align(4 * k);
+    this.reduced = this.inverse + 4 * k * k;
+    this.scratch = align(this.reduced + 4 * k * k);
+    this.sizes = this.scratch + 16 * k;
     this.regions = this.sizes + align(4 * owners);
     this.residueOffset = 8 * records;
     this.regionBytes = this.residueOffset + 4 * k * records;
@@ -139,11 +157,11 @@ export class ExpanderKernel {
    * (residues[0 .. k·n)) and puts it in its owner's region; adds what went to dropped successors
    * to `dropped` modulo `moduli`.
    */
-  fanOut(residues: Uint32Array, n: number, moduli: Float64Array, dropped: Float64Array): void {
+  fanOut(residues: Uint32Array | undefined, n: number, moduli: Float64Array, dropped: Float64Array): void {
     const layout = this.layout!;
     const { k, owners } = layout;
     const words = this.words;
-    words.set(residues.subarray(0, k * n), layout.residues / 4);
+    if (residues) words.set(residues.subarray(0, k * n), layout.residues / 4);
     for (let r = 0; r < k; r++) {
       words[layout.moduli / 4 + r] = moduli[r];
       words[layout.dropped / 4 + r] = 0;
@@ -167,6 +185,28 @@ export class ExpanderKernel {
       const sum = dropped[r] + words[layout.dropped / 4 + r];
       dropped[r] = sum >= moduli[r] ? sum - moduli[r] : sum;
     }
+  }
+
+  /**
+   * After expand(…, k, owners): puts the n parents' residues in place for fanOut(undefined, …),
+   * each extended from extender.from residues (residues[0 .. from·n)) to extender.to = k.
+   */
+  extendResidues(residues: Uint32Array, n: number, extender: ResidueExtender): void {
+    const layout = this.layout!;
+    const { from, to } = extender;
+    if (to !== layout.k) throw new RangeError(`residues extended to ${to}, but the batch carries ${layout.k}`);
+    const words = this.words;
+    words.set(residues.subarray(0, from * n), layout.residues / 4);
+    const { moduli, inverse, reduced } = extender.tables();
+    for (let j = 0; j < to; j++) words[layout.moduli / 4 + j] = moduli[j];
+    words.set(inverse, layout.inverse / 4);
+    words.set(reduced, layout.reduced / 4);
+    this.kernel.extendResidues(n, from, to, layout.residues, layout.moduli, layout.inverse, layout.reduced, layout.scratch);
+  }
+
+  /** The word offset of the parents' residues, where extendResidues leaves them. */
+  get layoutResidues(): number {
+    return this.layout!.residues / 4;
   }
 
   /** Records owner d received in the last fanOut. */

@@ -115,6 +115,54 @@ export function fanOut(
   }
 }
 
+/**
+ * Extends the residues of n parents from the first `from` moduli to the first `to`, in place: parent
+ * i's `from` words at residues + 4·from·i become its `to` words at residues + 4·to·i (the last parent
+ * first, so no input is overwritten before it is read). Mirrors ResidueExtender.extend in
+ * lib/residues/growth.ts: Garner's mixed-radix digits, with inverse[i·from + j] = moduli[i]^-1 mod
+ * moduli[j], then each new residue from them, with reduced[i·to + j] = moduli[i] mod moduli[j].
+ * `scratch` holds 2·from words of u64. Every product is of two values below 2^32: exact in u64.
+ */
+export function extendResidues(
+  n: i32,
+  from: i32,
+  to: i32,
+  residues: usize,
+  moduli: usize,
+  inverse: usize,
+  reduced: usize,
+  scratch: usize,
+): void {
+  const digits = scratch;
+  const saved = scratch + ((<usize>from) << 3);
+  for (let i = n - 1; i >= 0; i--) {
+    const src = residues + <usize>i * <usize>from * 4;
+    const dst = residues + <usize>i * <usize>to * 4;
+    for (let j = 0; j < from; j++) {
+      const p = <u64>load<u32>(moduli + ((<usize>j) << 2));
+      const v = <u64>load<u32>(src + ((<usize>j) << 2));
+      store<u64>(saved + ((<usize>j) << 3), v);
+      let t = v;
+      for (let q = 0; q < j; q++) {
+        const d = load<u64>(digits + ((<usize>q) << 3)) % p;
+        t = t >= d ? t - d : t + p - d;
+        t = (t * <u64>load<u32>(inverse + ((<usize>(q * from + j)) << 2))) % p;
+      }
+      store<u64>(digits + ((<usize>j) << 3), t);
+    }
+    for (let j = 0; j < from; j++) store<u32>(dst + ((<usize>j) << 2), <u32>load<u64>(saved + ((<usize>j) << 3)));
+    for (let j = from; j < to; j++) {
+      const q = <u64>load<u32>(moduli + ((<usize>j) << 2));
+      let value = load<u64>(digits + ((<usize>(from - 1)) << 3)) % q;
+      for (let m = from - 2; m >= 0; m--) {
+        const r = <u64>load<u32>(reduced + ((<usize>(m * to + j)) << 2));
+        value = (value * r + (load<u64>(digits + ((<usize>m) << 3)) % q)) % q;
+      }
+      store<u32>(dst + ((<usize>j) << 2), <u32>value);
+    }
+  }
+}
+
 /** The worker that owns a state: mirrors ownerOf in lib/engine/peer.ts. */
 function ownerOf(hi: u32, lo: u32, owners: i32): i32 {
   let h = (lo ^ (hi * 0x85ebca6b)) * 0x27d4eb2f;
