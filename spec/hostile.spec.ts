@@ -38,6 +38,8 @@ testRefusals([
   [['inspect', at('folder')], /folder: not a file but a folder$/m],
   [['inspect', at('file')], /file: not a gocount run file/],
   [['report', at('nothing')], /nothing: no such file or folder$/m],
+  [['report', at('fifo')], /fifo: not a file or folder \(a device, pipe or socket\)$/m],
+  [['report', '/proc'], /^gocount: \/proc: holds no gocount count folder/m],
   [['4x4', '--fan-in', 'abc'], /^gocount: --fan-in abc: not a number$/m],
   [['4x4', '--workers', 'abc'], /^gocount: --workers abc: not a number$/m],
   [['4x4', '--memory', '-5M'], /^gocount: --memory -5M: not a positive size$/m],

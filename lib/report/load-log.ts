@@ -11,6 +11,7 @@ import fse from 'fs-extra';
 import { UsageError } from '../errors.js';
 import { isAlive, readLockHolder } from '../engine/count-lock.js';
 import { COUNT_FILE, LOCK_FILE } from '../format/count-folder.js';
+import { findCountFolders, statUserPath } from '../format/find-counts.js';
 import { parseStepLog, STEP_LOG_FILE, STEP_LOG_FORMAT, StepLogEntry } from '../format/step-log.js';
 
 export interface LoadedLog {
@@ -22,14 +23,13 @@ export interface LoadedLog {
   readonly lock?: { readonly holder: string; readonly alive: boolean };
 }
 
-/** How deep below PATH to look for count folders: scratch / board / moduli. */
-const SEARCH_DEPTH = 3;
-
 export function loadStepLog(target: string): LoadedLog {
-  const stat = fse.statSync(target, { throwIfNoEntry: false });
-  if (!stat) throw new UsageError(`${target}: no such file or folder`);
+  const stat = statUserPath(target);
   if (stat.isFile()) return { path: target, files: [target], entries: readLogFile(target) };
-  const folders = countFolders(target, SEARCH_DEPTH);
+  const folders = findCountFolders(
+    target,
+    (dir) => fse.pathExistsSync(path.join(dir, COUNT_FILE)) || fse.pathExistsSync(path.join(dir, STEP_LOG_FILE)),
+  );
   if (folders.length === 0) throw new UsageError(`${target}: holds no gocount count folder (${COUNT_FILE}) and is not a step log`);
   const logged = folders.filter((dir) => fse.pathExistsSync(path.join(dir, STEP_LOG_FILE)));
   if (logged.length === 0) throw new UsageError(`${target}: no step log (${STEP_LOG_FILE}) in ${describeFolders(target, folders)}`);
@@ -99,16 +99,6 @@ function firstPass(entries: readonly StepLogEntry[]): number {
 /** What identifies a count in its log lines: board, and passes (a count of other moduli has others). */
 function countName(entry: StepLogEntry): string {
   return `${entry.width}x${entry.columns}${entry.passes > 1 ? ` in ${entry.passes} passes` : ''}`;
-}
-
-function countFolders(dir: string, depth: number): string[] {
-  if (fse.pathExistsSync(path.join(dir, COUNT_FILE)) || fse.pathExistsSync(path.join(dir, STEP_LOG_FILE))) return [dir];
-  if (depth === 0) return [];
-  return fse
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((entry) => countFolders(path.join(dir, entry.name), depth - 1));
 }
 
 /**

@@ -4,13 +4,14 @@
  * problem found and what was looked at; throws a UsageError when PATH holds nothing to verify.
  */
 
-import { closeSync, Dirent, openSync, readdirSync, readSync, Stats, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import path from 'node:path';
 import fse from 'fs-extra';
 import { UsageError } from '../errors.js';
 import { COUNT_FILE, MANIFEST_FILE, RUN_SUFFIX, stepOfFolder } from '../format/count-folder.js';
 import { HEADER_MAGIC } from '../format/layout.js';
 import { pathProblem } from '../format/make-folder.js';
+import { findCountFolders, statUserPath } from '../format/find-counts.js';
 import { checkCount } from './count-check.js';
 import type { Problem } from './problems.js';
 import { checkRunFile } from './run-check.js';
@@ -25,9 +26,6 @@ export interface VerifyReport {
   readonly problems: Problem[];
 }
 
-/** How deep below PATH to look for count folders: scratch / board / moduli. */
-const SEARCH_DEPTH = 3;
-
 /** Step folders checked so far, of how many, and the run files and bytes they held. */
 export interface VerifyProgress {
   readonly steps: number;
@@ -37,8 +35,7 @@ export interface VerifyProgress {
 }
 
 export function verifyPath(target: string, onProgress: (progress: VerifyProgress) => void = () => {}): VerifyReport {
-  const stat = statOf(target);
-  if (!stat.isFile() && !stat.isDirectory()) throw new UsageError(`${target}: not a file or folder (a device, pipe or socket)`);
+  const stat = statUserPath(target);
   if (stat.isFile() && path.basename(target) === COUNT_FILE) return verifyPath(path.dirname(target), onProgress);
   if (stat.isFile()) {
     if (path.basename(target) === MANIFEST_FILE) return fromSteps(target, 0, [checkStep(path.dirname(target))]);
@@ -51,7 +48,7 @@ export function verifyPath(target: string, onProgress: (progress: VerifyProgress
   if (fse.pathExistsSync(path.join(target, MANIFEST_FILE)) || stepOfFolder(target) !== undefined) {
     return fromSteps(target, 0, [checkStep(target)]);
   }
-  const folders = countFolders(target, SEARCH_DEPTH);
+  const folders = findCountFolders(target, (dir) => fse.pathExistsSync(path.join(dir, COUNT_FILE)));
   if (folders.length === 0) throw new UsageError(`${target}: holds no gocount count folder (${COUNT_FILE}), step folder or run file`);
   const totalSteps = folders.reduce((n, folder) => n + readdirSync(folder).filter((name) => stepOfFolder(name) !== undefined).length, 0);
   const done = { steps: 0, totalSteps, files: 0, bytes: 0 };
@@ -81,33 +78,6 @@ function fromSteps(target: string, counts: number, steps: StepCheck[]): VerifyRe
     records: steps.reduce((n, step) => n + step.runs.reduce((m, run) => m + run.records, 0), 0),
     problems: steps.flatMap((step) => step.problems),
   };
-}
-
-function statOf(target: string): Stats {
-  try {
-    const stat = statSync(target, { throwIfNoEntry: false });
-    if (stat) return stat;
-  } catch (error) {
-    throw new UsageError(`${target}: ${pathProblem((error as NodeJS.ErrnoException).code)}`);
-  }
-  throw new UsageError(`${target}: no such file or folder`);
-}
-
-/** The count folders at most `depth` levels below `dir`; below PATH, a folder that cannot be read is passed over. */
-function countFolders(dir: string, depth: number, top = true): string[] {
-  if (fse.pathExistsSync(path.join(dir, COUNT_FILE))) return [dir];
-  if (depth === 0) return [];
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch (error) {
-    if (!top) return [];
-    throw new UsageError(`${dir}: cannot be read: ${pathProblem((error as NodeJS.ErrnoException).code)}`);
-  }
-  return entries
-    .filter((entry) => entry.isDirectory())
-    .sort((a, b) => a.name.localeCompare(b.name))
-    .flatMap((entry) => countFolders(path.join(dir, entry.name), depth - 1, false));
 }
 
 function startsWithMagic(file: string): boolean {
