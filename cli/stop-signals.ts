@@ -1,9 +1,11 @@
 /**
  * Ctrl-C and SIGTERM during a count: the first asks the engine to stop before its next step, at a
- * point from which the same command resumes; a second stops the process at once (the step under
- * way is then counted again on the resume, and its temporary files are cleared then).
+ * point from which the same command resumes; a second stops the process at once, giving back its
+ * lock (the step under way is then counted again on the resume, and its temporary files are
+ * cleared then).
  */
 
+import { CountLock } from '../lib/engine/count-lock.js';
 import { AbortedError } from '../lib/errors.js';
 
 const EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
@@ -20,6 +22,7 @@ export function stopOnSignals(tell: (message: string) => void): StopSignals {
   let received: string | undefined;
   const onSignal = (name: NodeJS.Signals) => {
     if (received !== undefined) {
+      CountLock.releaseAll(); // the count is gone: the next run need not take its lock over
       process.stderr.write(`\ngocount: stopped at once by a second ${name}; the same command resumes from the last complete step\n`);
       process.exit(EXIT_CODES[name]);
     }

@@ -20,10 +20,15 @@ export interface LockHolder {
 }
 
 export class CountLock {
+  /** The locks this process holds, for a stop that cannot wait for their owners (releaseHeldLocks). */
+  private static readonly held = new Set<CountLock>();
+
   private constructor(
     readonly file: string,
     private readonly holder: LockHolder,
-  ) {}
+  ) {
+    CountLock.held.add(this);
+  }
 
   /** Takes the lock on count folder `dir`, or throws a UsageError naming its holder. */
   static take(dir: string, note: (message: string) => void): CountLock {
@@ -49,8 +54,14 @@ export class CountLock {
     }
   }
 
+  /** Gives back every lock this process holds: for a process about to exit at once (a second Ctrl-C). */
+  static releaseAll(): void {
+    for (const lock of [...CountLock.held]) lock.release();
+  }
+
   /** Gives the lock back, if it is still this count's. */
   release(): void {
+    CountLock.held.delete(this);
     const holder = readLockHolder(path.dirname(this.file));
     if (holder?.pid === this.holder.pid && holder.host === this.holder.host) rmSync(this.file, { force: true });
   }
