@@ -194,8 +194,8 @@ export const countCommand: CommandModule<object, CountArgs> = {
     }
     if (args.disk !== undefined && !args.quiet) {
       // A count over the budget is refused with the estimate in its message.
-      const { disk } = planCount(options);
-      if (disk.bytes <= normalizeCountOptions(options).disk!) process.stderr.write(`gocount: disk for this count: ${diskText(disk)}\n`);
+      const { disk, diskBudget } = planCount(options);
+      if (disk.bytes <= diskBudget!) process.stderr.write(`gocount: disk for this count: ${diskText(disk)}\n`);
     }
     if (args.oracle) {
       stop.dispose(); // the oracle does not stop between steps: a signal ends it as usual

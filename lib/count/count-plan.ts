@@ -43,6 +43,8 @@ export interface CountPlan {
   readonly passes: number[][];
   readonly columns: ColumnPlan[];
   readonly disk: DiskEstimate;
+  /** The disk budget given (--disk), if any. */
+  readonly diskBudget?: number;
   /** A rough time: Table 1's bound on every step at the measured cost per state. */
   readonly seconds: number;
 }
@@ -78,6 +80,7 @@ export function planCount(options: CountOptions): CountPlan {
     passes: setup.passes,
     columns,
     disk: setup.disk,
+    diskBudget: normalized.disk,
     seconds: seconds * setup.passes.length,
   };
 }

@@ -7,6 +7,11 @@
 export const PHASES = ['read', 'expand', 'aggregate', 'sort', 'write', 'drain'] as const;
 export type Phase = (typeof PHASES)[number];
 
+/** Milliseconds per phase as nanoseconds per state, rounded: the cost model's unit. */
+export function nsPerState(ms: ArrayLike<number>, states: number): Record<Phase, number> {
+  return Object.fromEntries(PHASES.map((phase, i) => [phase, Math.round((1e6 * ms[i]) / Math.max(states, 1))])) as Record<Phase, number>;
+}
+
 export const PHASE_INDEX = Object.fromEntries(PHASES.map((phase, i) => [phase, i])) as Record<Phase, number>;
 
 export class PhaseClock {

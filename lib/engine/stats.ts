@@ -1,7 +1,7 @@
 /** The figures of a finished count, in total: time, states, runs, bytes, memory, the cost model. */
 
 import type { StepReport } from './progress.js';
-import { addPhaseTimes, noPhaseTimes, Phase, PHASES } from './phase-clock.js';
+import { addPhaseTimes, noPhaseTimes, nsPerState, Phase } from './phase-clock.js';
 
 export interface CountStats {
   readonly seconds: number;
@@ -51,8 +51,4 @@ export function summarize(reports: readonly StepReport[], seconds: number): Coun
         reports.reduce((n, r) => n + r.successors, 0),
       ),
   };
-}
-
-function nsPerState(ms: readonly number[], states: number): Record<Phase, number> {
-  return Object.fromEntries(PHASES.map((phase, i) => [phase, Math.round((1e6 * ms[i]) / Math.max(states, 1))])) as Record<Phase, number>;
 }

@@ -9,7 +9,7 @@
  */
 
 import { appendFileSync, readFileSync } from 'node:fs';
-import { PHASES, Phase } from '../engine/phase-clock.js';
+import { nsPerState, Phase } from '../engine/phase-clock.js';
 import type { StepReport } from '../engine/progress.js';
 
 export const STEP_LOG_FILE = 'steps.jsonl';
@@ -69,10 +69,7 @@ export function stepLogEntry(
     runsOut: report.runsOut,
     bytesOut: report.bytesOut,
     seconds: report.seconds,
-    nsPerState: Object.fromEntries(PHASES.map((phase, i) => [phase, Math.round((1e6 * report.phases[i]) / Math.max(states, 1))])) as Record<
-      Phase,
-      number
-    >,
+    nsPerState: nsPerState(report.phases, states),
     finishedAt: finishedAt.toISOString(),
   };
 }

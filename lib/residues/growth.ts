@@ -47,6 +47,7 @@ export class ResidueExtender {
   /** reduced[i·to + j] = moduli[i] mod moduli[j], for i < from ≤ j. */
   private readonly reduced: Float64Array;
   private readonly digits: Float64Array;
+  private words?: { moduli: Float64Array; inverse: Uint32Array; reduced: Uint32Array };
 
   constructor(moduli: readonly number[], from: number, to: number) {
     if (from < 1 || to <= from || to > moduli.length) throw new RangeError(`cannot extend ${from} residues to ${to}`);
@@ -62,9 +63,10 @@ export class ResidueExtender {
     this.digits = new Float64Array(from);
   }
 
-  /** The tables of the extension as 32-bit words, for the WebAssembly kernel's copy of extend. */
-  tables(): { moduli: Float64Array; inverse: Uint32Array; reduced: Uint32Array } {
-    return { moduli: this.moduli, inverse: Uint32Array.from(this.inverse), reduced: Uint32Array.from(this.reduced) };
+  /** The tables as 32-bit words, made once, for the WebAssembly kernel's copy of extend. */
+  get tables(): { moduli: Float64Array; inverse: Uint32Array; reduced: Uint32Array } {
+    this.words ??= { moduli: this.moduli, inverse: Uint32Array.from(this.inverse), reduced: Uint32Array.from(this.reduced) };
+    return this.words;
   }
 
   /** Writes to out[outAt..outAt+to) the residues of the count whose first `from` residues are src[at..). */

@@ -197,7 +197,7 @@ export class ExpanderKernel {
     if (to !== layout.k) throw new RangeError(`residues extended to ${to}, but the batch carries ${layout.k}`);
     const words = this.words;
     words.set(residues.subarray(0, from * n), layout.residues / 4);
-    const { moduli, inverse, reduced } = extender.tables();
+    const { moduli, inverse, reduced } = extender.tables;
     for (let j = 0; j < to; j++) words[layout.moduli / 4 + j] = moduli[j];
     words.set(inverse, layout.inverse / 4);
     words.set(reduced, layout.reduced / 4);
