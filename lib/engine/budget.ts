@@ -7,7 +7,7 @@
 import { InvalidOptionError } from '../errors.js';
 import { formatBytes } from '../units.js';
 import { maxStates } from '../board/table1.js';
-import { MAX_LOAD_FACTOR, sortKeyBytes, tableSlotBytes } from './state-table.js';
+import { MAX_LOAD_FACTOR, MAX_TABLE_BYTES, sortKeyBytes, tableSlotBytes } from './state-table.js';
 import { memoryRunBytes } from './memory-run.js';
 import { MAX_SUCCESSORS } from '../state/border.js';
 import { OWNED_CHUNK_BYTES } from './run-store.js';
@@ -63,10 +63,12 @@ export function planMemory(
   // A table that holds every step keeps each one in memory: room for a full in-memory run. One that
   // cannot keeps only the early, small steps in memory: a quarter of that, and more table instead.
   const fullRun = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + recordBytes);
-  const mayOverflow = Math.floor((budget - fixed) / fullRun) < needed;
+  // A table's records live in one WebAssembly memory: at most MAX_TABLE_BYTES of them.
+  const largest = Math.floor(MAX_TABLE_BYTES / tableSlotBytes(residueCount));
+  const mayOverflow = Math.min(largest, Math.floor((budget - fixed) / fullRun)) < needed;
   const runShare = mayOverflow ? SMALL_RUN_SHARE : 1;
   const perSlot = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + runShare * recordBytes);
-  const tableCapacity = Math.min(needed, Math.floor((budget - fixed) / perSlot));
+  const tableCapacity = Math.min(needed, largest, Math.floor((budget - fixed) / perSlot));
   if (tableCapacity < MIN_TABLE) {
     const least = workers * (fixed + MIN_TABLE * perSlot);
     const split = workers > 1 ? ` split over ${workers} workers,` : '';

@@ -20,11 +20,16 @@
  * so a small count stays small, and no old array waits for the garbage collector beside a new one.
  * The table is full when, combined, its distinct states fill maxLoad records: then the caller drains
  * it in state order into a run file, or, at the end of a step that fit, into a MemoryRun.
+ *
+ * The loops over records (appending, combining, making sort keys and reading them back in order) run
+ * in WebAssembly (lib/wasm/state-table.ts), where a state is one 64-bit integer; the records and the
+ * chunk lists live in that module's memory. This class plans the buckets, sorts the keys and hands
+ * the records to the sinks. A WebAssembly memory holds at most 4 GiB, so a table's records are
+ * capped at MAX_TABLE_BYTES (2 GiB), leaving the rest for the per-bucket scratch.
  */
 
 import { MemoryRun } from './memory-run.js';
-import { addModulo } from '../residues/sums.js';
-import { LOW_MASK } from '../state/layout.js';
+import { instantiate, type WasmMemory } from '../wasm-module.js';
 
 /** Distinct states a full table holds, as a share of its records: the rest is room to combine in. */
 export const MAX_LOAD_FACTOR = 0.7;
@@ -33,17 +38,61 @@ export const MAX_LOAD_FACTOR = 0.7;
 export const tableSlotBytes = (residueCount: number): number => 4 * (2 + residueCount);
 export const sortKeyBytes = 12;
 
+/** The most bytes of records a table holds: half of what a WebAssembly memory can address. */
+export const MAX_TABLE_BYTES = 2 ** 31;
+
 /** Key prefix bits that choose a bucket. */
 const PREFIX_BITS = 16;
 /** Distinct states a bucket should hold: its index and sort keys then fit in L2 cache. */
 const BUCKET_STATES = 1 << 12;
 /** Share of each bucket's range spread evenly over all prefixes, for states the plan did not foresee. */
 const UNIFORM_SHARE = 0.05;
-
-const NONE = -1;
+/** Residues a record may carry, at most: room for their moduli in the module's memory. */
+const MOST_RESIDUES = 64;
 
 export interface RecordSink {
   append(hi: number, lo: number, residues: Uint32Array, at: number): void;
+}
+
+/** Addresses come back as i32: those past 2 GiB read as negative until `>>> 0`. */
+interface TableExports {
+  memory: WasmMemory;
+  heapBase(): number;
+  init(
+    records: number,
+    next: number,
+    first: number,
+    last: number,
+    lastFill: number,
+    count: number,
+    distinct: number,
+    bucketOf: number,
+    seen: number,
+    foreseen: number,
+    moduli: number,
+    buckets: number,
+    chunkRecords: number,
+    prefixShift: number,
+    nextShift: number,
+    prefixes: number,
+    scratch: number,
+  ): void;
+  setRecord(residues: number, chunks: number): void;
+  clear(chunks: number): void;
+  distinctStates(): number;
+  chunksInUse(): number;
+  hasFreeChunk(): boolean;
+  probeCount(): number;
+  resetProbes(): void;
+  stage(n: number): number;
+  addBatch(n: number, start: number): number;
+  settle(): void;
+  gather(p: number): number;
+  prepareKeys(p: number, room: number): number;
+  orderKeys(n: number, b: number): void;
+  keysAt(): number;
+  keyRecordsAt(): number;
+  orderAt(): number;
 }
 
 export class StateTable {
@@ -53,86 +102,89 @@ export class StateTable {
   maxLoad: number;
   /** Residues a state carries in this step. */
   residueCount: number;
-  /** Distinct states held; exact after settle(). */
-  size = 0;
   /** Milliseconds spent sorting in drains since the last reset (the rest of a drain is writing). */
   sortMs = 0;
-  /** Slots the combining index probed beyond a state's home, since the last reset. */
-  probes = 0;
 
-  private records: Uint32Array;
+  private readonly kernel: TableExports;
+  /** The module's memory as words, renewed when it grows. */
+  private words = new Uint32Array(0);
   private readonly maxWords: number;
-  private stride: number;
-  private moduli: Float64Array;
   private readonly width: number;
-
-  // Chunks: chunk c holds records [c·R, (c+1)·R); next[c] follows it in its bucket's list.
   private readonly chunkRecords: number;
-  private next: Int32Array;
-  private freeChunk = NONE;
-  private chunksUsed = 0;
   private full_ = false;
-
-  // Buckets: a list of chunks each, the last one filled to lastFill; the first `distinct` records
-  // are known to be distinct states.
   private readonly buckets: number;
-  private readonly first: Int32Array;
-  private readonly last: Int32Array;
-  private readonly lastFill: Int32Array;
-  private readonly count: Int32Array;
-  private readonly distinct: Int32Array;
 
-  // Key prefixes: prefix = state / 2^prefixShift; bucketOf[prefix] is its bucket.
-  private readonly prefixShift: number;
-  private readonly nextShift: number;
-  private readonly bucketOf: Uint16Array;
-  /** States drained per prefix in this step, and per prefix the next step is expected to have. */
-  private readonly seen: Uint32Array;
-  private readonly foreseen: Uint32Array;
+  // Word offsets of the module's fixed arrays.
+  private readonly recordsAt: number;
+  private readonly moduliAt: number;
+  private readonly bucketOfAt: number;
+  private readonly seenAt: number;
+  private readonly foreseenAt: number;
+  private readonly prefixes: number;
+
   /** seen of the latest step that made the states of each y, and the y of the current step. */
-  private readonly seenAt: Array<Uint32Array | undefined>;
+  private readonly seenOfY: Array<Uint32Array | undefined>;
   private stepY = -1;
-
-  // Scratch for one bucket: the combining index (record numbers) and the sort keys.
-  private index = new Int32Array(0);
-  private keys = new BigUint64Array(0);
-  private keyWords = new Uint32Array(0);
-  private keyRecords = new Int32Array(0);
 
   /**
    * maxCapacity is the most records of `moduli.length` residues; the table's words allow more
    * records in steps whose states carry fewer (beginStep).
    */
   constructor(maxCapacity: number, moduli: readonly number[], width: number) {
+    if (moduli.length > MOST_RESIDUES) throw new RangeError(`a state table holds at most ${MOST_RESIDUES} residues`);
     this.residueCount = moduli.length;
-    this.moduli = Float64Array.from(moduli);
-    this.stride = 2 + moduli.length;
-    // A typed array holds at most 2^32 − 1 elements.
-    this.maxWords = Math.min(maxCapacity * this.stride, 2 ** 32 - 1);
+    this.maxWords = Math.min(maxCapacity * (2 + moduli.length), MAX_TABLE_BYTES / 4);
     this.width = width;
     this.buckets = clamp((maxCapacity * MAX_LOAD_FACTOR) / BUCKET_STATES, 1, 1 << PREFIX_BITS);
     // Chunks no larger than a quarter of the table spread over the buckets' last chunks.
     this.chunkRecords = clamp(maxCapacity / (4 * this.buckets), 4, 1024);
-    this.records = new Uint32Array(this.maxWords);
     // Room for the chunk list of the smallest records, those of one residue.
-    this.next = new Int32Array(Math.floor(this.maxWords / 3 / this.chunkRecords) + 1);
-    this.capacity = this.roundToChunks(this.maxWords / this.stride);
-    this.maxLoad = Math.max(1, Math.floor(this.capacity * MAX_LOAD_FACTOR));
+    const chunks = Math.floor(this.maxWords / 3 / this.chunkRecords) + 1;
     const prefixBits = Math.max(0, Math.min(PREFIX_BITS, 3 * width - 3));
-    this.prefixShift = 3 * width - prefixBits;
-    this.nextShift = this.prefixShift - 3;
-    const prefixes = 2 ** prefixBits;
-    this.bucketOf = new Uint16Array(prefixes);
-    this.seen = new Uint32Array(prefixes);
-    this.foreseen = new Uint32Array(prefixes);
-    this.seenAt = new Array(width).fill(undefined);
-    const p = this.buckets;
-    this.first = new Int32Array(p).fill(NONE);
-    this.last = new Int32Array(p).fill(NONE);
-    this.lastFill = new Int32Array(p);
-    this.count = new Int32Array(p);
-    this.distinct = new Int32Array(p);
-    this.linkFreeChunks();
+    const prefixShift = 3 * width - prefixBits;
+    this.prefixes = 2 ** prefixBits;
+    this.seenOfY = new Array(width).fill(undefined);
+
+    this.kernel = instantiate<TableExports>('state-table', 'the state table');
+    // Byte offsets, 8-aligned: moduli, five arrays of one word per bucket, the bucket of each
+    // prefix (u16), the seen and foreseen tallies, the chunk list, the records, then scratch.
+    let at = align(this.kernel.heapBase());
+    const take = (bytes: number) => {
+      const start = at;
+      at = align(at + bytes);
+      return start;
+    };
+    this.moduliAt = take(4 * MOST_RESIDUES) / 4;
+    const bucketArrays = [0, 1, 2, 3, 4].map(() => take(4 * this.buckets));
+    this.bucketOfAt = take(2 * this.prefixes) / 2;
+    this.seenAt = take(4 * this.prefixes) / 4;
+    this.foreseenAt = take(4 * this.prefixes) / 4;
+    const nextAt = take(4 * chunks);
+    const recordsAt = take(4 * this.maxWords);
+    this.recordsAt = recordsAt / 4;
+    const [first, last, lastFill, count, distinct] = bucketArrays;
+    this.kernel.init(
+      recordsAt,
+      nextAt,
+      first,
+      last,
+      lastFill,
+      count,
+      distinct,
+      this.bucketOfAt * 2,
+      this.seenAt * 4,
+      this.foreseenAt * 4,
+      this.moduliAt * 4,
+      this.buckets,
+      this.chunkRecords,
+      prefixShift,
+      prefixShift - 3,
+      this.prefixes,
+      at,
+    );
+    this.capacity = 0;
+    this.maxLoad = 0;
+    this.setRecord(moduli);
     this.planBuckets(this.seen);
   }
 
@@ -141,28 +193,37 @@ export class StateTable {
     return this.full_;
   }
 
+  /** Distinct states held; exact after settle(). */
+  get size(): number {
+    return this.kernel.distinctStates();
+  }
+
+  /** Slots the combining index probed beyond a state's home, since the last resetProbes(). */
+  get probes(): number {
+    return this.kernel.probeCount();
+  }
+
+  resetProbes(): void {
+    this.kernel.resetProbes();
+  }
+
   /**
    * Starts a step whose successors, at y, carry the residues of `moduli` (a prefix of the pass's
    * moduli), and plans the buckets for them; lastColumn when the step forgets fields, which makes
    * the previous column a poor guess. The table must be empty.
    */
   beginStep(moduli: readonly number[], y: number, lastColumn: boolean): void {
-    if (this.chunksUsed !== 0) throw new RangeError('a step begins with an empty state table');
-    if (moduli.length !== this.residueCount) {
-      // The emptied record array serves the new record size as it is: no allocation between steps.
-      this.residueCount = moduli.length;
-      this.moduli = Float64Array.from(moduli);
-      this.stride = 2 + moduli.length;
-      this.capacity = this.roundToChunks(this.maxWords / this.stride);
-      this.maxLoad = Math.max(1, Math.floor(this.capacity * MAX_LOAD_FACTOR));
-      this.linkFreeChunks();
-    }
-    if (this.stepY >= 0) (this.seenAt[this.stepY] ??= new Uint32Array(this.seen.length)).set(this.seen);
-    const previousColumn = this.seenAt[y];
-    this.planBuckets(previousColumn && !lastColumn ? previousColumn : this.foreseen);
+    if (this.kernel.chunksInUse() !== 0) throw new RangeError('a step begins with an empty state table');
+    // The emptied record array serves the new record size as it is: no allocation between steps.
+    if (moduli.length !== this.residueCount) this.setRecord(moduli);
+    const seen = this.seen;
+    if (this.stepY >= 0) (this.seenOfY[this.stepY] ??= new Uint32Array(seen.length)).set(seen);
+    const previousColumn = this.seenOfY[y];
+    const foreseen = this.foreseen;
+    this.planBuckets(previousColumn && !lastColumn ? previousColumn : foreseen);
     this.stepY = y;
-    this.foreseen.fill(0);
-    this.seen.fill(0);
+    foreseen.fill(0);
+    seen.fill(0);
   }
 
   /**
@@ -170,50 +231,46 @@ export class StateTable {
    * where it stopped: `to`, or earlier when the table is full.
    */
   addBatch(states: Uint32Array, src: Uint32Array, from: number, to: number): number {
-    const { bucketOf, last, lastFill, count, chunkRecords: R } = this;
+    if (this.full_ || from >= to) return from;
+    const { kernel } = this;
     const k = this.residueCount;
-    const shift = this.prefixShift;
-    let i = from;
-    while (i < to) {
-      if (this.full_) return i;
-      const records = this.records;
-      const stride = this.stride;
-      for (; i < to; i++) {
-        const hi = states[2 * i];
-        const lo = states[2 * i + 1];
-        const p = bucketOf[shift >= 30 ? hi >>> (shift - 30) : (hi << (30 - shift)) | (lo >>> shift)];
-        let fill = lastFill[p];
-        let chunk = last[p];
-        if (fill === R || chunk === NONE) {
-          chunk = this.takeChunk(p);
-          if (chunk === NONE) break; // the table made room, grew or is full: records may have moved
-          fill = 0;
-        }
-        let at = (chunk * R + fill) * stride;
-        records[at++] = hi;
-        records[at++] = lo;
-        for (let r = 0, s = i * k; r < k; r++) records[at++] = src[s++];
-        lastFill[p] = fill + 1;
-        count[p]++;
+    const n = to - from;
+    const staged = (kernel.stage(n) >>> 0) / 4;
+    const words = this.renew();
+    words.set(states.subarray(2 * from, 2 * to), staged);
+    words.set(src.subarray(k * from, k * to), staged + 2 * n);
+    for (let i = 0; ;) {
+      i = kernel.addBatch(n, i);
+      if (i === n) return to;
+      // No chunk left: combine every bucket to make room, unless that leaves the table full.
+      kernel.settle();
+      if (this.size >= this.maxLoad || !kernel.hasFreeChunk()) {
+        this.full_ = true;
+        return from + i;
       }
     }
-    return i;
   }
 
   /** Combines every bucket, so that size is exact and every record distinct. */
   settle(): void {
-    for (let p = 0; p < this.buckets; p++) this.combine(p);
+    this.kernel.settle();
   }
 
   /** Sends every state to `sink` in increasing order, then empties the table. */
   drainSorted(sink: RecordSink): void {
+    const { kernel } = this;
+    // Bits below a state in its sort key, for the key's place among the bucket's records.
     const room = Math.min(32, 64 - 3 * this.width);
     for (let p = 0; p < this.buckets; p++) {
-      const n = this.combine(p);
+      const started = performance.now();
+      const n = kernel.prepareKeys(p, room);
       if (n === 0) continue;
-      this.ensureScratch(n);
-      this.gather(p);
-      this.emitSorted(sink, n, n <= 2 ** room ? room : 0);
+      const b = n <= 2 ** room ? room : 0;
+      new BigUint64Array(this.renew().buffer, kernel.keysAt() >>> 0, n).sort();
+      kernel.orderKeys(n, b);
+      this.sortMs += performance.now() - started;
+      const words = this.renew();
+      for (let j = 0, o = (kernel.orderAt() >>> 0) / 4; j < n; j++, o += 3) sink.append(words[o], words[o + 1], words, words[o + 2] + 2);
     }
     this.clear();
   }
@@ -226,16 +283,14 @@ export class StateTable {
       return;
     }
     // Bucket by bucket: the next step reads its states in key order at the grain of buckets.
-    const { records, stride, chunkRecords: R } = this;
+    const { kernel } = this;
     for (let p = 0; p < this.buckets; p++) {
-      let left = this.combine(p);
-      for (let c = this.first[p]; left > 0; c = this.next[c]) {
-        const n = Math.min(R, left);
-        for (let j = 0, at = c * R * stride; j < n; j++, at += stride) {
-          this.tally(records[at], records[at + 1]);
-          run.append(records[at], records[at + 1], records, at + 2);
-        }
-        left -= n;
+      const n = kernel.gather(p);
+      if (n === 0) continue;
+      const words = this.renew();
+      for (let j = 0, o = (kernel.keyRecordsAt() >>> 0) / 4; j < n; j++, o++) {
+        const at = this.recordsAt + words[o];
+        run.append(words[at], words[at + 1], words, at + 2);
       }
     }
     this.clear();
@@ -243,217 +298,45 @@ export class StateTable {
 
   /** Empties the table. */
   clear(): void {
-    this.first.fill(NONE);
-    this.last.fill(NONE);
-    this.lastFill.fill(0);
-    this.count.fill(0);
-    this.distinct.fill(0);
-    this.size = 0;
+    this.kernel.clear(this.capacity / this.chunkRecords);
     this.full_ = false;
-    this.linkFreeChunks();
   }
 
   /** Bytes of the record array: allocated once, whatever the steps' residues. */
   get recordBytes(): number {
-    return this.records.byteLength;
+    return 4 * this.maxWords;
   }
 
-  /**
-   * A free chunk appended to bucket p, or NONE when there was none. Then the table has combined
-   * every bucket to make room, or it is full.
-   */
-  private takeChunk(p: number): number {
-    const c = this.freeChunk;
-    if (c === NONE) {
-      this.settle();
-      // Full when the distinct states reach the load, or no chunk is left to take new ones.
-      if (this.size >= this.maxLoad || this.freeChunk === NONE) this.full_ = true;
-      return NONE;
-    }
-    this.freeChunk = this.next[c];
-    this.next[c] = NONE;
-    this.chunksUsed++;
-    if (this.last[p] === NONE) this.first[p] = c;
-    else this.next[this.last[p]] = c;
-    this.last[p] = c;
-    this.lastFill[p] = 0;
-    return c;
+  /** Records of `moduli.length` residues from now on: capacity and load follow; the table is emptied. */
+  private setRecord(moduli: readonly number[]): void {
+    this.residueCount = moduli.length;
+    this.renew().set(moduli, this.moduliAt);
+    this.capacity = Math.max(1, Math.floor(this.maxWords / (2 + moduli.length) / this.chunkRecords)) * this.chunkRecords;
+    this.maxLoad = Math.max(1, Math.floor(this.capacity * MAX_LOAD_FACTOR));
+    this.kernel.setRecord(moduli.length, this.capacity / this.chunkRecords);
+    this.full_ = false;
   }
 
-  /** Records in whole chunks, at least one chunk. */
-  private roundToChunks(records: number): number {
-    return Math.max(1, Math.floor(records / this.chunkRecords)) * this.chunkRecords;
+  /** The module's memory as words; a new view when it grew since the last call. */
+  private renew(): Uint32Array {
+    const { buffer } = this.kernel.memory;
+    if (this.words.buffer !== buffer) this.words = new Uint32Array(buffer);
+    return this.words;
   }
 
-  /** Every chunk is free, lowest first (its pages are the ones already touched); the table holds nothing. */
-  private linkFreeChunks(): void {
-    const chunks = Math.floor(this.capacity / this.chunkRecords);
-    this.freeChunk = NONE;
-    for (let c = chunks - 1; c >= 0; c--) {
-      this.next[c] = this.freeChunk;
-      this.freeChunk = c;
-    }
-    this.chunksUsed = 0;
+  /** States drained per prefix in this step, and per prefix the next step is expected to have. */
+  private get seen(): Uint32Array {
+    return this.renew().subarray(this.seenAt, this.seenAt + this.prefixes);
   }
 
-  /**
-   * Combines equal states of bucket p in place: its distinct states move to the front of its
-   * chunks, in first-seen order, and emptied chunks go back to the free list. Returns their number.
-   */
-  private combine(p: number): number {
-    const n = this.count[p];
-    const known = this.distinct[p];
-    if (n === known) return n;
-    const { records, stride, chunkRecords: R, next, moduli } = this;
-    const k = moduli.length;
-    let bits = 4;
-    while (1 << bits < 2 * n) bits++;
-    const mask = (1 << bits) - 1;
-    if (this.index.length < mask + 1) this.index = new Int32Array(mask + 1);
-    const index = this.index;
-    index.fill(NONE, 0, mask + 1);
-    let probes = 0;
-    // Read and write cursors walk the chunk list; the write cursor never passes the read cursor.
-    let writeChunk = this.first[p];
-    let written = 0;
-    let readChunk = writeChunk;
-    for (let j = 0; j < n; j++) {
-      if (j > 0 && j % R === 0) readChunk = next[readChunk];
-      const from = (readChunk * R + (j % R)) * stride;
-      const hi = records[from];
-      const lo = records[from + 1];
-      let h = slotHash(hi, lo) & mask;
-      for (;;) {
-        const e = index[h];
-        if (e === NONE) {
-          if (written > 0 && written % R === 0) writeChunk = next[writeChunk];
-          const to = (writeChunk * R + (written % R)) * stride;
-          if (to !== from) for (let w = 0; w < stride; w++) records[to + w] = records[from + w];
-          index[h] = to / stride;
-          written++;
-          break;
-        }
-        const at = e * stride;
-        if (records[at] === hi && records[at + 1] === lo) {
-          for (let r = 0; r < k; r++) records[at + 2 + r] = addModulo(records[at + 2 + r], records[from + 2 + r], moduli[r]);
-          break;
-        }
-        probes++;
-        h = (h + 1) & mask;
-      }
-    }
-    this.probes += probes;
-    // Chunks after the write cursor's are free again.
-    const keep = written === 0 ? NONE : writeChunk;
-    let c = keep === NONE ? this.first[p] : next[keep];
-    while (c !== NONE) {
-      const after = next[c];
-      next[c] = this.freeChunk;
-      this.freeChunk = c;
-      this.chunksUsed--;
-      c = after;
-    }
-    if (keep === NONE) {
-      this.first[p] = this.last[p] = NONE;
-      this.lastFill[p] = 0;
-    } else {
-      next[keep] = NONE;
-      this.last[p] = keep;
-      this.lastFill[p] = written - Math.floor((written - 1) / R) * R;
-    }
-    this.size += written - known;
-    this.count[p] = this.distinct[p] = written;
-    return written;
-  }
-
-  /** Puts the record offsets of bucket p's (combined) states into keyRecords, and tallies them. */
-  private gather(p: number): void {
-    const { stride, chunkRecords: R, keyRecords, records } = this;
-    let left = this.count[p];
-    let j = 0;
-    for (let c = this.first[p]; left > 0; c = this.next[c]) {
-      const n = Math.min(R, left);
-      for (let i = 0, at = c * R * stride; i < n; i++, at += stride) {
-        keyRecords[j++] = c * R + i;
-        this.tally(records[at], records[at + 1]);
-      }
-      left -= n;
-    }
-  }
-
-  /** Sorts the n states whose records are at keyRecords[0..n) and sends them to sink. */
-  private emitSorted(sink: RecordSink, n: number, b: number): void {
-    const started = performance.now();
-    const { keyWords, keyRecords, records, stride } = this;
-    for (let j = 0; j < n; j++) {
-      const at = keyRecords[j] * stride;
-      const hi = records[at];
-      const lo = records[at + 1];
-      if (b === 32) {
-        keyWords[2 * j] = j; // widths up to 10: the state is lo alone
-        keyWords[2 * j + 1] = lo;
-      } else if (b > 0) {
-        keyWords[2 * j] = ((lo << b) | j) >>> 0;
-        keyWords[2 * j + 1] = ((lo >>> (32 - b)) | (hi << (b - 2))) >>> 0;
-      } else {
-        keyWords[2 * j] = ((hi << 30) | lo) >>> 0;
-        keyWords[2 * j + 1] = hi >>> 2;
-      }
-    }
-    this.keys.subarray(0, n).sort();
-    if (b === 0) this.matchSortedKeys(n);
-    this.sortMs += performance.now() - started;
-    for (let j = 0; j < n; j++) {
-      const low = keyWords[2 * j];
-      const high = keyWords[2 * j + 1];
-      if (b === 32) sink.append(0, high, records, keyRecords[low] * stride + 2);
-      else if (b > 0) {
-        const lo = ((low >>> b) | (high << (32 - b))) & LOW_MASK;
-        sink.append(high >>> (b - 2), lo, records, keyRecords[low & ((1 << b) - 1)] * stride + 2);
-      } else {
-        sink.append((high << 2) | (low >>> 30), low & LOW_MASK, records, keyRecords[j] * stride + 2);
-      }
-    }
-  }
-
-  /**
-   * Wide states leave no room for a record number in the sort key: after sorting the bare keys,
-   * keyRecords is rebuilt in key order through the combining index, which still maps each state.
-   */
-  private matchSortedKeys(n: number): void {
-    const { keyWords, keyRecords, records, index, stride } = this;
-    let mask = 15;
-    while (mask + 1 < 2 * n) mask = 2 * mask + 1;
-    index.fill(NONE, 0, mask + 1);
-    for (let j = 0; j < n; j++) {
-      const at = keyRecords[j] * stride;
-      let h = slotHash(records[at], records[at + 1]) & mask;
-      while (index[h] !== NONE) h = (h + 1) & mask;
-      index[h] = keyRecords[j];
-    }
-    for (let j = 0; j < n; j++) {
-      const low = keyWords[2 * j];
-      const high = keyWords[2 * j + 1];
-      const hi = (high << 2) | (low >>> 30);
-      const lo = low & LOW_MASK;
-      let h = slotHash(hi, lo) & mask;
-      while (records[index[h] * stride] !== hi || records[index[h] * stride + 1] !== lo) h = (h + 1) & mask;
-      keyRecords[j] = index[h];
-    }
-  }
-
-  /** Counts a drained state's prefix, and the prefix its successors are expected to have. */
-  private tally(hi: number, lo: number): void {
-    const shift = this.prefixShift;
-    this.seen[shift >= 30 ? hi >>> (shift - 30) : (hi << (30 - shift)) | (lo >>> shift)]++;
-    const next = this.nextShift;
-    this.foreseen[(next >= 30 ? hi >>> (next - 30) : (hi << (30 - next)) | (lo >>> next)) & (this.foreseen.length - 1)]++;
+  private get foreseen(): Uint32Array {
+    return this.renew().subarray(this.foreseenAt, this.foreseenAt + this.prefixes);
   }
 
   /** Cuts the prefixes into `buckets` consecutive ranges of about equal expected states. */
   private planBuckets(plan: Uint32Array): void {
-    const { bucketOf, buckets } = this;
-    const prefixes = bucketOf.length;
+    const { buckets, prefixes } = this;
+    const bucketOf = new Uint16Array(this.renew().buffer, 2 * this.bucketOfAt, prefixes);
     let total = 0;
     for (let q = 0; q < prefixes; q++) total += plan[q];
     const even = total === 0 ? 1 : UNIFORM_SHARE;
@@ -466,27 +349,8 @@ export class StateTable {
       at += share;
     }
   }
-
-  private ensureScratch(n: number): void {
-    if (this.keys.length < n) {
-      const size = Math.max(n, 2 * this.keys.length);
-      this.keys = new BigUint64Array(size);
-      this.keyWords = new Uint32Array(this.keys.buffer);
-      this.keyRecords = new Int32Array(size);
-    }
-    let slots = 16;
-    while (slots < 2 * n) slots *= 2;
-    if (this.index.length < slots) this.index = new Int32Array(slots);
-  }
 }
 
 const clamp = (value: number, least: number, most: number) => Math.min(most, Math.max(least, Math.floor(value)));
-
-/** A 32-bit mix of both words of a state. */
-function slotHash(hi: number, lo: number): number {
-  let h = Math.imul(lo ^ Math.imul(hi, 0x9e3779b1), 0x85ebca77);
-  h ^= h >>> 15;
-  h = Math.imul(h, 0xc2b2ae3d);
-  h ^= h >>> 13;
-  return h;
-}
+/** The next multiple of 8 (the module's memory reaches past 2^31 bytes: no bitwise operators). */
+const align = (bytes: number) => Math.ceil(bytes / 8) * 8;

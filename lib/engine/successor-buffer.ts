@@ -32,7 +32,7 @@ export class SuccessorBuffer {
     this.step = step;
     this.runs = [];
     this.spills = 0;
-    this.table.probes = 0;
+    this.table.resetProbes();
     this.table.beginStep(this.store.moduliAt(step), y, lastColumn);
   }
 

@@ -9,18 +9,8 @@
  * the module's memory in one call; the callers read the results through `words`.
  */
 
-import { readFileSync } from 'node:fs';
 import type { ResidueExtender } from '../residues/growth.js';
-
-// The ES2022 lib has no WebAssembly types (they come with the DOM's): the little used here.
-declare const WebAssembly: {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: object };
-};
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
+import { instantiate, PAGE_BYTES, type WasmMemory } from '../wasm-module.js';
 
 interface KernelExports {
   memory: WasmMemory;
@@ -50,15 +40,6 @@ interface KernelExports {
     moduli: number,
     dropped: number,
   ): void;
-}
-
-const PAGE_BYTES = 65536;
-
-let compiled: object | undefined;
-
-function kernelModule(): object {
-  compiled ??= new WebAssembly.Module(readFileSync(new URL('../wasm/expander.wasm', import.meta.url)));
-  return compiled;
 }
 
 /** Byte offsets of the kernel's buffers for up to `parents` parents of k residues and `owners` owners. */
@@ -122,14 +103,7 @@ export class ExpanderKernel {
 
   constructor(width: number) {
     this.width = width;
-    const instance = new WebAssembly.Instance(kernelModule(), {
-      env: {
-        abort: () => {
-          throw new Error('the expansion kernel aborted');
-        },
-      },
-    });
-    this.kernel = instance.exports as unknown as KernelExports;
+    this.kernel = instantiate<KernelExports>('expander', 'the expansion kernel');
     this.base = align(this.kernel.heapBase());
   }
 
