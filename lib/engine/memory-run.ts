@@ -39,6 +39,14 @@ export class MemoryRun {
     for (let r = 0; r < k; r++) this.residues[n * k + r] = src[at + r];
   }
 
+  /** Appends n records: states as (hi, lo) pairs, residues residueCount each. */
+  appendBlock(states: Uint32Array, residues: Uint32Array, n: number): void {
+    if (this.count + n > this.capacity) throw new RangeError(`in-memory run full at ${this.capacity} states`);
+    this.states.set(states.subarray(0, 2 * n), 2 * this.count);
+    this.residues.set(residues.subarray(0, this.residueCount * n), this.residueCount * this.count);
+    this.count += n;
+  }
+
   /** The states as batches of at most `size`: views, no copy. */
   *batches(size: number): Generator<Batch> {
     const k = this.residueCount;

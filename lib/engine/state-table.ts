@@ -54,6 +54,12 @@ export interface RecordSink {
   append(hi: number, lo: number, residues: Uint32Array, at: number): void;
 }
 
+/** A sink that also takes blocks of records already in the run file encoding: a RunWriter. */
+interface EncodedSink extends RecordSink {
+  continuation(): { hi: number; lo: number; first: boolean };
+  appendEncoded(bytes: Uint8Array, records: number, lastHi: number, lastLo: number, sums: Uint32Array): void;
+}
+
 /** Addresses come back as i32: those past 2 GiB read as negative until `>>> 0`. */
 interface TableExports {
   memory: WasmMemory;
@@ -87,9 +93,12 @@ interface TableExports {
   stage(n: number): number;
   addBatch(n: number, start: number): number;
   settle(): void;
-  gather(p: number): number;
+  copyOut(p: number): number;
   prepareKeys(p: number, room: number): number;
   orderKeys(n: number, b: number): void;
+  encode(n: number, prevHi: number, prevLo: number, first: boolean): number;
+  encodedAt(): number;
+  blockSumsAt(): number;
   keysAt(): number;
   keyRecordsAt(): number;
   orderAt(): number;
@@ -115,7 +124,6 @@ export class StateTable {
   private readonly buckets: number;
 
   // Word offsets of the module's fixed arrays.
-  private readonly recordsAt: number;
   private readonly moduliAt: number;
   private readonly bucketOfAt: number;
   private readonly seenAt: number;
@@ -161,7 +169,6 @@ export class StateTable {
     this.foreseenAt = take(4 * this.prefixes) / 4;
     const nextAt = take(4 * chunks);
     const recordsAt = take(4 * this.maxWords);
-    this.recordsAt = recordsAt / 4;
     const [first, last, lastFill, count, distinct] = bucketArrays;
     this.kernel.init(
       recordsAt,
@@ -256,9 +263,13 @@ export class StateTable {
     this.kernel.settle();
   }
 
-  /** Sends every state to `sink` in increasing order, then empties the table. */
+  /**
+   * Sends every state to `sink` in increasing order, then empties the table. A run writer takes
+   * each bucket encoded in the module; other sinks take the records one by one.
+   */
   drainSorted(sink: RecordSink): void {
     const { kernel } = this;
+    const encoded = 'appendEncoded' in sink ? (sink as EncodedSink) : undefined;
     // Bits below a state in its sort key, for the key's place among the bucket's records.
     const room = Math.min(32, 64 - 3 * this.width);
     for (let p = 0; p < this.buckets; p++) {
@@ -269,8 +280,24 @@ export class StateTable {
       new BigUint64Array(this.renew().buffer, kernel.keysAt() >>> 0, n).sort();
       kernel.orderKeys(n, b);
       this.sortMs += performance.now() - started;
-      const words = this.renew();
-      for (let j = 0, o = (kernel.orderAt() >>> 0) / 4; j < n; j++, o += 3) sink.append(words[o], words[o + 1], words, words[o + 2] + 2);
+      const o = (kernel.orderAt() >>> 0) / 4;
+      if (encoded) {
+        const from = encoded.continuation();
+        const bytes = kernel.encode(n, from.hi, from.lo, from.first);
+        const words = this.renew();
+        const sums = (kernel.blockSumsAt() >>> 0) / 4;
+        const last = o + 3 * (n - 1);
+        encoded.appendEncoded(
+          new Uint8Array(words.buffer, kernel.encodedAt() >>> 0, bytes),
+          n,
+          words[last],
+          words[last + 1],
+          words.subarray(sums, sums + this.residueCount),
+        );
+      } else {
+        const words = this.renew();
+        for (let j = 0, at = o; j < n; j++, at += 3) sink.append(words[at], words[at + 1], words, words[at + 2] + 2);
+      }
     }
     this.clear();
   }
@@ -284,14 +311,13 @@ export class StateTable {
     }
     // Bucket by bucket: the next step reads its states in key order at the grain of buckets.
     const { kernel } = this;
+    const k = this.residueCount;
     for (let p = 0; p < this.buckets; p++) {
-      const n = kernel.gather(p);
+      const n = kernel.copyOut(p);
       if (n === 0) continue;
+      const at = (kernel.orderAt() >>> 0) / 4;
       const words = this.renew();
-      for (let j = 0, o = (kernel.keyRecordsAt() >>> 0) / 4; j < n; j++, o++) {
-        const at = this.recordsAt + words[o];
-        run.append(words[at], words[at + 1], words, at + 2);
-      }
+      run.appendBlock(words.subarray(at, at + 2 * n), words.subarray(at + 2 * n, at + (2 + k) * n), n);
     }
     this.clear();
   }

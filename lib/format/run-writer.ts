@@ -79,6 +79,31 @@ export class RunWriter {
     if (pos >= this.flushAt) this.drain();
   }
 
+  /** The state the next record's delta is taken from, and whether it is the run's first. */
+  continuation(): { hi: number; lo: number; first: boolean } {
+    return { hi: this.prevHi, lo: this.prevLo, first: this.records === 0 };
+  }
+
+  /**
+   * Appends `records` records already encoded as append() encodes them, continuing from
+   * continuation(): the bytes, the last state, and each residue's sum over them (reduced).
+   */
+  appendEncoded(bytes: Uint8Array, records: number, lastHi: number, lastLo: number, blockSums: Uint32Array): void {
+    const { chunk, moduli, sums } = this;
+    for (let r = 0; r < moduli.length; r++) sums[r] = addModulo(sums[r], blockSums[r], moduli[r]);
+    for (let from = 0; from < bytes.length;) {
+      if (this.used === chunk.length) this.drain();
+      const n = Math.min(chunk.length - this.used, bytes.length - from);
+      chunk.set(bytes.subarray(from, from + n), this.used);
+      this.used += n;
+      from += n;
+    }
+    this.prevHi = lastHi;
+    this.prevLo = lastLo;
+    this.records += records;
+    if (this.used >= this.flushAt) this.drain();
+  }
+
   /** Writes the trailer, syncs, closes and renames into place. */
   finish(): RunSummary {
     this.put(encodeTrailerBody(this.records, this.sums));

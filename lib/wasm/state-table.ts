@@ -10,8 +10,8 @@
  *
  * The caller lays out the fixed arrays above heapBase() and passes their addresses to init(). Above
  * them, from `scratch`, this module keeps the regions whose size depends on the work: the staged
- * input batch (first, so that it never moves while a batch is being added), the combining index, and
- * the sort keys with their record offsets. They grow with memory.grow, which detaches the caller's
+ * input batch (first, so that it never moves while a batch is being added), the combining index, the
+ * sort keys with their record offsets, and the records of a bucket in order (`order`). They grow with memory.grow, which detaches the caller's
  * views: the caller renews them after each call that may grow (see the exports below).
  */
 
@@ -57,6 +57,7 @@ let index: usize = 0;
 let keys: usize = 0;
 let keyRecords: usize = 0;
 let order: usize = 0;
+let encoded: usize = 0;
 
 /** Where the caller's memory starts. */
 export function heapBase(): usize {
@@ -107,6 +108,7 @@ export function init(
 export function setRecord(residues: u32, chunks: i32): void {
   k = residues;
   stride = 2 + residues;
+  layOut(stagingBytes, indexSlots, keyCapacity); // copyOut's room per key follows the record
   clear(chunks);
 }
 
@@ -196,7 +198,7 @@ export function settle(): void {
  * their prefixes (seen, and foreseen: the prefix their successors are expected to have). Returns
  * their number; `keyRecordsAt()` gives the address.
  */
-export function gather(p: i32): i32 {
+function gather(p: i32): i32 {
   const n = combine(p);
   if (n == 0) return 0;
   ensureKeys(<usize>n);
@@ -248,6 +250,84 @@ export function orderKeys(n: i32, b: u32): void {
     store<u32>(at, <u32>(s & LOW_MASK), 4);
     store<u32>(at, <u32>(records >> 2) + load<u32>(keyRecords + ((<usize>(key & own)) << 2)), 8);
   }
+}
+
+/**
+ * gather(p), then its records copied out at orderAt() in that order: the states as (hi, lo) pairs,
+ * then from n · 8 bytes on their residues, k words each, for the caller to take in two copies.
+ * Returns n.
+ */
+export function copyOut(p: i32): i32 {
+  const n = gather(p);
+  let states = order;
+  let residues = order + ((<usize>n) << 3);
+  const bytes = (<usize>k) << 2;
+  for (let j: usize = 0; j < <usize>n; j++) {
+    const from = records + ((<usize>load<u32>(keyRecords + (j << 2))) << 2);
+    store<u64>(states, load<u64>(from));
+    memory.copy(residues, from + 8, bytes);
+    states += 8;
+    residues += bytes;
+  }
+  return n;
+}
+
+/** Each residue's sum over the last encode() block, reduced by its modulus, and unreduced. */
+const blockSums = memory.data(4 * 64);
+const sumScratch = memory.data(8 * 64);
+
+/**
+ * Encodes the n records of the last orderKeys() as a run file encodes them (lib/format/run-writer.ts:
+ * a new high word gives varint(lo · 2 + 1) and varint(hi − previous hi), a repeated one varint((lo −
+ * previous lo) · 2), then each residue as 4 bytes, little-endian), continuing from (prevHi, prevLo),
+ * or from (0, 0) as the run's first when `first`. The bytes go to encodedAt(); each residue's sum
+ * over the block, reduced, to blockSumsAt(). Returns the number of bytes.
+ */
+export function encode(n: i32, prevHi: u32, prevLo: u32, first: bool): i32 {
+  let pos = encoded;
+  const bytes = (<usize>k) << 2;
+  for (let r: usize = 0; r < <usize>k; r++) store<u64>(sumScratch + (r << 3), 0);
+  for (let j: usize = 0; j < <usize>n; j++) {
+    const at = order + j * 12;
+    const hi = load<u32>(at);
+    const lo = load<u32>(at, 4);
+    if (first || hi != prevHi) {
+      pos = putVarint(pos, (lo << 1) | 1);
+      pos = putVarint(pos, hi - prevHi);
+      first = false;
+    } else pos = putVarint(pos, (lo - prevLo) << 1);
+    const from = ((<usize>load<u32>(at, 8)) << 2) + 8; // the record's residues
+    memory.copy(pos, from, bytes);
+    for (let r: usize = 0; r < <usize>k; r++) {
+      const sum = sumScratch + (r << 3);
+      store<u64>(sum, load<u64>(sum) + <u64>load<u32>(from + (r << 2)));
+    }
+    pos += bytes;
+    prevHi = hi;
+    prevLo = lo;
+  }
+  for (let r: usize = 0; r < <usize>k; r++) {
+    store<u32>(blockSums + (r << 2), <u32>(load<u64>(sumScratch + (r << 3)) % <u64>load<u32>(moduli + (r << 2))));
+  }
+  return <i32>(pos - encoded);
+}
+
+export function blockSumsAt(): usize {
+  return blockSums;
+}
+
+export function encodedAt(): usize {
+  return encoded;
+}
+
+/** Writes v as an unsigned LEB128 varint at pos; returns the position after it. */
+function putVarint(pos: usize, v: u32): usize {
+  while (v >= 0x80) {
+    store<u8>(pos++, <u8>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  store<u8>(pos++, <u8>v);
+  return pos;
 }
 
 export function keysAt(): usize {
@@ -439,7 +519,10 @@ function layOut(staging: usize, slots: usize, keyCount: usize): void {
   const stagingSize = ((<u64>staging + 7) >> 3) << 3;
   const indexAt = <u64>scratch + stagingSize;
   const keysAt = ((indexAt + ((<u64>slots) << 2) + 7) >> 3) << 3;
-  const end = keysAt + <u64>keyCount * 24;
+  // Per key: 8 bytes of key, 4 of record offset, room for (hi, lo, offset) or a whole record, and
+  // for the record encoded (two varints and the residues).
+  const orderBytes = max<u64>(12, (<u64>stride) << 2);
+  const end = keysAt + <u64>keyCount * (12 + orderBytes + 10 + ((<u64>k) << 2));
   const have = <u64>memory.size() * PAGE_BYTES;
   if (end > have && (end > (<u64>1) << 32 || memory.grow(<i32>((end - have + PAGE_BYTES - 1) / PAGE_BYTES)) < 0)) abort();
   stagingBytes = <usize>stagingSize;
@@ -449,4 +532,5 @@ function layOut(staging: usize, slots: usize, keyCount: usize): void {
   keys = <usize>keysAt;
   keyRecords = keys + (keyCount << 3);
   order = keyRecords + (keyCount << 2);
+  encoded = order + keyCount * <usize>orderBytes;
 }
