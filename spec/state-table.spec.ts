@@ -15,11 +15,11 @@ import { tempScratch } from './support/scratch.js';
 const moduli = [4294967291, 4294967279, 7];
 
 /** Random states of a width, with repeats, residues for `m`, and the expected per-state sums. */
-function sample(width: number, count: number, distinct: number, m: readonly number[] = moduli) {
+function sample(width: number, count: number, distinct: number, m: readonly number[] = moduli, bits = Math.min(3 * width, 52)) {
   const random = seededRandom(width * 7919);
   const pool: Array<[number, number]> = [];
   for (let i = 0; i < distinct; i++) {
-    const value = Math.floor(random() * 2 ** Math.min(3 * width, 52));
+    const value = Math.floor(random() * 2 ** bits);
     pool.push([Math.floor(value / HIGH_UNIT), value % HIGH_UNIT]);
   }
   if (width === 19) pool.push([2 ** 27 - 1, 2 ** 30 - 1]);
@@ -168,15 +168,23 @@ test('a drained table is in the order sort-stream gives the same states, shuffle
   t.deepEqual(drained, sorted);
 });
 
-for (const width of [4, 11, 13, 19]) {
-  test(`width ${width}: a run file drained in encoded blocks is byte for byte the one written record by record`, (t) => {
+// The last case puts 20,000 states in one bucket (their prefixes are all 0), more than the module
+// encodes at once: the bucket goes out in slices.
+for (const [width, count, distinct, capacity, bits] of [
+  [4, 6000, 2500, 5000, 12],
+  [11, 6000, 2500, 5000, 33],
+  [13, 6000, 2500, 5000, 39],
+  [19, 6000, 2500, 5000, 52],
+  [13, 40000, 20000, 60000, 20],
+]) {
+  test(`width ${width}, ${distinct} states of ${bits} bits: a run file drained in encoded blocks is byte for byte the one written record by record`, (t) => {
     const dir = tempScratch(t);
     const header = { version: FORMAT_VERSION, width, columns: width, step: 5, run: 1, moduli };
-    const { states, residues, expected } = sample(width, 6000, 2500);
+    const { states, residues, expected } = sample(width, count, distinct, moduli, bits);
     const files = ['blocks', 'records'].map((way) => {
-      const table = new StateTable(5000, moduli, width);
-      for (let at = 0; at < 6000;) {
-        at = table.addBatch(states, residues, at, 6000);
+      const table = new StateTable(capacity, moduli, width);
+      for (let at = 0; at < count;) {
+        at = table.addBatch(states, residues, at, count);
         t.false(table.full);
       }
       const file = path.join(dir, `${way}.run`);
@@ -194,3 +202,16 @@ for (const width of [4, 11, 13, 19]) {
     t.deepEqual(byKey(read), byKey(expected));
   });
 }
+
+test('a bucket larger than the module copies out at once drains into a memory run in slices, every state once', (t) => {
+  const { states, residues, expected } = sample(13, 40000, 20000, moduli, 20);
+  const table = new StateTable(60000, moduli, 13);
+  t.is(table.addBatch(states, residues, 0, 40000), 40000);
+  const run = new MemoryRun(table.maxLoad, 3);
+  table.drainTo(run, false);
+  const drained = new Map<number, number[]>();
+  for (const batch of run.batches(4096))
+    for (let i = 0; i < batch.size; i++)
+      drained.set(batch.states[2 * i] * HIGH_UNIT + batch.states[2 * i + 1], Array.from(batch.residues.subarray(3 * i, 3 * i + 3)));
+  t.deepEqual(byKey(drained), byKey(expected));
+});

@@ -30,6 +30,7 @@
 
 import { MemoryRun } from './memory-run.js';
 import { instantiate, type WasmMemory } from '../wasm-module.js';
+import { maxRecordBytes } from '../format/layout.js';
 
 /** Distinct states a full table holds, as a share of its records: the rest is room to combine in. */
 export const MAX_LOAD_FACTOR = 0.7;
@@ -93,11 +94,13 @@ interface TableExports {
   stage(n: number): number;
   addBatch(n: number, start: number): number;
   settle(): void;
-  copyOut(p: number): number;
+  gather(p: number): number;
+  copyRecords(from: number, to: number): void;
   prepareKeys(p: number, room: number): number;
   orderKeys(n: number, b: number): void;
-  encode(n: number, prevHi: number, prevLo: number, first: boolean): number;
-  encodedAt(): number;
+  encode(from: number, to: number, prevHi: number, prevLo: number, first: boolean): number;
+  outAt(): number;
+  outBytes(): number;
   blockSumsAt(): number;
   keysAt(): number;
   keyRecordsAt(): number;
@@ -282,18 +285,22 @@ export class StateTable {
       this.sortMs += performance.now() - started;
       const o = (kernel.orderAt() >>> 0) / 4;
       if (encoded) {
-        const from = encoded.continuation();
-        const bytes = kernel.encode(n, from.hi, from.lo, from.first);
-        const words = this.renew();
-        const sums = (kernel.blockSumsAt() >>> 0) / 4;
-        const last = o + 3 * (n - 1);
-        encoded.appendEncoded(
-          new Uint8Array(words.buffer, kernel.encodedAt() >>> 0, bytes),
-          n,
-          words[last],
-          words[last + 1],
-          words.subarray(sums, sums + this.residueCount),
-        );
+        const slice = Math.floor(kernel.outBytes() / maxRecordBytes(this.residueCount));
+        for (let from = 0; from < n; from += slice) {
+          const to = Math.min(n, from + slice);
+          const previous = encoded.continuation();
+          const bytes = kernel.encode(from, to, previous.hi, previous.lo, previous.first);
+          const words = this.renew();
+          const sums = (kernel.blockSumsAt() >>> 0) / 4;
+          const last = o + 3 * (to - 1);
+          encoded.appendEncoded(
+            new Uint8Array(words.buffer, kernel.outAt() >>> 0, bytes),
+            to - from,
+            words[last],
+            words[last + 1],
+            words.subarray(sums, sums + this.residueCount),
+          );
+        }
       } else {
         const words = this.renew();
         for (let j = 0, at = o; j < n; j++, at += 3) sink.append(words[at], words[at + 1], words, words[at + 2] + 2);
@@ -312,12 +319,20 @@ export class StateTable {
     // Bucket by bucket: the next step reads its states in key order at the grain of buckets.
     const { kernel } = this;
     const k = this.residueCount;
+    const slice = Math.floor(kernel.outBytes() / tableSlotBytes(k));
     for (let p = 0; p < this.buckets; p++) {
-      const n = kernel.copyOut(p);
-      if (n === 0) continue;
-      const at = (kernel.orderAt() >>> 0) / 4;
-      const words = this.renew();
-      run.appendBlock(words.subarray(at, at + 2 * n), words.subarray(at + 2 * n, at + (2 + k) * n), n);
+      const n = kernel.gather(p);
+      for (let from = 0; from < n; from += slice) {
+        const to = Math.min(n, from + slice);
+        kernel.copyRecords(from, to);
+        const at = (kernel.outAt() >>> 0) / 4;
+        const words = this.renew();
+        run.appendBlock(
+          words.subarray(at, at + 2 * (to - from)),
+          words.subarray(at + 2 * (to - from), at + (2 + k) * (to - from)),
+          to - from,
+        );
+      }
     }
     this.clear();
   }

@@ -19,6 +19,8 @@ const NONE: i32 = -1;
 const LOW_BITS: u64 = 30;
 const LOW_MASK: u64 = (1 << LOW_BITS) - 1;
 const PAGE_BYTES: u64 = 65536;
+/** Room for records copied or encoded for the caller, a slice of a bucket at a time: L2-sized. */
+const OUT_BYTES: usize = 1 << 18;
 
 // Fixed arrays (addresses set by init) and their shape.
 let records: usize = 0;
@@ -57,7 +59,7 @@ let index: usize = 0;
 let keys: usize = 0;
 let keyRecords: usize = 0;
 let order: usize = 0;
-let encoded: usize = 0;
+let out: usize = 0;
 
 /** Where the caller's memory starts. */
 export function heapBase(): usize {
@@ -108,7 +110,6 @@ export function init(
 export function setRecord(residues: u32, chunks: i32): void {
   k = residues;
   stride = 2 + residues;
-  layOut(stagingBytes, indexSlots, keyCapacity); // copyOut's room per key follows the record
   clear(chunks);
 }
 
@@ -198,7 +199,7 @@ export function settle(): void {
  * their prefixes (seen, and foreseen: the prefix their successors are expected to have). Returns
  * their number; `keyRecordsAt()` gives the address.
  */
-function gather(p: i32): i32 {
+export function gather(p: i32): i32 {
   const n = combine(p);
   if (n == 0) return 0;
   ensureKeys(<usize>n);
@@ -253,23 +254,21 @@ export function orderKeys(n: i32, b: u32): void {
 }
 
 /**
- * gather(p), then its records copied out at orderAt() in that order: the states as (hi, lo) pairs,
- * then from n · 8 bytes on their residues, k words each, for the caller to take in two copies.
- * Returns n.
+ * After gather(): the records of keyRecords [from, to) copied out at outAt(): their states as
+ * (hi, lo) pairs, then from (to − from) · 8 bytes on their residues, k words each, for the caller
+ * to take in two copies. At most outBytes() in all.
  */
-export function copyOut(p: i32): i32 {
-  const n = gather(p);
-  let states = order;
-  let residues = order + ((<usize>n) << 3);
+export function copyRecords(from: i32, to: i32): void {
+  let states = out;
+  let residues = out + ((<usize>(to - from)) << 3);
   const bytes = (<usize>k) << 2;
-  for (let j: usize = 0; j < <usize>n; j++) {
-    const from = records + ((<usize>load<u32>(keyRecords + (j << 2))) << 2);
-    store<u64>(states, load<u64>(from));
-    memory.copy(residues, from + 8, bytes);
+  for (let j = <usize>from; j < <usize>to; j++) {
+    const record = records + ((<usize>load<u32>(keyRecords + (j << 2))) << 2);
+    store<u64>(states, load<u64>(record));
+    memory.copy(residues, record + 8, bytes);
     states += 8;
     residues += bytes;
   }
-  return n;
 }
 
 /** Each residue's sum over the last encode() block, reduced by its modulus, and unreduced. */
@@ -277,17 +276,18 @@ const blockSums = memory.data(4 * 64);
 const sumScratch = memory.data(8 * 64);
 
 /**
- * Encodes the n records of the last orderKeys() as a run file encodes them (lib/format/run-writer.ts:
+ * Encodes records [from, to) of the last orderKeys() as a run file encodes them (lib/format/run-writer.ts:
  * a new high word gives varint(lo · 2 + 1) and varint(hi − previous hi), a repeated one varint((lo −
  * previous lo) · 2), then each residue as 4 bytes, little-endian), continuing from (prevHi, prevLo),
  * or from (0, 0) as the run's first when `first`. The bytes go to encodedAt(); each residue's sum
- * over the block, reduced, to blockSumsAt(). Returns the number of bytes.
+ * over the block, reduced, to blockSumsAt(). Returns the number of bytes, at most outBytes() when
+ * to − from ≤ outBytes() / (10 + 4k).
  */
-export function encode(n: i32, prevHi: u32, prevLo: u32, first: bool): i32 {
-  let pos = encoded;
+export function encode(from: i32, to: i32, prevHi: u32, prevLo: u32, first: bool): i32 {
+  let pos = out;
   const bytes = (<usize>k) << 2;
   for (let r: usize = 0; r < <usize>k; r++) store<u64>(sumScratch + (r << 3), 0);
-  for (let j: usize = 0; j < <usize>n; j++) {
+  for (let j = <usize>from; j < <usize>to; j++) {
     const at = order + j * 12;
     const hi = load<u32>(at);
     const lo = load<u32>(at, 4);
@@ -309,15 +309,19 @@ export function encode(n: i32, prevHi: u32, prevLo: u32, first: bool): i32 {
   for (let r: usize = 0; r < <usize>k; r++) {
     store<u32>(blockSums + (r << 2), <u32>(load<u64>(sumScratch + (r << 3)) % <u64>load<u32>(moduli + (r << 2))));
   }
-  return <i32>(pos - encoded);
+  return <i32>(pos - out);
 }
 
 export function blockSumsAt(): usize {
   return blockSums;
 }
 
-export function encodedAt(): usize {
-  return encoded;
+export function outAt(): usize {
+  return out;
+}
+
+export function outBytes(): usize {
+  return OUT_BYTES;
 }
 
 /** Writes v as an unsigned LEB128 varint at pos; returns the position after it. */
@@ -519,10 +523,8 @@ function layOut(staging: usize, slots: usize, keyCount: usize): void {
   const stagingSize = ((<u64>staging + 7) >> 3) << 3;
   const indexAt = <u64>scratch + stagingSize;
   const keysAt = ((indexAt + ((<u64>slots) << 2) + 7) >> 3) << 3;
-  // Per key: 8 bytes of key, 4 of record offset, room for (hi, lo, offset) or a whole record, and
-  // for the record encoded (two varints and the residues).
-  const orderBytes = max<u64>(12, (<u64>stride) << 2);
-  const end = keysAt + <u64>keyCount * (12 + orderBytes + 10 + ((<u64>k) << 2));
+  // Per key: 8 bytes of key, 4 of record offset, 12 of (hi, lo, offset); then the out region.
+  const end = keysAt + <u64>keyCount * 24 + <u64>OUT_BYTES;
   const have = <u64>memory.size() * PAGE_BYTES;
   if (end > have && (end > (<u64>1) << 32 || memory.grow(<i32>((end - have + PAGE_BYTES - 1) / PAGE_BYTES)) < 0)) abort();
   stagingBytes = <usize>stagingSize;
@@ -532,5 +534,5 @@ function layOut(staging: usize, slots: usize, keyCount: usize): void {
   keys = <usize>keysAt;
   keyRecords = keys + (keyCount << 3);
   order = keyRecords + (keyCount << 2);
-  encoded = order + keyCount * <usize>orderBytes;
+  out = order + keyCount * 12;
 }
