@@ -14,10 +14,10 @@ import { CountOptions, normalizeCountOptions } from './count-options.js';
 
 /**
  * Wall seconds per state of Table 1's bound, per worker, measured on the reference workstation
- * (docs/performance.md): 11×11 in memory in 37 s with two workers over a bound of 299M states;
- * 13×13 at --memory 512M, every large step on disk, in 43.5 min over 7.7G.
+ * (docs/performance.md): 11×11 in memory in 23 s with two workers over a bound of 299M states;
+ * 13×13 at --memory 512M, every large step on disk, in 37.3 min over 7.7G.
  */
-export const SECONDS_PER_BOUND_STATE = { inMemory: 0.25e-6, onDisk: 0.68e-6 };
+export const SECONDS_PER_BOUND_STATE = { inMemory: 0.16e-6, onDisk: 0.58e-6 };
 
 export interface ColumnPlan {
   /** 1-based. */
