@@ -103,7 +103,6 @@ interface TableExports {
   outBytes(): number;
   blockSumsAt(): number;
   keysAt(): number;
-  keyRecordsAt(): number;
   orderAt(): number;
 }
 

@@ -195,9 +195,9 @@ export function settle(): void {
 }
 
 /**
- * Combines bucket p and puts the word offsets of its states' records (from `records`) into keyRecords, tallying
- * their prefixes (seen, and foreseen: the prefix their successors are expected to have). Returns
- * their number; `keyRecordsAt()` gives the address.
+ * Combines bucket p and puts the word offsets of its states' records (from `records`) into
+ * keyRecords, tallying their prefixes (seen, and foreseen: the prefix their successors are expected
+ * to have). Returns their number.
  */
 export function gather(p: i32): i32 {
   const n = combine(p);
@@ -336,10 +336,6 @@ function putVarint(pos: usize, v: u32): usize {
 
 export function keysAt(): usize {
   return keys;
-}
-
-export function keyRecordsAt(): usize {
-  return keyRecords;
 }
 
 export function orderAt(): usize {
