@@ -18,6 +18,9 @@ export interface WasmMemory {
 
 export const PAGE_BYTES = 65536;
 
+/** The next multiple of 8 at or above a byte offset (offsets reach past 2^31: no bitwise operators). */
+export const align8 = (bytes: number): number => Math.ceil(bytes / 8) * 8;
+
 const compiled = new Map<string, object>();
 
 /** A new instance of dist/lib/wasm/<name>.wasm; `what` names it in the error its abort() raises. */

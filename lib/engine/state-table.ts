@@ -29,7 +29,7 @@
  */
 
 import { MemoryRun } from './memory-run.js';
-import { instantiate, type WasmMemory } from '../wasm-module.js';
+import { align8 as align, instantiate, type WasmMemory } from '../wasm-module.js';
 import { maxRecordBytes } from '../format/layout.js';
 
 /** Distinct states a full table holds, as a share of its records: the rest is room to combine in. */
@@ -392,5 +392,3 @@ export class StateTable {
 }
 
 const clamp = (value: number, least: number, most: number) => Math.min(most, Math.max(least, Math.floor(value)));
-/** The next multiple of 8 (the module's memory reaches past 2^31 bytes: no bitwise operators). */
-const align = (bytes: number) => Math.ceil(bytes / 8) * 8;

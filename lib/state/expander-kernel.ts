@@ -10,7 +10,7 @@
  */
 
 import type { ResidueExtender } from '../residues/growth.js';
-import { instantiate, PAGE_BYTES, type WasmMemory } from '../wasm-module.js';
+import { align8 as align, instantiate, PAGE_BYTES, type WasmMemory } from '../wasm-module.js';
 
 interface KernelExports {
   memory: WasmMemory;
@@ -88,8 +88,6 @@ class Layout {
     return n <= this.capacity && k === this.k && owners === this.owners;
   }
 }
-
-const align = (bytes: number) => (bytes + 7) & ~7;
 
 export class ExpanderKernel {
   readonly width: number;
