@@ -24,6 +24,29 @@ test('a batch for a step the receiver has not begun waits for beginStep, and end
   receiver.close();
 });
 
+test('poll takes in a sent batch at once, and its acknowledgement returns the credit', async (t) => {
+  const { port1, port2 } = new MessageChannel();
+  const sender = new PeerLink(port1, 1, 1);
+  const receiver = new PeerLink(port2, 1, 1);
+  const received: number[] = [];
+  receiver.handleInbound((states, residues, size) => {
+    for (let i = 0; i < size; i++) received.push(states[2 * i + 1] * 1000 + residues[i]);
+  });
+  sender.beginStep(0);
+  receiver.beginStep(0);
+  // Capacity 1: each record is a batch; five fill the four credits and queue one.
+  for (let i = 0; i < 5; i++) sender.queueRecord(0, i, Uint32Array.of(i + 1), 0);
+  t.deepEqual(received, [], 'nothing before a poll or an event-loop turn');
+  receiver.poll();
+  t.deepEqual(received, [1, 1002, 2003, 3004], 'the four batches in flight, synchronously');
+  sender.poll();
+  receiver.poll();
+  t.deepEqual(received, [1, 1002, 2003, 3004, 4005], 'the acknowledgements freed credit for the fifth');
+  await sender.ready();
+  sender.close();
+  receiver.close();
+});
+
 test('ownership splits states about evenly and is stable', (t) => {
   let ones = 0;
   for (let i = 0; i < 10000; i++) {

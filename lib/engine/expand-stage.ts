@@ -139,7 +139,9 @@ export function expandTransform(
     clock.time(phase, () => stage.run(batch, output));
     inputPool.give(batch);
     onBatch();
-    // With peers: wait for credit on every link, keeping this event loop free to take in theirs.
+    // With peers: take in what they sent, then wait for credit on every link, keeping this event
+    // loop free to take in more.
+    router?.poll();
     if (router) router.ready().then(() => done(null, output), done);
     else done(null, output);
   });

@@ -5,11 +5,14 @@
  * transferred, not copied, and come back with the acknowledgement for reuse. At most MAX_IN_FLIGHT
  * batches are unacknowledged, so neither side queues without bound; a worker waiting for credit
  * keeps its event loop free to take in its peer's batches, so the two never wait on each other.
+ * Between its own batches a worker also polls its ports (receiveMessageOnPort): a peer's batch is
+ * taken in and acknowledged at once, not when this worker's event loop next turns, so the peer
+ * seldom runs out of credit and idles.
  * Batches carry their step: one that arrives before this worker has begun that step (the two
  * workers start a step on separate messages, in no fixed order) waits, unacknowledged, until it has.
  */
 
-import type { MessagePort } from 'node:worker_threads';
+import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 
 const MAX_IN_FLIGHT = 4;
 
@@ -59,6 +62,11 @@ export class PeerLink {
   /** Where inbound batches go. */
   handleInbound(handler: InboundHandler): void {
     this.onBatch = handler;
+  }
+
+  /** Takes in, synchronously, whatever the peer has sent so far. */
+  poll(): void {
+    for (let got = receiveMessageOnPort(this.port); got; got = receiveMessageOnPort(this.port)) this.receive(got.message as PeerMessage);
   }
 
   /** Starts `step`: batches sent are tagged with it, and the peer's early ones for it are taken in. */
@@ -193,18 +201,16 @@ export class PeerRouter {
   /** links[j] leads to worker j; undefined for this worker's own. */
   readonly links: ReadonlyArray<PeerLink | undefined>;
   readonly self: number;
+  private readonly peers: PeerLink[];
 
   constructor(self: number, links: ReadonlyArray<PeerLink | undefined>) {
     this.self = self;
     this.links = links;
+    this.peers = links.filter((link): link is PeerLink => link !== undefined);
   }
 
   get workers(): number {
     return this.links.length;
-  }
-
-  private get peers(): PeerLink[] {
-    return this.links.filter((link): link is PeerLink => link !== undefined);
   }
 
   handleInbound(handler: InboundHandler): void {
@@ -216,6 +222,11 @@ export class PeerRouter {
       link.setResidueCount(residueCount);
       link.beginStep(step);
     }
+  }
+
+  /** Takes in, synchronously, whatever every peer has sent so far. */
+  poll(): void {
+    for (const link of this.peers) link.poll();
   }
 
   /** Resolves once every peer's queued batches have been handed to its port (credit permitting). */
