@@ -12,6 +12,7 @@ import { EXIT_CODES, formatHelp } from './help-text.js';
 import { countCommand } from './count-command.js';
 import { estimateCommand } from './estimate-command.js';
 import { gamesCommand } from './games-command.js';
+import { solveCommand } from './solve-command.js';
 import { inspectCommand } from './inspect-command.js';
 import { recurrenceCommand } from './recurrence-command.js';
 import { reportCommand } from './report-command.js';
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
     .command(estimateCommand)
     .command(sampleCommand)
     .command(gamesCommand)
+    .command(solveCommand)
     .command(reportCommand)
     .command(taskCommand)
     .example('gocount 9x9', 'count the legal positions of a 9×9 board')

@@ -35,8 +35,8 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       const what = [
         report.counts > 0 ? plural(report.counts, 'count') : '',
         report.steps > 0 ? plural(report.steps, 'step') : '',
-        plural(report.files, 'run file'),
-        `${report.records} records`,
+        report.databases ? plural(report.databases, 'solve database') : plural(report.files, 'run file'),
+        report.databases ? `${report.records} states` : `${report.records} records`,
       ].filter(Boolean);
       const verdict = ok ? 'no problems' : plural(report.problems.length, 'problem');
       process.stdout.write(`checked ${what.join(', ')}: ${verdict}\n`);

@@ -15,6 +15,7 @@ import { findCountFolders, statUserPath } from '../format/find-counts.js';
 import { checkCount } from './count-check.js';
 import type { Problem } from './problems.js';
 import { checkRunFile } from './run-check.js';
+import { checkSolveDb, isSolveDb } from '../solve/solve-db.js';
 import { checkStep, StepCheck } from './step-check.js';
 
 export interface VerifyReport {
@@ -22,6 +23,8 @@ export interface VerifyReport {
   readonly counts: number;
   readonly steps: number;
   readonly files: number;
+  /** Solve databases (gocount solve --db); their records are states. */
+  readonly databases?: number;
   readonly records: number;
   readonly problems: Problem[];
 }
@@ -38,6 +41,10 @@ export function verifyPath(target: string, onProgress: (progress: VerifyProgress
   const stat = statUserPath(target);
   if (stat.isFile() && path.basename(target) === COUNT_FILE) return verifyPath(path.dirname(target), onProgress);
   if (stat.isFile()) {
+    if (isSolveDb(target)) {
+      const db = checkSolveDb(target);
+      return { path: target, counts: 0, steps: 0, files: 0, databases: 1, records: db.states, problems: db.problems };
+    }
     if (path.basename(target) === MANIFEST_FILE) return fromSteps(target, 0, [checkStep(path.dirname(target))]);
     // A .run file without the magic is a damaged run file (a problem found); anything else is not ours.
     if (!startsWithMagic(target) && !target.endsWith(RUN_SUFFIX))

@@ -1,0 +1,101 @@
+/** `gocount solve MxN`: the value of a small board under a cycle rule, by retrograde analysis. */
+
+import type { CommandModule } from 'yargs';
+import { parseBoard } from '../lib/board/shape.js';
+import { UsageError } from '../lib/errors.js';
+import { lookUp } from '../lib/solve/look-up.js';
+import { writeSolveDb } from '../lib/solve/solve-db.js';
+import { solveResult, solveBoard } from '../lib/solve/solve.js';
+import { CYCLE_RULES, type CycleRule } from '../lib/solve/state-space.js';
+
+interface SolveArgs {
+  size?: (string | number)[];
+  rule: CycleRule;
+  json: boolean;
+  stats: boolean;
+  db?: string;
+  position?: string;
+  'to-move': 'black' | 'white';
+  'after-pass': boolean;
+  ko?: string;
+}
+
+const signed = (v: number): string => (v > 0 ? `+${v}` : `${v}`);
+
+export const solveCommand: CommandModule<object, SolveArgs> = {
+  command: 'solve [size..]',
+  describe: 'the value of the empty board and its best first moves, by retrograde analysis over every legal position (up to 16 points)',
+  builder: (y) =>
+    y
+      .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true })
+      .option('rule', {
+        choices: CYCLE_RULES,
+        default: 'no-cycle' as CycleRule,
+        describe: 'no-cycle: no move may repeat a position (situational superko); cycle-draw: simple ko, a longer cycle is a draw',
+      })
+      .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON (its value field is the value)' })
+      .option('stats', { type: 'boolean', default: false, describe: 'also print the retrograde analysis: epochs, cycles, states by value' })
+      .option('db', { type: 'string', describe: 'with a size: write the database to FILE; with --position: read it from FILE' })
+      .option('position', { type: 'string', describe: 'look a position up in --db: rows from the top, separated by /, of X, O and .' })
+      .option('to-move', {
+        choices: ['black', 'white'] as const,
+        default: 'black' as const,
+        describe: 'with --position: the player to move',
+      })
+      .option('after-pass', { type: 'boolean', default: false, describe: 'with --position: the last move was a pass' })
+      .option('ko', {
+        type: 'string',
+        describe: 'with --position, cycle-draw: the point (a1, b2, …) the player to move may not retake at once',
+      }),
+  handler: (args) => {
+    if (args.position !== undefined) {
+      if (args.db === undefined) throw new UsageError('--position needs --db FILE, a database written by gocount solve MxN --db FILE');
+      const toMove = args['to-move'];
+      const found = lookUp(args.db, { position: args.position, toMove, afterPass: args['after-pass'], ko: args.ko });
+      if (args.json) {
+        process.stdout.write(
+          `${JSON.stringify({ ...found.header, value: found.value, bestMoves: found.bestMoves, moves: found.moves })}\n`,
+        );
+        return;
+      }
+      process.stdout.write(
+        `${signed(found.value)} for ${toMove === 'black' ? 'Black' : 'White'} (to move), rule ${found.header.rule}\n` +
+          `best moves: ${found.bestMoves.join(', ')}\n`,
+      );
+      return;
+    }
+    if (args.size === undefined || args.size.length === 0)
+      throw new UsageError('solve needs a board size (MxN), or --db FILE with --position');
+    const { m, n } = parseBoard(args.size);
+    const started = performance.now();
+    const solved = solveBoard(m, n, args.rule);
+    if (args.db !== undefined) writeSolveDb(args.db, solved);
+    const result = solveResult(solved, (performance.now() - started) / 1000);
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      return;
+    }
+    const { value } = result;
+    const outcome = value === 0 ? 'a draw' : `${value > 0 ? 'Black' : 'White'} wins by ${Math.abs(value)}`;
+    const lines = [
+      `${m}x${n}, rule ${result.rule}: ${signed(value)} for Black, ${outcome}, with best play (area scoring, komi 0)`,
+      `best first moves: ${result.bestMoves.join(', ')}`,
+      `${result.positions} positions, ${result.states} states, ${result.edges} moves; ${result.seconds.toFixed(2)} s`,
+    ];
+    if (args.db !== undefined) lines.push(`database written to ${args.db}`);
+    if (args.stats) {
+      const r = result.retrograde;
+      lines.push(
+        `forward checking: ${r.epochs} epochs, ${r.stable} states stable, ${r.unstable} unstable`,
+        `positions in cycles: ${r.cyclePositions} in ${r.cycleComponents} components (largest ${r.largestComponent}), ${r.cycleStates} states` +
+          (result.rule === 'no-cycle' ? `; history search: ${r.searchNodes} positions, ${r.revised} forward-checked values revised` : ''),
+        `first moves: ${result.moves.map((move) => `${move.move} ${signed(move.value)}`).join(', ')}`,
+        `states by value: ${Object.entries(result.valueCounts)
+          .filter(([, count]) => count > 0)
+          .map(([v, count]) => `${signed(Number(v))}: ${count}`)
+          .join(', ')}`,
+      );
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+  },
+};

@@ -1,0 +1,353 @@
+/**
+ * Retrograde analysis over a MoveGraph: the value of every state, from the view of the player to
+ * move, in points.
+ *
+ * Forward checking (the paper's epochs): a state whose children all have values takes the best
+ * of them, sweep after sweep, until a sweep changes nothing. What is left, the unstable states, can
+ * reach a cycle; each rule resolves them as it demands:
+ * - cycle-draw: a cycle ends the game as a draw. The values are those of the game in which play
+ *   that never ends scores 0, found by the counting retrograde of threshold games (for each t from
+ *   the board's size down to 1, the states from which the player to move can force t points or
+ *   more, and those where the opponent can force it), one pass over the reversed moves. A player
+ *   forcing a result never repeats a state, so the first repetition ending the game changes nothing.
+ * - no-cycle: a move may not recreate a position (with the same player to move) met before in the
+ *   game. A stored value is that of the game starting at the state with no earlier history. The
+ *   positions are split into strongly connected components (Tarjan) and valued in reverse
+ *   topological order: a position in no cycle takes the best of its children; the states of a
+ *   component with a cycle are each searched over game histories inside the component (alpha-beta,
+ *   the history checked against the path), leaving it through states already valued, which can
+ *   never come back to it, so their values hold whatever the history.
+ */
+
+import { GocountError } from '../errors.js';
+import { MoveGraph, NO_ENDING } from './move-graph.js';
+
+export interface RetrogradeStats {
+  /** Forward-checking sweeps, the last one changing nothing. */
+  epochs: number;
+  /** States valued by forward checking. */
+  stable: number;
+  unstable: number;
+  /** Components of positions with a cycle, their positions and states, and the largest. */
+  cycleComponents: number;
+  cyclePositions: number;
+  cycleStates: number;
+  largestComponent: number;
+  /** no-cycle: positions searched over histories; states whose forward-checked value the history changed. */
+  searchNodes: number;
+  revised: number;
+}
+
+/** Values of every state; unknown where known[s] is 0. Returns the sweeps made. */
+export function forwardCheck(graph: MoveGraph, values: Int8Array, known: Uint8Array): number {
+  const { start, children, ending } = graph;
+  let epochs = 0;
+  for (let changed = true; changed;) {
+    changed = false;
+    epochs++;
+    for (let s = 0; s < graph.states; s++) {
+      if (known[s]) continue;
+      let best = ending[s] === NO_ENDING ? -128 : ending[s];
+      let all = true;
+      for (let e = start[s]; e < start[s + 1]; e++) {
+        const c = children[e];
+        if (!known[c]) {
+          all = false;
+          break;
+        }
+        if (-values[c] > best) best = -values[c];
+      }
+      if (all) {
+        values[s] = best;
+        known[s] = 1;
+        changed = true;
+      }
+    }
+  }
+  return epochs;
+}
+
+/**
+ * cycle-draw: every state's value, never-ending play scoring 0. W holds the states whose player
+ * can force at least t, L those whose opponent can force at least t against them; both only grow
+ * as t falls, so one pass over the reversed moves serves every t.
+ */
+export function solveCycleDraw(graph: MoveGraph): Int8Array {
+  const states = graph.states;
+  const points = graph.space.board.points;
+  const { start: parentStart, parents } = graph.parents();
+  const left = new Uint8Array(states);
+  for (let s = 0; s < states; s++) left[s] = graph.moves(s);
+  const byEnding: number[][] = Array.from({ length: 2 * points + 1 }, () => []);
+  for (let s = 0; s < states; s++) if (graph.ending[s] !== NO_ENDING) byEnding[graph.ending[s] + points].push(s);
+  const values = new Int8Array(states);
+  const inW = new Uint8Array(states);
+  const inL = new Uint8Array(states);
+  const queue = new Uint32Array(states);
+  for (let t = points; t >= 1; t--) {
+    let head = 0;
+    let tail = 0;
+    for (const s of byEnding[t + points]) {
+      if (!inW[s]) {
+        inW[s] = 1;
+        values[s] = t;
+        queue[tail++] = s;
+      }
+    }
+    for (const s of byEnding[points - t]) {
+      if (--left[s] === 0 && !inL[s]) {
+        inL[s] = 1;
+        values[s] = -t;
+        queue[tail++] = s;
+      }
+    }
+    while (head < tail) {
+      const u = queue[head++];
+      for (let e = parentStart[u]; e < parentStart[u + 1]; e++) {
+        const p = parents[e];
+        if (inW[u]) {
+          // A move into a state its player wins: one fewer move of p escapes losing t.
+          if (--left[p] === 0 && !inL[p]) {
+            inL[p] = 1;
+            values[p] = -t;
+            queue[tail++] = p;
+          }
+        } else if (!inW[p]) {
+          inW[p] = 1;
+          values[p] = t;
+          queue[tail++] = p;
+        }
+      }
+    }
+  }
+  return values;
+}
+
+/**
+ * Strongly connected components of the positions (states of one position merged), by Tarjan's
+ * algorithm without recursion. Returns each position's component, numbered in the order found:
+ * reverse topological, every component after those it reaches. `cyclic` marks components with a
+ * cycle (more than one position, or a move from a position to itself).
+ */
+export interface Components {
+  readonly component: Int32Array;
+  readonly count: number;
+  readonly cyclic: Uint8Array;
+  readonly sizes: Uint32Array;
+}
+
+export function positionComponents(graph: MoveGraph): Components {
+  const { space, start, children } = graph;
+  const positions = space.positions;
+  const { base, rankOf } = space;
+  const index = new Int32Array(positions).fill(-1);
+  const low = new Int32Array(positions);
+  const onStack = new Uint8Array(positions);
+  const stack = new Int32Array(positions);
+  const component = new Int32Array(positions).fill(-1);
+  const callRank = new Int32Array(positions);
+  const callEdge = new Uint32Array(positions);
+  const cyclicList: number[] = [];
+  const sizeList: number[] = [];
+  let next = 0;
+  let top = 0;
+  let count = 0;
+  const edgesEnd = (r: number): number => start[base[r + 1]];
+  for (let root = 0; root < positions; root++) {
+    if (index[root] >= 0) continue;
+    let depth = 0;
+    callRank[0] = root;
+    callEdge[0] = start[base[root]];
+    index[root] = low[root] = next++;
+    stack[top++] = root;
+    onStack[root] = 1;
+    const selfLoops = new Set<number>();
+    while (depth >= 0) {
+      const r = callRank[depth];
+      if (callEdge[depth] < edgesEnd(r)) {
+        const c = rankOf[children[callEdge[depth]++]];
+        if (c === r) {
+          selfLoops.add(r);
+          continue;
+        }
+        if (index[c] < 0) {
+          index[c] = low[c] = next++;
+          stack[top++] = c;
+          onStack[c] = 1;
+          depth++;
+          callRank[depth] = c;
+          callEdge[depth] = start[base[c]];
+        } else if (onStack[c] && index[c] < low[r]) low[r] = index[c];
+        continue;
+      }
+      if (low[r] === index[r]) {
+        let size = 0;
+        let selfLoop = false;
+        for (;;) {
+          const w = stack[--top];
+          onStack[w] = 0;
+          component[w] = count;
+          size++;
+          if (selfLoops.has(w)) selfLoop = true;
+          if (w === r) break;
+        }
+        cyclicList.push(size > 1 || selfLoop ? 1 : 0);
+        sizeList.push(size);
+        count++;
+      }
+      depth--;
+      if (depth >= 0) {
+        const parent = callRank[depth];
+        if (low[r] < low[parent]) low[parent] = low[r];
+      }
+    }
+  }
+  return { component, count, cyclic: Uint8Array.from(cyclicList), sizes: Uint32Array.from(sizeList) };
+}
+
+/** The cycle figures of the stats: components of positions with a cycle, their positions and states. */
+export function cycleFigures(graph: MoveGraph, parts: Components, stats: RetrogradeStats): void {
+  const { space } = graph;
+  for (let k = 0; k < parts.count; k++) {
+    if (!parts.cyclic[k]) continue;
+    stats.cycleComponents++;
+    stats.cyclePositions += parts.sizes[k];
+    if (parts.sizes[k] > stats.largestComponent) stats.largestComponent = parts.sizes[k];
+  }
+  for (let r = 0; r < space.positions; r++) {
+    if (parts.cyclic[parts.component[r]]) stats.cycleStates += space.base[r + 1] - space.base[r];
+  }
+}
+
+/** A search limit: beyond it, a component is too tangled for the history search. */
+export const SEARCH_NODE_LIMIT = 5e7;
+
+/**
+ * no-cycle: every state's value with no earlier history. `values` and `known` come from forward
+ * checking and are completed (and revised where a repetition matters) in place.
+ */
+export function solveNoCycle(
+  graph: MoveGraph,
+  parts: Components,
+  values: Int8Array,
+  known: Uint8Array,
+  stats: RetrogradeStats,
+): HistorySearch {
+  const { space } = graph;
+  const { component, count, cyclic } = parts;
+  const statesOf: number[][] = Array.from({ length: count }, () => []);
+  for (let r = 0; r < space.positions; r++) for (let s = space.base[r]; s < space.base[r + 1]; s++) statesOf[component[r]].push(s);
+  orderMoves(graph, solveCycleDraw(graph));
+  const search = new HistorySearch(graph, values, component);
+  for (let k = 0; k < count; k++) {
+    const members = statesOf[k];
+    if (!cyclic[k]) {
+      for (const s of members) {
+        values[s] = bestOfChildren(graph, values, s);
+        known[s] = 1;
+      }
+      continue;
+    }
+    const found = members.map((s) => search.valueFrom(s));
+    members.forEach((s, i) => {
+      if (known[s] && values[s] !== found[i]) stats.revised++;
+      values[s] = found[i];
+      known[s] = 1;
+    });
+  }
+  stats.searchNodes = search.nodes;
+  return search;
+}
+
+/**
+ * Puts each state's moves best first by a guide (values in which a cycle scores 0): alpha-beta in
+ * the history search then cuts most of the others.
+ */
+function orderMoves(graph: MoveGraph, guide: Int8Array): void {
+  const { start, children } = graph;
+  for (let s = 0; s < graph.states; s++) {
+    const row = children.subarray(start[s], start[s + 1]);
+    row.sort((a, b) => guide[a] - guide[b]);
+  }
+}
+
+function bestOfChildren(graph: MoveGraph, values: Int8Array, s: number): number {
+  let best = graph.ending[s] === NO_ENDING ? -128 : graph.ending[s];
+  for (let e = graph.start[s]; e < graph.start[s + 1]; e++) best = Math.max(best, -values[graph.children[e]]);
+  return best;
+}
+
+/**
+ * The no-cycle value of a state of a component with a cycle, over the game histories that stay in
+ * the component: a position is (key, parity of the moves since the start), the player to move
+ * alternating. A pass is always legal; any other move may not recreate a position of the history.
+ */
+export class HistorySearch {
+  nodes = 0;
+  private readonly history = new Set<number>();
+
+  constructor(
+    private readonly graph: MoveGraph,
+    private readonly values: Int8Array,
+    private readonly component: Int32Array,
+  ) {}
+
+  valueFrom(s: number): number {
+    this.history.clear();
+    this.history.add(this.positionId(s, 0));
+    return this.search(s, 0, -128, 128);
+  }
+
+  /** The value of each move of s with history {s} (NaN for a move the history forbids). */
+  moveValues(s: number): number[] {
+    const { graph } = this;
+    const result: number[] = [];
+    for (let e = graph.start[s]; e < graph.start[s + 1]; e++) {
+      this.history.clear();
+      this.history.add(this.positionId(s, 0));
+      result.push(this.moveValue(s, graph.children[e], 0, -128, 128));
+    }
+    return result;
+  }
+
+  private positionId(s: number, parity: number): number {
+    return this.graph.space.keyOfState(s) * 2 + parity;
+  }
+
+  private search(s: number, parity: number, alpha: number, beta: number): number {
+    const { graph } = this;
+    if (++this.nodes > SEARCH_NODE_LIMIT) {
+      const { m, n } = graph.space.board;
+      throw new GocountError(
+        `board ${m}x${n}, rule no-cycle: the history search passed ${SEARCH_NODE_LIMIT.toExponential()} positions; ` +
+          'no-cycle is solved up to 1x5 and 2x2 in this version (cycle-draw on every board of up to 16 points)',
+        1,
+        'GOCOUNT_TOO_LARGE',
+      );
+    }
+    let best = graph.ending[s] === NO_ENDING ? -128 : graph.ending[s];
+    if (best > alpha) alpha = best;
+    for (let e = graph.start[s]; e < graph.start[s + 1] && alpha < beta; e++) {
+      const v = this.moveValue(s, graph.children[e], parity, alpha, beta);
+      if (Number.isNaN(v)) continue;
+      if (v > best) best = v;
+      if (best > alpha) alpha = best;
+    }
+    return best;
+  }
+
+  /** The value for the player at s of the move to c, or NaN when the history forbids it. */
+  private moveValue(s: number, c: number, parity: number, alpha: number, beta: number): number {
+    const { graph, history, component } = this;
+    const rankOf = graph.space.rankOf;
+    const id = this.positionId(c, parity ^ 1);
+    const pass = graph.passChild[s] === c;
+    if (!pass && history.has(id)) return NaN;
+    if (component[rankOf[c]] !== component[rankOf[s]]) return -this.values[c];
+    const added = !history.has(id);
+    if (added) history.add(id);
+    const v = -this.search(c, parity ^ 1, -beta, -alpha);
+    if (added) history.delete(id);
+    return v;
+  }
+}

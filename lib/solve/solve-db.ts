@@ -1,0 +1,133 @@
+/**
+ * The solve database file (`gocount solve --db FILE`): a header line of JSON (format, version,
+ * board, rule, positions, states, the empty board's value), then one signed byte per state, the
+ * state's value in state order (lib/solve/state-space.ts), then the CRC-32 of everything before
+ * it, 4 bytes little-endian. Written under a temporary name and renamed, so a file with this name
+ * is whole. `checkSolveDb` checks it offline: the CRC, the header against the board's state space,
+ * and the values against the moves (lib/solve/retrograde.ts for where that applies).
+ */
+
+import { closeSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
+import { UsageError } from '../errors.js';
+import type { Problem } from '../verify/problems.js';
+import { MoveGraph, NO_ENDING } from './move-graph.js';
+import { positionComponents } from './retrograde.js';
+import { SolveBoard } from './solve-board.js';
+import type { SolvedBoard } from './solve.js';
+import { CYCLE_RULES, CycleRule, PLAIN, StateSpace } from './state-space.js';
+
+export const SOLVE_DB_FORMAT = 'gocount-solve';
+export const SOLVE_DB_VERSION = 1;
+/** How every database starts: the header's first bytes. */
+export const SOLVE_DB_MAGIC = `{"format":"${SOLVE_DB_FORMAT}"`;
+
+export interface SolveDbHeader {
+  readonly format: typeof SOLVE_DB_FORMAT;
+  readonly version: number;
+  readonly m: number;
+  readonly n: number;
+  readonly rule: CycleRule;
+  readonly positions: number;
+  readonly states: number;
+  readonly value: number;
+}
+
+export function writeSolveDb(file: string, solved: SolvedBoard): void {
+  const { space, values } = solved;
+  const { m, n } = space.board;
+  const header: SolveDbHeader = {
+    format: SOLVE_DB_FORMAT,
+    version: SOLVE_DB_VERSION,
+    m,
+    n,
+    rule: space.rule,
+    positions: space.positions,
+    states: space.states,
+    value: values[space.stateOf(0, PLAIN)],
+  };
+  const head = Buffer.from(`${JSON.stringify(header)}\n`);
+  const body = Buffer.from(values.buffer, values.byteOffset, values.length);
+  const trailer = Buffer.alloc(4);
+  trailer.writeUInt32LE(crc32(body, crc32(head)));
+  const temporary = `${file}.partial-${process.pid}`;
+  try {
+    writeFileSync(temporary, Buffer.concat([head, body, trailer]));
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new UsageError(`${file}: cannot write the database (${(error as Error).message})`);
+  }
+}
+
+/** Whether a file starts as a solve database does. */
+export function isSolveDb(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const start = Buffer.alloc(SOLVE_DB_MAGIC.length);
+    return readSync(fd, start, 0, start.length, 0) === start.length && start.toString() === SOLVE_DB_MAGIC;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads a database whole: its header and values, or the one thing wrong with it. */
+export function readSolveDb(file: string): { header: SolveDbHeader; values: Int8Array } | string {
+  const data = readFileSync(file);
+  const newline = data.indexOf(10);
+  if (newline < 0 || !data.subarray(0, SOLVE_DB_MAGIC.length).equals(Buffer.from(SOLVE_DB_MAGIC))) return 'not a gocount solve database';
+  let header: SolveDbHeader;
+  try {
+    header = JSON.parse(data.subarray(0, newline).toString()) as SolveDbHeader;
+  } catch {
+    return 'its header is not JSON';
+  }
+  if (header.version !== SOLVE_DB_VERSION) return `version ${header.version}; this gocount reads version ${SOLVE_DB_VERSION}`;
+  if (!CYCLE_RULES.includes(header.rule)) return `unknown rule ${header.rule}`;
+  const expected = newline + 1 + header.states + 4;
+  if (data.length !== expected) return `${data.length} bytes where the header promises ${expected}`;
+  const crc = data.readUInt32LE(data.length - 4);
+  if (crc32(data.subarray(0, data.length - 4)) !== crc) return 'CRC-32 mismatch: the file is damaged';
+  const values = new Int8Array(header.states);
+  values.set(new Int8Array(data.buffer, data.byteOffset + newline + 1, header.states));
+  return { header, values };
+}
+
+/** The most inconsistent states a check lists one by one. */
+const LISTED = 10;
+
+/**
+ * Checks a database offline: readable and whole, its header matching the board's state space, and
+ * the paper's consistency check: a state's value is achieved by one of its moves and exceeded by
+ * none. Under cycle-draw that holds for every state; under no-cycle for the states of positions in
+ * no cycle (the others' values depend on the history their moves leave behind).
+ */
+export function checkSolveDb(file: string): { states: number; problems: Problem[] } {
+  const read = readSolveDb(file);
+  if (typeof read === 'string') return { states: 0, problems: [{ file, problem: read }] };
+  const { header, values } = read;
+  const problems: Problem[] = [];
+  const space = new StateSpace(new SolveBoard(header.m, header.n), header.rule);
+  if (space.states !== header.states || space.positions !== header.positions) {
+    problems.push({
+      file,
+      problem: `the header gives ${header.positions} positions and ${header.states} states; ${header.m}x${header.n} has ${space.positions} and ${space.states}`,
+    });
+    return { states: header.states, problems };
+  }
+  const graph = new MoveGraph(space);
+  const parts = header.rule === 'no-cycle' ? positionComponents(graph) : undefined;
+  let inconsistent = 0;
+  for (let s = 0; s < space.states; s++) {
+    if (parts && parts.cyclic[parts.component[space.rankOf[s]]]) continue;
+    let best = graph.ending[s] === NO_ENDING ? -128 : graph.ending[s];
+    for (let e = graph.start[s]; e < graph.start[s + 1]; e++) best = Math.max(best, -values[graph.children[e]]);
+    if (best !== values[s] && inconsistent++ < LISTED) {
+      problems.push({ file, record: s, problem: `value ${values[s]}, but its best move gives ${best}` });
+    }
+  }
+  if (inconsistent > LISTED) problems.push({ file, problem: `${inconsistent} states in all are inconsistent with their moves` });
+  if (values[space.stateOf(0, PLAIN)] !== header.value)
+    problems.push({ file, problem: `the header's value ${header.value} is not the empty board's` });
+  return { states: header.states, problems };
+}

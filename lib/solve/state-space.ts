@@ -1,0 +1,137 @@
+/**
+ * The states of a solve, densely numbered: every legal position (seen from the player to move)
+ * with each status it can have. A position's rank is its place among the legal positions in key
+ * order (keys are generated in order, so a rank is a binary search); the states of rank r are
+ * numbered from base[r]: first the plain state, then the state after a pass, then, under the
+ * cycle-draw rule, one state per point the player to move may not retake at once (simple ko).
+ * The colour-reversed position, the other player to move, is the same state: values are from the
+ * view of the player to move.
+ */
+
+import { keyOf, moverOf, opponentOf, SolveBoard } from './solve-board.js';
+
+export type CycleRule = 'no-cycle' | 'cycle-draw';
+export const CYCLE_RULES: readonly CycleRule[] = ['no-cycle', 'cycle-draw'];
+
+/** A state's status. */
+export const PLAIN = 0;
+export const AFTER_PASS = 1;
+export const KO = 2;
+
+export class StateSpace {
+  readonly board: SolveBoard;
+  readonly rule: CycleRule;
+  /** The legal positions' keys, increasing. */
+  readonly keys: Uint32Array;
+  /** First state of each rank; base[positions] is the number of states. */
+  readonly base: Uint32Array;
+  /** Per state: its rank, its status, and for a KO state the point that may not be retaken. */
+  readonly rankOf: Uint32Array;
+  readonly statusOf: Uint8Array;
+  readonly koOf: Int8Array;
+
+  constructor(board: SolveBoard, rule: CycleRule) {
+    this.board = board;
+    this.rule = rule;
+    this.keys = legalKeys(board);
+    const positions = this.keys.length;
+    this.base = new Uint32Array(positions + 1);
+    const koPoints: number[] = [];
+    const koCount = new Uint8Array(positions);
+    for (let r = 0; r < positions; r++) {
+      if (rule === 'cycle-draw') {
+        const key = this.keys[r];
+        for (let q = 0; q < board.points; q++) {
+          if (this.koShape(moverOf(key), opponentOf(key), q)) {
+            koPoints.push(q);
+            koCount[r]++;
+          }
+        }
+      }
+      this.base[r + 1] = this.base[r] + 2 + koCount[r];
+    }
+    const states = this.base[positions];
+    this.rankOf = new Uint32Array(states);
+    this.statusOf = new Uint8Array(states);
+    this.koOf = new Int8Array(states).fill(-1);
+    let k = 0;
+    for (let r = 0; r < positions; r++) {
+      const at = this.base[r];
+      this.rankOf.fill(r, at, this.base[r + 1]);
+      this.statusOf[at + 1] = AFTER_PASS;
+      for (let j = 0; j < koCount[r]; j++) {
+        this.statusOf[at + 2 + j] = KO;
+        this.koOf[at + 2 + j] = koPoints[k++];
+      }
+    }
+  }
+
+  get positions(): number {
+    return this.keys.length;
+  }
+
+  get states(): number {
+    return this.base[this.keys.length];
+  }
+
+  keyOfState(state: number): number {
+    return this.keys[this.rankOf[state]];
+  }
+
+  /** The rank of a legal position's key, or -1. */
+  rank(key: number): number {
+    const { keys } = this;
+    let lo = 0;
+    let hi = keys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = keys[mid];
+      if (k === key) return mid;
+      if (k < key) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** The state of position `key` with a status (and the ko point of a KO status), or -1. */
+  stateOf(key: number, status: number, ko = -1): number {
+    const r = this.rank(key);
+    if (r < 0) return -1;
+    if (status !== KO) return this.base[r] + status;
+    for (let s = this.base[r] + 2; s < this.base[r + 1]; s++) if (this.koOf[s] === ko) return s;
+    return -1;
+  }
+
+  /**
+   * Whether the player to move may be barred from retaking at q: q is empty, every neighbour of q
+   * is the opponent's, and one of them is a lone stone whose only liberty is q (it just took a
+   * lone stone at q). This is exactly the shape SolveBoard.play leaves with koPoint = q.
+   */
+  private koShape(x: number, o: number, q: number): boolean {
+    const { board } = this;
+    const point = 1 << q;
+    const around = board.neighbours[q];
+    if (((x | o) & point) !== 0 || (around & ~o) !== 0) return false;
+    const empty = board.full & ~(x | o);
+    for (let rest = around; rest !== 0; rest &= rest - 1) {
+      const p = 31 - Math.clz32(rest & -rest);
+      if ((board.neighbours[p] & o) === 0 && (board.neighbours[p] & empty) === point) return true;
+    }
+    return false;
+  }
+}
+
+/** Every legal position's key, in increasing order: o outer, x over the subsets of its complement. */
+function legalKeys(board: SolveBoard): Uint32Array {
+  const found: number[] = [];
+  const { full } = board;
+  for (let o = 0; o <= full; o++) {
+    const free = full & ~o;
+    // Subsets of free in increasing order: x = (x - free) & free steps to the next one.
+    for (let x = 0; ; x = (x - free) & free) {
+      if (board.legal(x, o)) found.push(keyOf(x, o));
+      if (x === free) break;
+    }
+  }
+  return Uint32Array.from(found);
+}
