@@ -40,15 +40,32 @@ const args = yargs(hideBin(process.argv))
     describe: 'comma-separated worker counts, each run in turn',
   })
   .option('scratch', { type: 'string', describe: 'folder for run files (default: a temporary folder)' })
+  .option('solve', {
+    type: 'string',
+    describe: 'instead of counting: solve these boards (like 4x4) under both rules and check the pinned values',
+  })
   .strict()
   .help()
   .parseSync();
+
+const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.js');
+
+/** The empty-board values the literature gives (issue 13): the solver must reproduce them. */
+const PINNED: Record<string, Record<string, number>> = {
+  '2x2': { 'no-cycle': 1, 'cycle-draw': 0 },
+  '3x3': { 'no-cycle': 9, 'cycle-draw': 9 },
+  '4x4': { 'no-cycle': 2, 'cycle-draw': 0 },
+};
+
+if (args.solve !== undefined) {
+  benchSolve(args.solve.split(','));
+  process.exit();
+}
 
 const boards = args.boards ? args.boards.split(',') : ['9x9', '11x11'];
 const runs: Array<{ board: string; memory?: string }> = boards.map((board) => ({ board, memory: args.memory }));
 if (args['with-13']) runs.push({ board: '13x13', memory: args.memory ?? '512M' });
 const workerCounts = [...new Set(args.workers.split(',').map(Number))];
-const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.js');
 
 console.log(
   `gocount bench on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, ${formatBytes(os.totalmem())}, node ${process.version}`,
@@ -120,3 +137,44 @@ console.log(
     `${'board'.padEnd(7)} ${'workers'.padStart(7)} ${PHASES.map((phase) => phase.padStart(9)).join(' ')}`,
 );
 for (const cost of costLines) console.log(cost);
+
+/** `--solve`: each board under both rules in a child process; exits non-zero on a value that differs or a failure. */
+function benchSolve(boards: string[]): void {
+  const cells = (row: string[]) => row.map((cell, i) => (i < 2 ? cell.padEnd(11) : cell.padStart(12))).join(' ');
+  console.log(`gocount bench --solve on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, node ${process.version}`);
+  console.log(cells(['board', 'rule', 'value', 'pinned', 'wall', 'peak RSS', 'positions', 'states', 'moves', 'load']));
+  for (const board of boards) {
+    for (const rule of ['no-cycle', 'cycle-draw']) {
+      const loadBefore = os.loadavg()[0];
+      const started = performance.now();
+      const child = spawnSync(process.execPath, [cli, 'solve', board, '--rule', rule, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+      const wall = formatDuration((performance.now() - started) / 1000);
+      const load = `${loadBefore.toFixed(2)}→${os.loadavg()[0].toFixed(2)}`;
+      const pinned = PINNED[board]?.[rule];
+      if (child.status !== 0) {
+        console.log(
+          `${cells([board, rule, 'failed', pinned === undefined ? 'n/a' : String(pinned), wall])}  ${child.stderr.trim().split('\n').pop()}`,
+        );
+        process.exitCode = 1;
+        continue;
+      }
+      const out = JSON.parse(child.stdout) as { value: number; positions: number; states: number; edges: number; peakRss: number };
+      if (pinned !== undefined && out.value !== pinned) process.exitCode = 1;
+      const shown = pinned === undefined ? 'n/a' : out.value === pinned ? String(pinned) : `${pinned} (NO)`;
+      console.log(
+        cells([
+          board,
+          rule,
+          String(out.value),
+          shown,
+          wall,
+          formatBytes(out.peakRss),
+          String(out.positions),
+          String(out.states),
+          String(out.edges),
+          load,
+        ]),
+      );
+    }
+  }
+}

@@ -5,7 +5,7 @@ import { parseBoard } from '../lib/board/shape.js';
 import { UsageError } from '../lib/errors.js';
 import { lookUp } from '../lib/solve/look-up.js';
 import { writeSolveDb } from '../lib/solve/solve-db.js';
-import { solveResult, solveBoard } from '../lib/solve/solve.js';
+import { solveResult, solveBoard, type SolveProgress } from '../lib/solve/solve.js';
 import { CYCLE_RULES, type CycleRule } from '../lib/solve/state-space.js';
 
 interface SolveArgs {
@@ -18,6 +18,25 @@ interface SolveArgs {
   'to-move': 'black' | 'white';
   'after-pass': boolean;
   ko?: string;
+  quiet: boolean;
+}
+
+/**
+ * Progress on stderr: a line when a phase ends, with the time since the start, and every few
+ * seconds within a long one. --quiet silences it.
+ */
+function solveProgress(label: string, quiet: boolean): SolveProgress {
+  if (quiet) return () => {};
+  const started = Date.now();
+  let shown = started;
+  return (phase, done, total) => {
+    const now = Date.now();
+    const seconds = ((now - started) / 1000).toFixed(1);
+    if (done >= total) process.stderr.write(`${label}: ${phase} done, ${seconds} s\n`);
+    else if (now - shown >= 5000) process.stderr.write(`${label}: ${phase} ${Math.floor((100 * done) / total)}%, ${seconds} s\n`);
+    else return;
+    shown = now;
+  };
 }
 
 const signed = (v: number): string => (v > 0 ? `+${v}` : `${v}`);
@@ -43,6 +62,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
         describe: 'with --position: the player to move',
       })
       .option('after-pass', { type: 'boolean', default: false, describe: 'with --position: the last move was a pass' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'no progress lines on stderr' })
       .option('ko', {
         type: 'string',
         describe: 'with --position, cycle-draw: the point (a1, b2, …) the player to move may not retake at once',
@@ -68,11 +88,12 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       throw new UsageError('solve needs a board size (MxN), or --db FILE with --position');
     const { m, n } = parseBoard(args.size);
     const started = performance.now();
-    const solved = solveBoard(m, n, args.rule);
+    const solved = solveBoard(m, n, args.rule, solveProgress(`solve ${m}x${n}`, args.quiet || args.json));
     if (args.db !== undefined) writeSolveDb(args.db, solved);
     const result = solveResult(solved, (performance.now() - started) / 1000);
     if (args.json) {
-      process.stdout.write(`${JSON.stringify(result)}\n`);
+      // The process's peak resident size, for npm run bench -- --solve.
+      process.stdout.write(`${JSON.stringify({ ...result, peakRss: process.resourceUsage().maxRSS * 1024 })}\n`);
       return;
     }
     const { value } = result;

@@ -6,7 +6,7 @@
  */
 
 import { moverOf, opponentOf, swapKey } from './solve-board.js';
-import { AFTER_PASS, KO, PLAIN, StateSpace } from './state-space.js';
+import { AFTER_PASS, KO, PhaseProgress, PLAIN, StateSpace } from './state-space.js';
 
 export const NO_ENDING = 127;
 
@@ -19,7 +19,7 @@ export class MoveGraph {
   readonly ending: Int8Array;
   private parentRows?: { start: Uint32Array; parents: Uint32Array };
 
-  constructor(space: StateSpace) {
+  constructor(space: StateSpace, progress: PhaseProgress = () => {}) {
     this.space = space;
     const { board } = space;
     const states = space.states;
@@ -29,6 +29,7 @@ export class MoveGraph {
     let children = new Uint32Array(Math.max(16, states * 4));
     let edges = 0;
     for (let s = 0; s < states; s++) {
+      if ((s & 0xffff) === 0) progress(s, states);
       const key = space.keyOfState(s);
       const x = moverOf(key);
       const o = opponentOf(key);

@@ -21,6 +21,7 @@
 
 import { GocountError } from '../errors.js';
 import { MoveGraph, NO_ENDING } from './move-graph.js';
+import type { PhaseProgress } from './state-space.js';
 
 export interface RetrogradeStats {
   /** Forward-checking sweeps, the last one changing nothing. */
@@ -39,12 +40,12 @@ export interface RetrogradeStats {
 }
 
 /** Values of every state; unknown where known[s] is 0. Returns the sweeps made. */
-export function forwardCheck(graph: MoveGraph, values: Int8Array, known: Uint8Array): number {
+export function forwardCheck(graph: MoveGraph, values: Int8Array, known: Uint8Array, progress: PhaseProgress = () => {}): number {
   const { start, children, ending } = graph;
   let epochs = 0;
   for (let changed = true; changed;) {
     changed = false;
-    epochs++;
+    progress(epochs++, epochs);
     for (let s = 0; s < graph.states; s++) {
       if (known[s]) continue;
       let best = ending[s] === NO_ENDING ? -128 : ending[s];
@@ -72,7 +73,7 @@ export function forwardCheck(graph: MoveGraph, values: Int8Array, known: Uint8Ar
  * can force at least t, L those whose opponent can force at least t against them; both only grow
  * as t falls, so one pass over the reversed moves serves every t.
  */
-export function solveCycleDraw(graph: MoveGraph): Int8Array {
+export function solveCycleDraw(graph: MoveGraph, progress: PhaseProgress = () => {}): Int8Array {
   const states = graph.states;
   const points = graph.space.board.points;
   const { start: parentStart, parents } = graph.parents();
@@ -85,6 +86,7 @@ export function solveCycleDraw(graph: MoveGraph): Int8Array {
   const inL = new Uint8Array(states);
   const queue = new Uint32Array(states);
   for (let t = points; t >= 1; t--) {
+    progress(points - t, points);
     let head = 0;
     let tail = 0;
     for (const s of byEnding[t + points]) {
@@ -232,6 +234,7 @@ export function solveNoCycle(
   values: Int8Array,
   known: Uint8Array,
   stats: RetrogradeStats,
+  progress: PhaseProgress = () => {},
 ): HistorySearch {
   const { space } = graph;
   const { component, count, cyclic } = parts;
@@ -240,6 +243,7 @@ export function solveNoCycle(
   orderMoves(graph, solveCycleDraw(graph));
   const search = new HistorySearch(graph, values, component);
   for (let k = 0; k < count; k++) {
+    progress(k, count);
     const members = statesOf[k];
     if (!cyclic[k]) {
       for (const s of members) {

@@ -24,7 +24,12 @@ export interface SolveOptions {
   readonly n: number;
   /** 'no-cycle' (situational superko, the default) or 'cycle-draw' (simple ko; a longer cycle is a draw). */
   readonly rule?: CycleRule;
+  /** Called as each phase advances, and with done = total when it ends. */
+  readonly onProgress?: SolveProgress;
 }
+
+export type SolvePhase = 'positions' | 'moves' | 'forward checking' | 'retrograde' | 'history search';
+export type SolveProgress = (phase: SolvePhase, done: number, total: number) => void;
 
 export interface MoveValue {
   /** A point as column letter and row number (a1 is the first point), or 'pass'. */
@@ -89,21 +94,26 @@ function childValues(graph: MoveGraph, values: Int8Array, s: number): number[] {
   return Array.from(graph.children.subarray(graph.start[s], graph.start[s + 1]), (c) => -values[c]);
 }
 
-export function solveBoard(m: number, n: number, rule: CycleRule = 'no-cycle'): SolvedBoard {
+export function solveBoard(m: number, n: number, rule: CycleRule = 'no-cycle', onProgress: SolveProgress = () => {}): SolvedBoard {
   if (!CYCLE_RULES.includes(rule)) throw new InvalidOptionError('rule', rule, `must be one of ${CYCLE_RULES.join(', ')}`);
+  const phase = (name: SolvePhase) => (done: number, total: number) => onProgress(name, done, total);
   const board = new SolveBoard(m, n);
-  const space = new StateSpace(board, rule);
-  const graph = new MoveGraph(space);
+  const space = new StateSpace(board, rule, phase('positions'));
+  onProgress('positions', 1, 1);
+  const graph = new MoveGraph(space, phase('moves'));
+  onProgress('moves', 1, 1);
   const states = space.states;
   const values = new Int8Array(states);
   const known = new Uint8Array(states);
-  const stats = emptyStats(forwardCheck(graph, values, known));
+  const stats = emptyStats(forwardCheck(graph, values, known, phase('forward checking')));
+  onProgress('forward checking', 1, 1);
   for (let s = 0; s < states; s++) stats[known[s] ? 'stable' : 'unstable']++;
   const parts = positionComponents(graph);
   cycleFigures(graph, parts, stats);
   let moveValues: (s: number) => number[];
   if (rule === 'cycle-draw') {
-    const exact = solveCycleDraw(graph);
+    const exact = solveCycleDraw(graph, phase('retrograde'));
+    onProgress('retrograde', 1, 1);
     for (let s = 0; s < states; s++) {
       // Forward checking values a state from its children alone: the draw rule cannot change it.
       if (known[s] && exact[s] !== values[s]) throw new Error(`state ${s}: forward checking gave ${values[s]}, the retrograde ${exact[s]}`);
@@ -111,7 +121,8 @@ export function solveBoard(m: number, n: number, rule: CycleRule = 'no-cycle'): 
     values.set(exact);
     moveValues = (s) => childValues(graph, values, s);
   } else {
-    const search = solveNoCycle(graph, parts, values, known, stats);
+    const search = solveNoCycle(graph, parts, values, known, stats, phase('history search'));
+    onProgress('history search', 1, 1);
     moveValues = (s) => search.moveValues(s);
   }
   return { space, graph, values, stats, moveValues };
@@ -119,7 +130,7 @@ export function solveBoard(m: number, n: number, rule: CycleRule = 'no-cycle'): 
 
 export function solve(options: SolveOptions): SolveResult {
   const started = performance.now();
-  const solved = solveBoard(options.m, options.n, options.rule ?? 'no-cycle');
+  const solved = solveBoard(options.m, options.n, options.rule ?? 'no-cycle', options.onProgress);
   return solveResult(solved, (performance.now() - started) / 1000);
 }
 

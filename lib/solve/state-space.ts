@@ -11,6 +11,9 @@
 import { keyOf, moverOf, opponentOf, SolveBoard } from './solve-board.js';
 
 export type CycleRule = 'no-cycle' | 'cycle-draw';
+
+/** How far a phase of a solve has come: done of total. */
+export type PhaseProgress = (done: number, total: number) => void;
 export const CYCLE_RULES: readonly CycleRule[] = ['no-cycle', 'cycle-draw'];
 
 /** A state's status. */
@@ -30,10 +33,10 @@ export class StateSpace {
   readonly statusOf: Uint8Array;
   readonly koOf: Int8Array;
 
-  constructor(board: SolveBoard, rule: CycleRule) {
+  constructor(board: SolveBoard, rule: CycleRule, progress: PhaseProgress = () => {}) {
     this.board = board;
     this.rule = rule;
-    this.keys = legalKeys(board);
+    this.keys = legalKeys(board, progress);
     const positions = this.keys.length;
     this.base = new Uint32Array(positions + 1);
     const koPoints: number[] = [];
@@ -122,10 +125,11 @@ export class StateSpace {
 }
 
 /** Every legal position's key, in increasing order: o outer, x over the subsets of its complement. */
-function legalKeys(board: SolveBoard): Uint32Array {
+function legalKeys(board: SolveBoard, progress: PhaseProgress): Uint32Array {
   const found: number[] = [];
   const { full } = board;
   for (let o = 0; o <= full; o++) {
+    if ((o & 0xfff) === 0) progress(o, full + 1);
     const free = full & ~o;
     // Subsets of free in increasing order: x = (x - free) & free steps to the next one.
     for (let x = 0; ; x = (x - free) & free) {
