@@ -139,6 +139,9 @@ test('gocount solve --db FILE --position looks a position up; bad positions get 
     t.is(bad.status, 2);
     t.is(bad.stderr.trim(), `gocount: position "XO/O": give 2 rows of 2 points each, separated by '/'`);
     t.is(runCli(['verify', file]).stdout.trim(), 'checked 1 solve database, 114 states: no problems');
+    const missing = runCli(['solve', '--db', path.join(dir, 'none.db'), '--position', '../..']);
+    t.is(missing.status, 2);
+    t.is(missing.stderr.trim(), `gocount: ${path.join(dir, 'none.db')}: no such file`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -73,7 +73,13 @@ export function isSolveDb(file: string): boolean {
 
 /** Reads a database whole: its header and values, or the one thing wrong with it. */
 export function readSolveDb(file: string): { header: SolveDbHeader; values: Int8Array } | string {
-  const data = readFileSync(file);
+  let data: Buffer;
+  try {
+    data = readFileSync(file);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    return code === 'ENOENT' ? 'no such file' : `cannot be read (${message})`;
+  }
   const newline = data.indexOf(10);
   if (newline < 0 || !data.subarray(0, SOLVE_DB_MAGIC.length).equals(Buffer.from(SOLVE_DB_MAGIC))) return 'not a gocount solve database';
   let header: SolveDbHeader;
