@@ -58,7 +58,8 @@ class Oracle {
     const ban = start.koBan ?? -1;
     this.seen.clear();
     this.seen.add(this.situation(board, toMove, afterPass, ban));
-    return this.search(board, toMove, afterPass, ban, null, -Infinity, Infinity);
+    // Every value lies in [-size, size]: that window is exact and cuts at a whole-board result.
+    return this.search(board, toMove, afterPass, ban, null, -this.size, this.size);
   }
 
   /** What the rule compares for a repetition. */

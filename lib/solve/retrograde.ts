@@ -222,7 +222,7 @@ export function cycleFigures(graph: MoveGraph, parts: Components, stats: Retrogr
 }
 
 /** A search limit: beyond it, a component is too tangled for the history search. */
-export const SEARCH_NODE_LIMIT = 5e7;
+export const SEARCH_NODE_LIMIT = 2e9;
 
 /**
  * no-cycle: every state's value with no earlier history. `values` and `known` come from forward
@@ -299,7 +299,10 @@ export class HistorySearch {
   valueFrom(s: number): number {
     this.history.clear();
     this.history.add(this.positionId(s, 0));
-    return this.search(s, 0, -128, 128);
+    // Every value lies in [-points, points]: a search window of exactly that range stays exact and
+    // cuts as soon as a move reaches the whole board.
+    const points = this.graph.space.board.points;
+    return this.search(s, 0, -points, points);
   }
 
   /** The value of each move of s with history {s} (NaN for a move the history forbids). */
@@ -309,7 +312,8 @@ export class HistorySearch {
     for (let e = graph.start[s]; e < graph.start[s + 1]; e++) {
       this.history.clear();
       this.history.add(this.positionId(s, 0));
-      result.push(this.moveValue(s, graph.children[e], 0, -128, 128));
+      const points = graph.space.board.points;
+      result.push(this.moveValue(s, graph.children[e], 0, -points, points));
     }
     return result;
   }
@@ -324,7 +328,7 @@ export class HistorySearch {
       const { m, n } = graph.space.board;
       throw new GocountError(
         `board ${m}x${n}, rule no-cycle: the history search passed ${SEARCH_NODE_LIMIT.toExponential()} positions; ` +
-          'no-cycle is solved up to 1x5 and 2x2 in this version (cycle-draw on every board of up to 16 points)',
+          'this version solves no-cycle on 1x1 to 1x5, 2x2 to 2x4 and 3x3 (cycle-draw on every board of up to 16 points)',
         1,
         'GOCOUNT_TOO_LARGE',
       );
