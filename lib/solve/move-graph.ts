@@ -6,7 +6,7 @@
  */
 
 import { moverOf, opponentOf, swapKey } from './solve-board.js';
-import { AFTER_PASS, KO, PhaseProgress, PLAIN, StateSpace } from './state-space.js';
+import { AFTER_PASS, KO, PhaseProgress, StateSpace } from './state-space.js';
 
 export const NO_ENDING = 127;
 
@@ -44,8 +44,7 @@ export class MoveGraph {
         const after = board.play(x, o, p);
         if (after < 0) continue;
         if (status === KO && p === ko && board.captured === 1) continue; // the immediate retake
-        const koNext = space.rule === 'cycle-draw' && board.koPoint >= 0;
-        const child = space.stateOf(after, koNext ? KO : PLAIN, board.koPoint);
+        const child = space.stateAfterMove(after, board.koPoint);
         if (child < 0) throw new Error(`no state for the position after a move (key ${after})`);
         children[edges++] = child;
       }

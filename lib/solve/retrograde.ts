@@ -149,6 +149,7 @@ export function positionComponents(graph: MoveGraph): Components {
   const component = new Int32Array(positions).fill(-1);
   const callRank = new Int32Array(positions);
   const callEdge = new Uint32Array(positions);
+  const selfLoop = new Uint8Array(positions);
   const cyclicList: number[] = [];
   const sizeList: number[] = [];
   let next = 0;
@@ -163,13 +164,12 @@ export function positionComponents(graph: MoveGraph): Components {
     index[root] = low[root] = next++;
     stack[top++] = root;
     onStack[root] = 1;
-    const selfLoops = new Set<number>();
     while (depth >= 0) {
       const r = callRank[depth];
       if (callEdge[depth] < edgesEnd(r)) {
         const c = rankOf[children[callEdge[depth]++]];
         if (c === r) {
-          selfLoops.add(r);
+          selfLoop[r] = 1;
           continue;
         }
         if (index[c] < 0) {
@@ -184,16 +184,16 @@ export function positionComponents(graph: MoveGraph): Components {
       }
       if (low[r] === index[r]) {
         let size = 0;
-        let selfLoop = false;
+        let looped = false;
         for (;;) {
           const w = stack[--top];
           onStack[w] = 0;
           component[w] = count;
           size++;
-          if (selfLoops.has(w)) selfLoop = true;
+          if (selfLoop[w]) looped = true;
           if (w === r) break;
         }
-        cyclicList.push(size > 1 || selfLoop ? 1 : 0);
+        cyclicList.push(size > 1 || looped ? 1 : 0);
         sizeList.push(size);
         count++;
       }
@@ -275,7 +275,8 @@ function orderMoves(graph: MoveGraph, guide: Int8Array): void {
   }
 }
 
-function bestOfChildren(graph: MoveGraph, values: Int8Array, s: number): number {
+/** The best a state's moves give its player, from its children's values (and the game's end). */
+export function bestOfChildren(graph: MoveGraph, values: Int8Array, s: number): number {
   let best = graph.ending[s] === NO_ENDING ? -128 : graph.ending[s];
   for (let e = graph.start[s]; e < graph.start[s + 1]; e++) best = Math.max(best, -values[graph.children[e]]);
   return best;
@@ -297,11 +298,7 @@ export class HistorySearch {
   ) {}
 
   valueFrom(s: number): number {
-    this.history.clear();
-    this.history.add(this.positionId(s, 0));
-    // Every value lies in [-points, points]: a search window of exactly that range stays exact and
-    // cuts as soon as a move reaches the whole board.
-    const points = this.graph.space.board.points;
+    const points = this.startAt(s);
     return this.search(s, 0, -points, points);
   }
 
@@ -310,12 +307,20 @@ export class HistorySearch {
     const { graph } = this;
     const result: number[] = [];
     for (let e = graph.start[s]; e < graph.start[s + 1]; e++) {
-      this.history.clear();
-      this.history.add(this.positionId(s, 0));
-      const points = graph.space.board.points;
+      const points = this.startAt(s);
       result.push(this.moveValue(s, graph.children[e], 0, -points, points));
     }
     return result;
+  }
+
+  /**
+   * A history holding s alone; returns the bound of every value, the board's points: a search
+   * window of exactly [-points, points] stays exact and cuts as soon as a move takes the whole board.
+   */
+  private startAt(s: number): number {
+    this.history.clear();
+    this.history.add(this.positionId(s, 0));
+    return this.graph.space.board.points;
   }
 
   private positionId(s: number, parity: number): number {

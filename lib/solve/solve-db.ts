@@ -11,8 +11,8 @@ import { closeSync, openSync, readFileSync, readSync, renameSync, rmSync, writeF
 import { crc32 } from 'node:zlib';
 import { UsageError } from '../errors.js';
 import type { Problem } from '../verify/problems.js';
-import { MoveGraph, NO_ENDING } from './move-graph.js';
-import { positionComponents } from './retrograde.js';
+import { MoveGraph } from './move-graph.js';
+import { bestOfChildren, positionComponents } from './retrograde.js';
 import { SolveBoard } from './solve-board.js';
 import type { SolvedBoard } from './solve.js';
 import { CYCLE_RULES, CycleRule, PLAIN, StateSpace } from './state-space.js';
@@ -126,8 +126,7 @@ export function checkSolveDb(file: string): { states: number; problems: Problem[
   let inconsistent = 0;
   for (let s = 0; s < space.states; s++) {
     if (parts && parts.cyclic[parts.component[space.rankOf[s]]]) continue;
-    let best = graph.ending[s] === NO_ENDING ? -128 : graph.ending[s];
-    for (let e = graph.start[s]; e < graph.start[s + 1]; e++) best = Math.max(best, -values[graph.children[e]]);
+    const best = bestOfChildren(graph, values, s);
     if (best !== values[s] && inconsistent++ < LISTED) {
       problems.push({ file, record: s, problem: `value ${values[s]}, but its best move gives ${best}` });
     }

@@ -168,8 +168,7 @@ export function firstMoves(solved: SolvedBoard, s: number): MoveValue[] {
   for (let p = board.points - 1; p >= 0; p--) {
     const after = board.play(key & 0xffff, key >>> 16, p);
     if (after < 0) continue;
-    const child = space.stateOf(after, board.koPoint >= 0 && space.rule === 'cycle-draw' ? 2 : 0, board.koPoint);
-    names.set(child, board.pointName(p));
+    names.set(space.stateAfterMove(after, board.koPoint), board.pointName(p));
   }
   const values = solved.moveValues(s);
   const result: MoveValue[] = [];

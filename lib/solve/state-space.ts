@@ -106,6 +106,15 @@ export class StateSpace {
   }
 
   /**
+   * The state after a move that left position `key` (seen from the next player) and the ko point
+   * SolveBoard.play set: a KO state under cycle-draw when there is one, else the plain state; -1
+   * when the position is not legal.
+   */
+  stateAfterMove(key: number, koPoint: number): number {
+    return this.rule === 'cycle-draw' && koPoint >= 0 ? this.stateOf(key, KO, koPoint) : this.stateOf(key, PLAIN);
+  }
+
+  /**
    * Whether the player to move may be barred from retaking at q: q is empty, every neighbour of q
    * is the opponent's, and one of them is a lone stone whose only liberty is q (it just took a
    * lone stone at q). This is exactly the shape SolveBoard.play leaves with koPoint = q.

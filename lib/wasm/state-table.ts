@@ -279,7 +279,7 @@ const sumScratch = memory.data(8 * 64);
  * Encodes records [from, to) of the last orderKeys() as a run file encodes them (lib/format/run-writer.ts:
  * a new high word gives varint(lo · 2 + 1) and varint(hi − previous hi), a repeated one varint((lo −
  * previous lo) · 2), then each residue as 4 bytes, little-endian), continuing from (prevHi, prevLo),
- * or from (0, 0) as the run's first when `first`. The bytes go to encodedAt(); each residue's sum
+ * or from (0, 0) as the run's first when `first`. The bytes go to outAt(); each residue's sum
  * over the block, reduced, to blockSumsAt(). Returns the number of bytes, at most outBytes() when
  * to − from ≤ outBytes() / (10 + 4k).
  */
