@@ -13,13 +13,14 @@ interface VerifyArgs {
 
 export const verifyCommand: CommandModule<object, VerifyArgs> = {
   command: 'verify <path>',
-  describe: 'check a run file, a step folder or a whole scratch folder offline; exit 0 when clean, 1 when anything is wrong',
+  describe:
+    'check a run file, a step folder, a whole scratch folder or a solve database offline; exit 0 when clean, 1 when anything is wrong',
   builder: (y) =>
     y
       .positional('path', {
         type: 'string',
         demandOption: true,
-        describe: 'a .run file, a step folder, or a folder holding counts (such as scratch/)',
+        describe: 'a .run file, a step folder, a folder holding counts (such as scratch/), or a gocount solve --db file',
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress on stderr' }),
