@@ -2,15 +2,19 @@
 
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
+import { availableMemory } from '../lib/engine/available-memory.js';
 import { UsageError } from '../lib/errors.js';
 import { lookUp } from '../lib/solve/look-up.js';
+import { SCORINGS, type Scoring } from '../lib/solve/solve-board.js';
 import { writeSolveDb } from '../lib/solve/solve-db.js';
 import { solveResult, solveBoard, type SolveProgress } from '../lib/solve/solve.js';
 import { CYCLE_RULES, type CycleRule } from '../lib/solve/state-space.js';
+import { parseSize } from '../lib/units.js';
 
 interface SolveArgs {
   size?: (string | number)[];
   rule: CycleRule;
+  scoring: Scoring;
   json: boolean;
   stats: boolean;
   db?: string;
@@ -19,6 +23,8 @@ interface SolveArgs {
   'after-pass': boolean;
   ko?: string;
   quiet: boolean;
+  memory?: string;
+  scratch?: string;
 }
 
 /**
@@ -41,6 +47,11 @@ function solveProgress(label: string, quiet: boolean): SolveProgress {
 
 const signed = (v: number): string => (v > 0 ? `+${v}` : `${v}`);
 
+const scoringText: Record<Scoring, string> = {
+  'tromp-taylor': 'Tromp–Taylor area scoring',
+  'split-shared': 'area scoring, shared points split',
+};
+
 export const solveCommand: CommandModule<object, SolveArgs> = {
   command: 'solve [size..]',
   describe: 'the value of the empty board and its best first moves, by retrograde analysis over every legal position (up to 16 points)',
@@ -51,6 +62,12 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
         choices: CYCLE_RULES,
         default: 'no-cycle' as CycleRule,
         describe: 'no-cycle: no move may repeat a position (situational superko); cycle-draw: simple ko, a longer cycle is a draw',
+      })
+      .option('scoring', {
+        choices: SCORINGS,
+        default: 'tromp-taylor' as Scoring,
+        describe:
+          'tromp-taylor: empty points reaching both colours count for nobody; split-shared: they are split, an odd one to the player who passed first (the paper)',
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON (its value field is the value)' })
       .option('stats', { type: 'boolean', default: false, describe: 'also print the retrograde analysis: epochs, cycles, states by value' })
@@ -63,6 +80,12 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       })
       .option('after-pass', { type: 'boolean', default: false, describe: 'with --position: the last move was a pass' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress lines on stderr' })
+      .option('memory', {
+        type: 'string',
+        describe:
+          'memory budget, like 512M, 4G or 50%: moves beyond it are kept in files under --scratch and read in blocks (default: half the free memory)',
+      })
+      .option('scratch', { type: 'string', describe: 'folder for the files of moves beyond --memory (default: ./scratch)' })
       .option('ko', {
         type: 'string',
         describe: 'with --position, cycle-draw: the point (a1, b2, …) the player to move may not retake at once',
@@ -79,7 +102,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
         return;
       }
       process.stdout.write(
-        `${signed(found.value)} for ${toMove === 'black' ? 'Black' : 'White'} (to move), rule ${found.header.rule}\n` +
+        `${signed(found.value)} for ${toMove === 'black' ? 'Black' : 'White'} (to move), rule ${found.header.rule}, ${scoringText[found.header.scoring]}\n` +
           `best moves: ${found.bestMoves.join(', ')}\n`,
       );
       return;
@@ -88,9 +111,16 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       throw new UsageError('solve needs a board size (MxN), or --db FILE with --position');
     const { m, n } = parseBoard(args.size);
     const started = performance.now();
-    const solved = solveBoard(m, n, args.rule, solveProgress(`solve ${m}x${n}`, args.quiet || args.json));
-    if (args.db !== undefined) writeSolveDb(args.db, solved);
-    const result = solveResult(solved, (performance.now() - started) / 1000);
+    const onProgress = solveProgress(`solve ${m}x${n}`, args.quiet || args.json);
+    const memory = args.memory === undefined ? undefined : parseSize(args.memory, 'memory', availableMemory().bytes);
+    const solved = solveBoard({ m, n, rule: args.rule, scoring: args.scoring, memory, scratch: args.scratch, onProgress });
+    let result;
+    try {
+      if (args.db !== undefined) writeSolveDb(args.db, solved);
+      result = solveResult(solved, (performance.now() - started) / 1000);
+    } finally {
+      solved.dispose();
+    }
     if (args.json) {
       // The process's peak resident size, for npm run bench -- --solve.
       process.stdout.write(`${JSON.stringify({ ...result, peakRss: process.resourceUsage().maxRSS * 1024 })}\n`);
@@ -99,7 +129,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     const { value } = result;
     const outcome = value === 0 ? 'a draw' : `${value > 0 ? 'Black' : 'White'} wins by ${Math.abs(value)}`;
     const lines = [
-      `${m}x${n}, rule ${result.rule}: ${signed(value)} for Black, ${outcome}, with best play (area scoring, komi 0)`,
+      `${m}x${n}, rule ${result.rule}: ${signed(value)} for Black, ${outcome}, with best play (${scoringText[result.scoring]}, komi 0)`,
       `best first moves: ${result.bestMoves.join(', ')}`,
       `${result.positions} positions, ${result.states} states, ${result.edges} moves; ${result.seconds.toFixed(2)} s`,
     ];
@@ -108,8 +138,12 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       const r = result.retrograde;
       lines.push(
         `forward checking: ${r.epochs} epochs, ${r.stable} states stable, ${r.unstable} unstable`,
-        `positions in cycles: ${r.cyclePositions} in ${r.cycleComponents} components (largest ${r.largestComponent}), ${r.cycleStates} states` +
-          (result.rule === 'no-cycle' ? `; history search: ${r.searchNodes} positions, ${r.revised} forward-checked values revised` : ''),
+        r.movesOnDisk && result.rule === 'cycle-draw'
+          ? 'positions in cycles: not found, the moves were kept on disk (beyond --memory)'
+          : `positions in cycles: ${r.cyclePositions} in ${r.cycleComponents} components (largest ${r.largestComponent}), ${r.cycleStates} states` +
+              (result.rule === 'no-cycle'
+                ? `; history search: ${r.searchNodes} positions, ${r.revised} forward-checked values revised`
+                : ''),
         `first moves: ${result.moves.map((move) => `${move.move} ${signed(move.value)}`).join(', ')}`,
         `states by value: ${Object.entries(result.valueCounts)
           .filter(([, count]) => count > 0)

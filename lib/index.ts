@@ -24,6 +24,7 @@ export type { GamesResult, SampleOptions } from './toolkit.js';
 export { solve } from './solve/solve.js';
 export type { MoveValue, SolveOptions, SolveResult } from './solve/solve.js';
 export type { CycleRule } from './solve/state-space.js';
+export type { Scoring } from './solve/solve-board.js';
 export type { SampleResult } from './sample/heuristic-sampling.js';
 export { AbortedError, GocountError, InvalidOptionError, RunFileError, UsageError } from './errors.js';
 export type { GocountErrorCode } from './errors.js';

@@ -2,10 +2,11 @@ import test from 'ava';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import { checkSolveDb, readSolveDb, writeSolveDb } from '../lib/solve/solve-db.js';
 import { oracleValue } from '../lib/solve/history-search.js';
-import { moverOf, opponentOf, SolveBoard } from '../lib/solve/solve-board.js';
-import { solve, solveBoard } from '../lib/solve/solve.js';
+import { moverOf, opponentOf, SCORINGS, SolveBoard } from '../lib/solve/solve-board.js';
+import { solve, solveBoard, solveResult } from '../lib/solve/solve.js';
 import { AFTER_PASS, CycleRule, PLAIN } from '../lib/solve/state-space.js';
 import { runCli } from './support/run-cli.js';
 
@@ -32,7 +33,16 @@ test('Tromp–Taylor area scores count stones and the empty regions reaching one
   t.is(board.score(0b0011, 0b1000), 1, 'two stones against one, the empty point shared');
 });
 
-test('the empty board values agree with a search over game histories: 1x1 to 1x5 and 2x2, both rules', (t) => {
+test('split-shared scores give a shared point to the player who passed first, the opponent of the one ending the game', (t) => {
+  const board = new SolveBoard(2, 2, 'split-shared');
+  t.is(board.score(0, 0), 0);
+  t.is(board.score(0b0001, 0), 4);
+  t.is(board.score(0b0001, 0b1000), 0, 'two shared points, one each');
+  t.is(board.score(0b0011, 0b1000), 0, 'the one shared point to the opponent: 2 against 1 + 1');
+  t.is(board.score(0b1000, 0b0011), -2, 'and from the other side: 1 against 2 + 1');
+});
+
+test('the empty board values agree with a search over game histories: 1x1 to 1x5 and 2x2, both rules and scorings', (t) => {
   for (const [m, n] of [
     [1, 1],
     [1, 2],
@@ -41,7 +51,11 @@ test('the empty board values agree with a search over game histories: 1x1 to 1x5
     [1, 5],
     [2, 2],
   ]) {
-    for (const rule of RULES) t.is(solve({ m, n, rule }).value, oracleValue(m, n, rule), `${m}x${n} ${rule}`);
+    for (const rule of RULES) {
+      for (const scoring of SCORINGS) {
+        t.is(solve({ m, n, rule, scoring }).value, oracleValue(m, n, rule, {}, scoring), `${m}x${n} ${rule} ${scoring}`);
+      }
+    }
   }
 });
 
@@ -54,29 +68,37 @@ test('the pinned values: 2x2 +1 without cycles, a draw with them; 3x3 +9 with cy
   t.is(nine.positions, 12675, 'L(3,3)');
 });
 
-test('every 2x2 state reached from the empty board has the value a history search gives it, both rules', (t) => {
-  for (const rule of RULES) {
-    const { space, graph, values } = solveBoard(2, 2, rule);
-    const root = space.stateOf(0, PLAIN);
-    const reached = new Set([root]);
-    const queue = [root];
-    while (queue.length > 0) {
-      const s = queue.shift()!;
-      for (let e = graph.start[s]; e < graph.start[s + 1]; e++) {
-        const c = graph.children[e];
-        if (!reached.has(c)) {
-          reached.add(c);
-          queue.push(c);
+test('every 2x2 state reached from the empty board has the value a history search gives it, both rules and scorings', (t) => {
+  const byScoring = new Map<string, Int8Array>();
+  for (const rule of RULES)
+    for (const scoring of SCORINGS) {
+      const { space, graph, values } = solveBoard({ m: 2, n: 2, rule, scoring });
+      byScoring.set(`${rule} ${scoring}`, values);
+      const root = space.stateOf(0, PLAIN);
+      const reached = new Set([root]);
+      const queue = [root];
+      while (queue.length > 0) {
+        const s = queue.shift()!;
+        for (let e = graph.start[s]; e < graph.start[s + 1]; e++) {
+          const c = graph.children[e];
+          if (!reached.has(c)) {
+            reached.add(c);
+            queue.push(c);
+          }
         }
       }
+      t.true(reached.size > 50, `${rule} ${scoring}: ${reached.size} states`);
+      for (const s of reached) {
+        const key = space.keyOfState(s);
+        const board = Array.from({ length: 4 }, (_, p) => ((moverOf(key) >> p) & 1 ? 1 : (opponentOf(key) >> p) & 1 ? 2 : 0));
+        const start = { board, toMove: 1 as const, afterPass: space.statusOf[s] === AFTER_PASS, koBan: space.koOf[s] };
+        t.is(values[s], oracleValue(2, 2, rule, start, scoring), `${rule} ${scoring} state ${s}: ${board.join('')}`);
+      }
     }
-    t.true(reached.size > 50, `${rule}: ${reached.size} states`);
-    for (const s of reached) {
-      const key = space.keyOfState(s);
-      const board = Array.from({ length: 4 }, (_, p) => ((moverOf(key) >> p) & 1 ? 1 : (opponentOf(key) >> p) & 1 ? 2 : 0));
-      const start = { board, toMove: 1 as const, afterPass: space.statusOf[s] === AFTER_PASS, koBan: space.koOf[s] };
-      t.is(values[s], oracleValue(2, 2, rule, start), `${rule} state ${s}: ${board.join('')}`);
-    }
+  for (const rule of RULES) {
+    const [plain, split] = SCORINGS.map((scoring) => byScoring.get(`${rule} ${scoring}`)!);
+    const differ = plain.filter((v, s) => v !== split[s]).length;
+    t.true(differ > 0, `${rule}: the scorings give ${differ} states different values`);
   }
 });
 
@@ -92,11 +114,52 @@ test('gocount solve prints the value and best moves, as JSON with a value field,
   t.is(big.stderr.trim(), 'gocount: board 5x5: solve handles boards of up to 16 points');
 });
 
+test('with a --memory below its moves, a board is solved with the moves on disk, to the same values as in memory', (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'gocount-solve-'));
+  try {
+    const inMemory = solveBoard({ m: 3, n: 3, rule: 'cycle-draw' });
+    t.false(inMemory.stats.movesOnDisk);
+    // 3x3 holds about 780 KiB whatever the budget; 900K leaves blocks of about 15,000 of its 97,537 moves.
+    const onDisk = solveBoard({ m: 3, n: 3, rule: 'cycle-draw', memory: 900 * 1024, scratch: dir });
+    t.true(onDisk.stats.movesOnDisk);
+    const blocks = [...onDisk.graph.parents().blocks()].length;
+    t.true(blocks > 4, `${blocks} blocks of parents`);
+    t.deepEqual(Array.from(onDisk.values), Array.from(inMemory.values));
+    t.deepEqual(solveResult(onDisk, 0).moves, solveResult(inMemory, 0).moves);
+    // The reverse rows filled range by range from the file equal those built in memory.
+    const parents = inMemory.graph.parents();
+    const rows: number[] = [];
+    for (const { first, last, offset, items } of onDisk.graph.parents().blocks()) {
+      rows.push(...items.subarray(parents.start[first] - offset, parents.start[last] - offset));
+    }
+    t.deepEqual(rows, Array.from(parents.items!));
+    t.true(readdirSync(dir).length > 0, 'the moves are in the scratch folder');
+    onDisk.dispose();
+    t.deepEqual(readdirSync(dir), [], 'and removed after');
+
+    const refused = runCli(['solve', '3x3', '--memory', '700K', '--scratch', dir, '--quiet']);
+    t.is(refused.status, 2);
+    t.is(
+      refused.stderr.trim(),
+      'gocount: board 3x3, rule no-cycle: its 25350 states need at least 768 KiB in memory, more than --memory 700 KiB',
+    );
+    const noCycle = runCli(['solve', '2x3', '--memory', '43K', '--scratch', dir, '--quiet']);
+    t.is(noCycle.status, 1);
+    t.is(
+      noCycle.stderr.trim(),
+      'gocount: board 2x3, rule no-cycle: the history search needs the 2709 moves in memory, more than --memory allows',
+    );
+    t.deepEqual(readdirSync(dir), [], 'no file left after a refusal');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('a database file verifies, and verify finds a damaged byte and a value its moves contradict', (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'gocount-solve-'));
   try {
     const file = path.join(dir, '3x3.db');
-    const solved = solveBoard(3, 3, 'cycle-draw');
+    const solved = solveBoard({ m: 3, n: 3, rule: 'cycle-draw' });
     writeSolveDb(file, solved);
     t.deepEqual(readdirSync(dir), ['3x3.db'], 'no temporary file left');
     const good = checkSolveDb(file);
@@ -105,7 +168,22 @@ test('a database file verifies, and verify finds a damaged byte and a value its 
     const read = readSolveDb(file);
     if (typeof read === 'string') return t.fail(read);
     t.is(read.header.value, 9);
+    t.is(read.header.scoring, 'tromp-taylor');
     t.deepEqual(Array.from(read.values), Array.from(solved.values));
+
+    // A version-1 file, from before the scoring was recorded, reads as Tromp–Taylor.
+    const bytes = readFileSync(file);
+    const newline = bytes.indexOf(10);
+    const { scoring, ...rest } = JSON.parse(bytes.subarray(0, newline).toString());
+    t.is(scoring, 'tromp-taylor');
+    const old = Buffer.concat([Buffer.from(`${JSON.stringify({ ...rest, version: 1 })}\n`), bytes.subarray(newline + 1, bytes.length - 4)]);
+    const trailer = Buffer.alloc(4);
+    trailer.writeUInt32LE(crc32(old));
+    writeFileSync(file, Buffer.concat([old, trailer]));
+    const oldRead = readSolveDb(file);
+    if (typeof oldRead === 'string') return t.fail(oldRead);
+    t.is(oldRead.header.scoring, 'tromp-taylor');
+    t.deepEqual(checkSolveDb(file).problems, []);
 
     const damaged = readFileSync(file);
     damaged[damaged.length - 100] ^= 1;
@@ -138,6 +216,12 @@ test('gocount solve --db FILE --position looks a position up; bad positions get 
     const bad = runCli(['solve', '--db', file, '--position', 'XO/O']);
     t.is(bad.status, 2);
     t.is(bad.stderr.trim(), `gocount: position "XO/O": give 2 rows of 2 points each, separated by '/'`);
+    const splitFile = path.join(dir, 'split.db');
+    const split = runCli(['solve', '2x2', '--rule', 'cycle-draw', '--scoring', 'split-shared', '--db', splitFile, '--quiet']);
+    t.regex(split.stdout, /^2x2, rule cycle-draw: 0 for Black, a draw, with best play \(area scoring, shared points split, komi 0\)/);
+    const splitLook = runCli(['solve', '--db', splitFile, '--position', 'XX/.O']);
+    t.regex(splitLook.stdout, /^[-+]?\d+ for Black \(to move\), rule cycle-draw, area scoring, shared points split\n/);
+    t.is(runCli(['verify', splitFile]).stdout.trim(), 'checked 1 solve database, 114 states: no problems');
     t.is(runCli(['verify', file]).stdout.trim(), 'checked 1 solve database, 114 states: no problems');
     const missing = runCli(['solve', '--db', path.join(dir, 'none.db'), '--position', '../..']);
     t.is(missing.status, 2);

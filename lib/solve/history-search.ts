@@ -1,14 +1,16 @@
 /**
  * The solver's independent oracle: a plain search over whole game histories, on a board held as an
  * array (0 empty, 1 Black, 2 White), sharing no code with the database. It applies the rules as
- * written: suicide illegal, a pass always legal, two passes in a row end the game, Tromp–Taylor area
- * scoring, komi 0; no-cycle: a move may not recreate a board with the same player to move met
+ * written: suicide illegal, a pass always legal, two passes in a row end the game, area scoring
+ * (empty points reaching both colours counted for nobody, or split with the odd one to the player
+ * who passed first), komi 0; no-cycle: a move may not recreate a board with the same player to move met
  * earlier in the game; cycle-draw: a move may not retake a single stone at once (recreating the
  * board before the opponent's move by capturing one stone), and a move that brings the game back to
  * a situation met before (board, player to move, whether the last move was a pass, the point barred
  * by ko) ends it as a draw. Exponential: for boards of a few points.
  */
 
+import type { Scoring } from './solve-board.js';
 import type { CycleRule } from './state-space.js';
 
 export interface OracleStart {
@@ -23,8 +25,8 @@ export interface OracleStart {
 }
 
 /** The value, for the player to move, of the game from `start` with no earlier history. */
-export function oracleValue(m: number, n: number, rule: CycleRule, start: OracleStart = {}): number {
-  return new Oracle(m, n, rule).value(start) + 0; // + 0 turns a negated zero into 0
+export function oracleValue(m: number, n: number, rule: CycleRule, start: OracleStart = {}, scoring: Scoring = 'tromp-taylor'): number {
+  return new Oracle(m, n, rule, scoring).value(start) + 0; // + 0 turns a negated zero into 0
 }
 
 class Oracle {
@@ -36,6 +38,7 @@ class Oracle {
     m: number,
     n: number,
     private readonly rule: CycleRule,
+    private readonly scoring: Scoring,
   ) {
     this.size = m * n;
     this.adjacent = [];
@@ -156,9 +159,10 @@ class Oracle {
     return found;
   }
 
-  /** Tromp–Taylor area score for `player`. */
+  /** The area score for `player`, who passed second. */
   private score(board: number[], player: number): number {
     let total = 0;
+    let shared = 0;
     const counted = new Set<number>();
     for (let p = 0; p < this.size; p++) {
       if (board[p] !== 0) {
@@ -170,7 +174,10 @@ class Oracle {
       region.forEach((r) => counted.add(r));
       const touches = new Set(region.flatMap((r) => this.adjacent[r].map((t) => board[t]).filter((v) => v !== 0)));
       if (touches.size === 1) total += touches.has(player) ? region.length : -region.length;
+      if (touches.size === 2) shared += region.length;
     }
+    // Split shared points: the odd one, if any, to the opponent, who passed first.
+    if (this.scoring === 'split-shared' && shared % 2 === 1) total -= 1;
     return total;
   }
 }

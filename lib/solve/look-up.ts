@@ -27,7 +27,7 @@ export function lookUp(file: string, options: LookUpOptions): LookUpResult {
   const read = readSolveDb(file);
   if (typeof read === 'string') throw new UsageError(`${file}: ${read}`);
   const { header, values } = read;
-  const solved = storedBoard(header.m, header.n, header.rule, values);
+  const solved = storedBoard(header, values);
   const { space } = solved;
   const key = parsePosition(options.position, space.board, options.toMove ?? 'black');
   let ko = -1;

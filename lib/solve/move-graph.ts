@@ -2,9 +2,12 @@
  * The moves between the states of a solve, in compressed rows: the children of state s are
  * children[start[s] .. start[s + 1]), the pass (if it does not end the game) last among them. A pass
  * after a pass ends the game: that state's `ending` is the final score from the view of the player
- * to move, and NO_ENDING elsewhere. Parents (the reverse rows) are built on demand.
+ * to move, and NO_ENDING elsewhere. Parents (the reverse rows) are built on demand. Rows that
+ * outgrow their share of memory are kept in files (lib/solve/move-rows.ts).
  */
 
+import { GocountError } from '../errors.js';
+import { MoveRows, RowSpill, RowWriter } from './move-rows.js';
 import { moverOf, opponentOf, swapKey } from './solve-board.js';
 import { AFTER_PASS, KO, PhaseProgress, StateSpace } from './state-space.js';
 
@@ -13,20 +16,24 @@ export const NO_ENDING = 127;
 export class MoveGraph {
   readonly space: StateSpace;
   readonly start: Uint32Array;
-  readonly children: Uint32Array;
+  readonly rows: MoveRows;
   /** Per state: the child reached by passing, or -1 when passing ends the game. */
   readonly passChild: Int32Array;
   readonly ending: Int8Array;
-  private parentRows?: { start: Uint32Array; parents: Uint32Array };
+  private parentRows?: MoveRows;
 
-  constructor(space: StateSpace, progress: PhaseProgress = () => {}) {
+  constructor(
+    space: StateSpace,
+    progress: PhaseProgress = () => {},
+    private readonly spill?: RowSpill,
+  ) {
     this.space = space;
     const { board } = space;
     const states = space.states;
     this.start = new Uint32Array(states + 1);
     this.passChild = new Int32Array(states);
     this.ending = new Int8Array(states).fill(NO_ENDING);
-    let children = new Uint32Array(Math.max(16, states * 4));
+    const children = new RowWriter(spill);
     let edges = 0;
     for (let s = 0; s < states; s++) {
       if ((s & 0xffff) === 0) progress(s, states);
@@ -35,18 +42,14 @@ export class MoveGraph {
       const o = opponentOf(key);
       const status = space.statusOf[s];
       const ko = space.koOf[s];
-      if (edges + board.points + 1 > children.length) {
-        const grown = new Uint32Array(children.length * 2);
-        grown.set(children);
-        children = grown;
-      }
       for (let p = 0; p < board.points; p++) {
         const after = board.play(x, o, p);
         if (after < 0) continue;
         if (status === KO && p === ko && board.captured === 1) continue; // the immediate retake
         const child = space.stateAfterMove(after, board.koPoint);
         if (child < 0) throw new Error(`no state for the position after a move (key ${after})`);
-        children[edges++] = child;
+        children.push(child);
+        edges++;
       }
       if (status === AFTER_PASS) {
         this.passChild[s] = -1;
@@ -54,11 +57,23 @@ export class MoveGraph {
       } else {
         const child = space.stateOf(swapKey(key), AFTER_PASS);
         this.passChild[s] = child;
-        children[edges++] = child;
+        children.push(child);
+        edges++;
       }
       this.start[s + 1] = edges;
     }
-    this.children = children.slice(0, edges);
+    this.rows = children.finish(this.start);
+  }
+
+  /** The children of every state, in memory; only the analyses that need them whole ask. */
+  get children(): Uint32Array {
+    if (this.rows.items) return this.rows.items;
+    const { m, n } = this.space.board;
+    throw new GocountError(
+      `board ${m}x${n}, rule ${this.space.rule}: the history search needs the ${this.edges} moves in memory, more than --memory allows`,
+      1,
+      'GOCOUNT_TOO_LARGE',
+    );
   }
 
   get states(): number {
@@ -66,7 +81,7 @@ export class MoveGraph {
   }
 
   get edges(): number {
-    return this.children.length;
+    return this.rows.length;
   }
 
   /** Moves of state s, counting a pass that ends the game. */
@@ -74,19 +89,53 @@ export class MoveGraph {
     return this.start[s + 1] - this.start[s] + (this.ending[s] === NO_ENDING ? 0 : 1);
   }
 
-  /** The reverse rows: the parents of s are parents[start[s] .. start[s + 1]), once per move. */
-  parents(): { start: Uint32Array; parents: Uint32Array } {
+  /**
+   * The reverse rows: the parents of s, once per move. When the children are in a file, so are
+   * the parents, filled a range of children at a time, each range's parents held in memory.
+   */
+  parents(): MoveRows {
     if (this.parentRows) return this.parentRows;
     const states = this.states;
     const start = new Uint32Array(states + 1);
-    for (let e = 0; e < this.children.length; e++) start[this.children[e] + 1]++;
-    for (let s = 0; s < states; s++) start[s + 1] += start[s];
-    const fill = start.slice(0, states);
-    const parents = new Uint32Array(this.children.length);
-    for (let s = 0; s < states; s++) {
-      for (let e = this.start[s]; e < this.start[s + 1]; e++) parents[fill[this.children[e]]++] = s;
+    for (const { first, last, offset, items } of this.rows.blocks()) {
+      for (let e = this.start[first]; e < this.start[last]; e++) start[items[e - offset] + 1]++;
     }
-    this.parentRows = { start, parents };
+    for (let s = 0; s < states; s++) start[s + 1] += start[s];
+    const { items: children } = this.rows;
+    if (children) {
+      const fill = start.slice(0, states);
+      const parents = new Uint32Array(this.edges);
+      for (let s = 0; s < states; s++) {
+        for (let e = this.start[s]; e < this.start[s + 1]; e++) parents[fill[children[e]]++] = s;
+      }
+      this.parentRows = new MoveRows(start, parents, undefined, 0);
+      return this.parentRows;
+    }
+    const spill = this.spill!;
+    const writer = new RowWriter({ ...spill, memoryItems: 0 });
+    for (let low = 0; low < states;) {
+      let high = low + 1;
+      while (high < states && start[high + 1] - start[low] <= spill.blockItems) high++;
+      const range = new Uint32Array(start[high] - start[low]);
+      const fill = start.slice(low, high);
+      for (const { first, last, offset, items } of this.rows.blocks()) {
+        for (let s = first; s < last; s++) {
+          for (let e = this.start[s] - offset; e < this.start[s + 1] - offset; e++) {
+            const c = items[e];
+            if (c >= low && c < high) range[fill[c - low]++ - start[low]] = s;
+          }
+        }
+      }
+      writer.append(range);
+      low = high;
+    }
+    this.parentRows = writer.finish(start);
     return this.parentRows;
+  }
+
+  /** Removes the files of rows kept on disk. */
+  dispose(): void {
+    this.rows.dispose();
+    this.parentRows?.dispose();
   }
 }

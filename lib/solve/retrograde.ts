@@ -21,6 +21,7 @@
 
 import { GocountError } from '../errors.js';
 import { MoveGraph, NO_ENDING } from './move-graph.js';
+import type { MoveRows } from './move-rows.js';
 import type { PhaseProgress } from './state-space.js';
 
 export interface RetrogradeStats {
@@ -37,31 +38,35 @@ export interface RetrogradeStats {
   /** no-cycle: positions searched over histories; states whose forward-checked value the history changed. */
   searchNodes: number;
   revised: number;
+  /** The moves were kept on disk (beyond --memory): cycle-draw then finds no components. */
+  movesOnDisk: boolean;
 }
 
 /** Values of every state; unknown where known[s] is 0. Returns the sweeps made. */
 export function forwardCheck(graph: MoveGraph, values: Int8Array, known: Uint8Array, progress: PhaseProgress = () => {}): number {
-  const { start, children, ending } = graph;
+  const { start, ending } = graph;
   let epochs = 0;
   for (let changed = true; changed;) {
     changed = false;
     progress(epochs++, epochs);
-    for (let s = 0; s < graph.states; s++) {
-      if (known[s]) continue;
-      let best = ending[s] === NO_ENDING ? -128 : ending[s];
-      let all = true;
-      for (let e = start[s]; e < start[s + 1]; e++) {
-        const c = children[e];
-        if (!known[c]) {
-          all = false;
-          break;
+    for (const { first, last, offset, items } of graph.rows.blocks()) {
+      for (let s = first; s < last; s++) {
+        if (known[s]) continue;
+        let best = ending[s] === NO_ENDING ? -128 : ending[s];
+        let all = true;
+        for (let e = start[s] - offset; e < start[s + 1] - offset; e++) {
+          const c = items[e];
+          if (!known[c]) {
+            all = false;
+            break;
+          }
+          if (-values[c] > best) best = -values[c];
         }
-        if (-values[c] > best) best = -values[c];
-      }
-      if (all) {
-        values[s] = best;
-        known[s] = 1;
-        changed = true;
+        if (all) {
+          values[s] = best;
+          known[s] = 1;
+          changed = true;
+        }
       }
     }
   }
@@ -74,55 +79,115 @@ export function forwardCheck(graph: MoveGraph, values: Int8Array, known: Uint8Ar
  * as t falls, so one pass over the reversed moves serves every t.
  */
 export function solveCycleDraw(graph: MoveGraph, progress: PhaseProgress = () => {}): Int8Array {
-  const states = graph.states;
   const points = graph.space.board.points;
-  const { start: parentStart, parents } = graph.parents();
-  const left = new Uint8Array(states);
-  for (let s = 0; s < states; s++) left[s] = graph.moves(s);
-  const byEnding: number[][] = Array.from({ length: 2 * points + 1 }, () => []);
-  for (let s = 0; s < states; s++) if (graph.ending[s] !== NO_ENDING) byEnding[graph.ending[s] + points].push(s);
-  const values = new Int8Array(states);
-  const inW = new Uint8Array(states);
-  const inL = new Uint8Array(states);
-  const queue = new Uint32Array(states);
+  const rows = graph.parents();
+  const sets = new ThresholdSets(graph);
+  const spread = rows.items ? spreadByQueue(rows, rows.items, sets) : spreadByRounds(rows, sets);
   for (let t = points; t >= 1; t--) {
     progress(points - t, points);
-    let head = 0;
+    spread(t);
+  }
+  return sets.values;
+}
+
+/** Grows threshold t's sets from their seeds until nothing more is gained, the parents in memory: a queue of the states gained. */
+function spreadByQueue(rows: MoveRows, parents: Uint32Array, sets: ThresholdSets): (t: number) => void {
+  const queue = new Uint32Array(rows.states);
+  return (t) => {
     let tail = 0;
-    for (const s of byEnding[t + points]) {
-      if (!inW[s]) {
-        inW[s] = 1;
-        values[s] = t;
-        queue[tail++] = s;
-      }
-    }
-    for (const s of byEnding[points - t]) {
-      if (--left[s] === 0 && !inL[s]) {
-        inL[s] = 1;
-        values[s] = -t;
-        queue[tail++] = s;
-      }
-    }
-    while (head < tail) {
+    sets.seed(t, (s) => (queue[tail++] = s));
+    for (let head = 0; head < tail;) {
       const u = queue[head++];
-      for (let e = parentStart[u]; e < parentStart[u + 1]; e++) {
-        const p = parents[e];
-        if (inW[u]) {
-          // A move into a state its player wins: one fewer move of p escapes losing t.
-          if (--left[p] === 0 && !inL[p]) {
-            inL[p] = 1;
-            values[p] = -t;
-            queue[tail++] = p;
+      for (let e = rows.start[u]; e < rows.start[u + 1]; e++) if (sets.reach(parents[e], u, t)) queue[tail++] = parents[e];
+    }
+  };
+}
+
+/** The same with the parents on disk: the states gained are taken round by round, one read of the parents a round. */
+function spreadByRounds(rows: MoveRows, sets: ThresholdSets): (t: number) => void {
+  let frontier = new Uint8Array(rows.states);
+  let next = new Uint8Array(rows.states);
+  return (t) => {
+    frontier.fill(0);
+    const seeds = frontier;
+    let gained = sets.seed(t, (s) => (seeds[s] = 1));
+    while (gained > 0) {
+      next.fill(0);
+      gained = 0;
+      for (const { first, last, offset, items } of rows.blocks()) {
+        for (let u = first; u < last; u++) {
+          if (!frontier[u]) continue;
+          for (let e = rows.start[u] - offset; e < rows.start[u + 1] - offset; e++) {
+            if (sets.reach(items[e], u, t)) {
+              next[items[e]] = 1;
+              gained++;
+            }
           }
-        } else if (!inW[p]) {
-          inW[p] = 1;
-          values[p] = t;
-          queue[tail++] = p;
         }
       }
+      [frontier, next] = [next, frontier];
     }
+  };
+}
+
+/**
+ * The sets of the threshold games of solveCycleDraw: inW, the states whose player can force at
+ * least t; inL, those whose opponent can force at least t against them; `left`, per state, its
+ * moves not yet known to lead into inW.
+ */
+class ThresholdSets {
+  readonly values: Int8Array;
+  private readonly inW: Uint8Array;
+  private readonly inL: Uint8Array;
+  private readonly left: Uint8Array;
+
+  constructor(private readonly graph: MoveGraph) {
+    const states = graph.states;
+    this.values = new Int8Array(states);
+    this.inW = new Uint8Array(states);
+    this.inL = new Uint8Array(states);
+    this.left = new Uint8Array(states);
+    for (let s = 0; s < states; s++) this.left[s] = graph.moves(s);
   }
-  return values;
+
+  /** Adds the states whose ending decides threshold t; calls add for each state gained; returns how many. */
+  seed(t: number, add: (s: number) => void): number {
+    const { ending } = this.graph;
+    let gained = 0;
+    for (let s = 0; s < ending.length; s++) {
+      if (ending[s] === NO_ENDING) continue;
+      if (ending[s] >= t && !this.inW[s]) {
+        this.inW[s] = 1;
+        this.values[s] = t;
+        add(s);
+        gained++;
+      } else if (ending[s] === -t && --this.left[s] === 0 && !this.inL[s]) {
+        // Passing, which ends this game, now loses t: one fewer way out.
+        this.inL[s] = 1;
+        this.values[s] = -t;
+        add(s);
+        gained++;
+      }
+    }
+    return gained;
+  }
+
+  /** p moves to u, just gained at threshold t: whether p is gained in turn. */
+  reach(p: number, u: number, t: number): boolean {
+    if (this.inW[u]) {
+      // A move into a state its player wins: one fewer move of p escapes losing t.
+      if (--this.left[p] === 0 && !this.inL[p]) {
+        this.inL[p] = 1;
+        this.values[p] = -t;
+        return true;
+      }
+      return false;
+    }
+    if (this.inW[p]) return false;
+    this.inW[p] = 1;
+    this.values[p] = t;
+    return true;
+  }
 }
 
 /**

@@ -10,6 +10,15 @@ import { UsageError } from '../errors.js';
 
 export const MAX_SOLVE_POINTS = 16;
 
+/**
+ * How a finished game is scored. Both are area scoring: a player's stones and the empty points
+ * that reach only their colour. 'tromp-taylor': empty points reaching both colours count for
+ * nobody. 'split-shared': they are split equally, an odd one going to the player who passed first
+ * (the scoring of seki in the endgame-database paper).
+ */
+export const SCORINGS = ['tromp-taylor', 'split-shared'] as const;
+export type Scoring = (typeof SCORINGS)[number];
+
 /** Key of the position x (player to move), o (opponent). */
 export const keyOf = (x: number, o: number): number => (x | (o << 16)) >>> 0;
 export const moverOf = (key: number): number => key & 0xffff;
@@ -32,7 +41,11 @@ export class SolveBoard {
   /** After play(): the point the opponent may not take back at once (simple ko), or -1. */
   koPoint = -1;
 
-  constructor(m: number, n: number) {
+  constructor(
+    m: number,
+    n: number,
+    readonly scoring: Scoring = 'tromp-taylor',
+  ) {
     if (!Number.isInteger(m) || !Number.isInteger(n) || m < 1 || n < 1 || m * n > MAX_SOLVE_POINTS) {
       throw new UsageError(`board ${m}x${n}: solve handles boards of up to ${MAX_SOLVE_POINTS} points`, 'GOCOUNT_INVALID_SIZE');
     }
@@ -117,11 +130,13 @@ export class SolveBoard {
   }
 
   /**
-   * Tromp–Taylor area score from the view of the player to move: their stones and the empty points
-   * that reach only their stones, minus the opponent's.
+   * The final score of a game the player to move (x) ends by passing second, from their view: their
+   * stones and the empty points that reach only their stones, minus the opponent's; under
+   * split-shared an odd point among those reaching both goes to the opponent, who passed first.
    */
   score(x: number, o: number): number {
     let total = popcount(x) - popcount(o);
+    let shared = 0;
     let empty = this.full & ~(x | o);
     while (empty !== 0) {
       const region = this.stringAt(empty, lowest(empty));
@@ -130,9 +145,10 @@ export class SolveBoard {
       const touchesO = (border & o) !== 0;
       if (touchesX && !touchesO) total += popcount(region);
       else if (touchesO && !touchesX) total -= popcount(region);
+      else if (touchesO) shared += popcount(region);
       empty &= ~region;
     }
-    return total;
+    return this.scoring === 'split-shared' ? total - (shared & 1) : total;
   }
 
   /** A point's name: column letter (a, b, …) and row number from 1, as on a diagram. */

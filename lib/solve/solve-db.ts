@@ -1,6 +1,6 @@
 /**
  * The solve database file (`gocount solve --db FILE`): a header line of JSON (format, version,
- * board, rule, positions, states, the empty board's value), then one signed byte per state, the
+ * board, rule, scoring, positions, states, the empty board's value), then one signed byte per state, the
  * state's value in state order (lib/solve/state-space.ts), then the CRC-32 of everything before
  * it, 4 bytes little-endian. Written under a temporary name and renamed, so a file with this name
  * is whole. `checkSolveDb` checks it offline: the CRC, the header against the board's state space,
@@ -13,12 +13,13 @@ import { UsageError } from '../errors.js';
 import type { Problem } from '../verify/problems.js';
 import { MoveGraph } from './move-graph.js';
 import { bestOfChildren, positionComponents } from './retrograde.js';
-import { SolveBoard } from './solve-board.js';
+import { SCORINGS, Scoring, SolveBoard } from './solve-board.js';
 import type { SolvedBoard } from './solve.js';
 import { CYCLE_RULES, CycleRule, PLAIN, StateSpace } from './state-space.js';
 
 export const SOLVE_DB_FORMAT = 'gocount-solve';
-export const SOLVE_DB_VERSION = 1;
+/** Version 2 added the scoring; a version-1 file was scored Tromp–Taylor. */
+export const SOLVE_DB_VERSION = 2;
 /** How every database starts: the header's first bytes. */
 export const SOLVE_DB_MAGIC = `{"format":"${SOLVE_DB_FORMAT}"`;
 
@@ -28,6 +29,7 @@ export interface SolveDbHeader {
   readonly m: number;
   readonly n: number;
   readonly rule: CycleRule;
+  readonly scoring: Scoring;
   readonly positions: number;
   readonly states: number;
   readonly value: number;
@@ -42,6 +44,7 @@ export function writeSolveDb(file: string, solved: SolvedBoard): void {
     m,
     n,
     rule: space.rule,
+    scoring: space.board.scoring,
     positions: space.positions,
     states: space.states,
     value: values[space.stateOf(0, PLAIN)],
@@ -88,8 +91,10 @@ export function readSolveDb(file: string): { header: SolveDbHeader; values: Int8
   } catch {
     return 'its header is not JSON';
   }
-  if (header.version !== SOLVE_DB_VERSION) return `version ${header.version}; this gocount reads version ${SOLVE_DB_VERSION}`;
+  if (header.version === 1) header = { ...header, scoring: 'tromp-taylor' };
+  else if (header.version !== SOLVE_DB_VERSION) return `version ${header.version}; this gocount reads versions 1 and ${SOLVE_DB_VERSION}`;
   if (!CYCLE_RULES.includes(header.rule)) return `unknown rule ${header.rule}`;
+  if (!SCORINGS.includes(header.scoring)) return `unknown scoring ${header.scoring}`;
   const expected = newline + 1 + header.states + 4;
   if (data.length !== expected) return `${data.length} bytes where the header promises ${expected}`;
   const crc = data.readUInt32LE(data.length - 4);
@@ -113,7 +118,7 @@ export function checkSolveDb(file: string): { states: number; problems: Problem[
   if (typeof read === 'string') return { states: 0, problems: [{ file, problem: read }] };
   const { header, values } = read;
   const problems: Problem[] = [];
-  const space = new StateSpace(new SolveBoard(header.m, header.n), header.rule);
+  const space = new StateSpace(new SolveBoard(header.m, header.n, header.scoring), header.rule);
   if (space.states !== header.states || space.positions !== header.positions) {
     problems.push({
       file,

@@ -1,11 +1,16 @@
 /**
  * `gocount solve`: the value of every state of a small board under a cycle rule, by retrograde
  * analysis (lib/solve/retrograde.ts), and the value and best first moves of the empty board.
- * Rules: Tromp–Taylor area scoring, komi 0, suicide illegal, a pass always legal, two passes in a
- * row end the game; values in points, from the view of the player to move.
+ * Rules: area scoring (Tromp–Taylor by default), komi 0, suicide illegal, a pass always legal, two
+ * passes in a row end the game; values in points, from the view of the player to move.
  */
 
-import { InvalidOptionError } from '../errors.js';
+import os from 'node:os';
+import path from 'node:path';
+import { DEFAULT_SCRATCH } from '../count/count-options.js';
+import { defaultMemoryBudget } from '../engine/budget.js';
+import { GocountError, InvalidOptionError } from '../errors.js';
+import { formatBytes } from '../units.js';
 import { MoveGraph } from './move-graph.js';
 import {
   cycleFigures,
@@ -16,7 +21,7 @@ import {
   solveCycleDraw,
   solveNoCycle,
 } from './retrograde.js';
-import { SolveBoard } from './solve-board.js';
+import { SCORINGS, Scoring, SolveBoard } from './solve-board.js';
 import { CYCLE_RULES, CycleRule, PLAIN, StateSpace } from './state-space.js';
 
 export interface SolveOptions {
@@ -24,6 +29,14 @@ export interface SolveOptions {
   readonly n: number;
   /** 'no-cycle' (situational superko, the default) or 'cycle-draw' (simple ko; a longer cycle is a draw). */
   readonly rule?: CycleRule;
+  /** 'tromp-taylor' (the default) or 'split-shared' (points reaching both colours split, as the paper scores seki). */
+  readonly scoring?: Scoring;
+  /**
+   * Bytes the solve may hold (default: half the free memory). Moves beyond it go to files in
+   * `scratch` (default: ./scratch), read back in blocks.
+   */
+  readonly memory?: number;
+  readonly scratch?: string;
   /** Called as each phase advances, and with done = total when it ends. */
   readonly onProgress?: SolveProgress;
 }
@@ -41,6 +54,7 @@ export interface SolveResult {
   readonly m: number;
   readonly n: number;
   readonly rule: CycleRule;
+  readonly scoring: Scoring;
   /** The empty board's value for the first player (Black), in points. */
   readonly value: number;
   /** The first moves that achieve it. */
@@ -64,16 +78,38 @@ export interface SolvedBoard {
   readonly stats: RetrogradeStats;
   /** The value of each move of state s (NaN where the rule forbids it), in the order of the graph's rows. */
   moveValues(s: number): number[];
+  /** Removes the files of moves kept on disk. */
+  dispose(): void;
+}
+
+/**
+ * What a solve holds in memory whatever the budget, per state (statuses, row starts, values, the
+ * threshold sets) and per position (keys and starts); with the moves in memory, also the strongly
+ * connected components' arrays, per position.
+ */
+const STATE_BYTES = 27;
+const POSITION_BYTES = 8;
+const COMPONENT_BYTES = 26;
+/** Bytes per move: the move and its reverse. */
+const MOVE_BYTES = 8;
+
+/** The rules a database was solved under, as its header records them. */
+export interface SolvedRules {
+  readonly m: number;
+  readonly n: number;
+  readonly rule: CycleRule;
+  readonly scoring: Scoring;
 }
 
 /** A board's database from stored values (lib/solve/solve-db.ts): the moves rebuilt, nothing solved again. */
-export function storedBoard(m: number, n: number, rule: CycleRule, values: Int8Array): SolvedBoard {
-  const space = new StateSpace(new SolveBoard(m, n), rule);
+export function storedBoard({ m, n, rule, scoring }: SolvedRules, values: Int8Array): SolvedBoard {
+  const space = new StateSpace(new SolveBoard(m, n, scoring), rule);
   const graph = new MoveGraph(space);
   const stats = emptyStats(0);
-  if (rule === 'cycle-draw') return { space, graph, values, stats, moveValues: (s) => childValues(graph, values, s) };
+  const dispose = () => graph.dispose();
+  if (rule === 'cycle-draw') return { space, graph, values, stats, moveValues: (s) => childValues(graph, values, s), dispose };
   const search = new HistorySearch(graph, values, positionComponents(graph).component);
-  return { space, graph, values, stats, moveValues: (s) => search.moveValues(s) };
+  return { space, graph, values, stats, moveValues: (s) => search.moveValues(s), dispose };
 }
 
 function emptyStats(epochs: number): RetrogradeStats {
@@ -87,29 +123,68 @@ function emptyStats(epochs: number): RetrogradeStats {
     largestComponent: 0,
     searchNodes: 0,
     revised: 0,
+    movesOnDisk: false,
   };
 }
 
 function childValues(graph: MoveGraph, values: Int8Array, s: number): number[] {
-  return Array.from(graph.children.subarray(graph.start[s], graph.start[s + 1]), (c) => -values[c]);
+  return Array.from(graph.rows.row(s), (c) => -values[c]);
 }
 
-export function solveBoard(m: number, n: number, rule: CycleRule = 'no-cycle', onProgress: SolveProgress = () => {}): SolvedBoard {
+export function solveBoard(options: SolveOptions): SolvedBoard {
+  const { m, n, rule = 'no-cycle', scoring = 'tromp-taylor', onProgress = () => {} } = options;
   if (!CYCLE_RULES.includes(rule)) throw new InvalidOptionError('rule', rule, `must be one of ${CYCLE_RULES.join(', ')}`);
+  if (!SCORINGS.includes(scoring)) throw new InvalidOptionError('scoring', scoring, `must be one of ${SCORINGS.join(', ')}`);
+  const memory = options.memory ?? defaultMemoryBudget(os.freemem());
+  if (!(memory > 0)) throw new InvalidOptionError('memory', String(memory), 'not a positive size');
   const phase = (name: SolvePhase) => (done: number, total: number) => onProgress(name, done, total);
-  const board = new SolveBoard(m, n);
+  const board = new SolveBoard(m, n, scoring);
   const space = new StateSpace(board, rule, phase('positions'));
   onProgress('positions', 1, 1);
-  const graph = new MoveGraph(space, phase('moves'));
+  const spill = { folder: path.resolve(options.scratch ?? DEFAULT_SCRATCH), ...movesInMemory(space, memory) };
+  const graph = new MoveGraph(space, phase('moves'), spill);
   onProgress('moves', 1, 1);
+  try {
+    return solveGraph(graph, rule, onProgress);
+  } catch (error) {
+    graph.dispose();
+    throw error;
+  }
+}
+
+/**
+ * How many moves fit in memory beside what the states hold (all of them, or they go to disk), and
+ * how many a block read from disk holds; a budget too small for one row is refused.
+ */
+function movesInMemory(space: StateSpace, memory: number): { memoryItems: number; blockItems: number } {
+  const fixed = STATE_BYTES * space.states + POSITION_BYTES * space.positions;
+  const blockItems = Math.floor((memory - fixed) / MOVE_BYTES);
+  if (blockItems < space.board.points + 1) {
+    const { m, n } = space.board;
+    throw new GocountError(
+      `board ${m}x${n}, rule ${space.rule}: its ${space.states} states need at least ${formatBytes(fixed + MOVE_BYTES * (space.board.points + 1))} ` +
+        `in memory, more than --memory ${formatBytes(memory)}`,
+      2,
+      'GOCOUNT_TOO_LARGE',
+    );
+  }
+  return { memoryItems: Math.max(0, blockItems - Math.ceil((COMPONENT_BYTES * space.positions) / MOVE_BYTES)), blockItems };
+}
+
+function solveGraph(graph: MoveGraph, rule: CycleRule, onProgress: SolveProgress): SolvedBoard {
+  const { space } = graph;
+  const phase = (name: SolvePhase) => (done: number, total: number) => onProgress(name, done, total);
+  const dispose = () => graph.dispose();
   const states = space.states;
   const values = new Int8Array(states);
   const known = new Uint8Array(states);
   const stats = emptyStats(forwardCheck(graph, values, known, phase('forward checking')));
   onProgress('forward checking', 1, 1);
   for (let s = 0; s < states; s++) stats[known[s] ? 'stable' : 'unstable']++;
-  const parts = positionComponents(graph);
-  cycleFigures(graph, parts, stats);
+  // The components need the moves in memory; with them on disk, cycle-draw goes without the figures.
+  stats.movesOnDisk = !graph.rows.items;
+  const parts = stats.movesOnDisk && rule === 'cycle-draw' ? undefined : positionComponents(graph);
+  if (parts) cycleFigures(graph, parts, stats);
   let moveValues: (s: number) => number[];
   if (rule === 'cycle-draw') {
     const exact = solveCycleDraw(graph, phase('retrograde'));
@@ -121,17 +196,21 @@ export function solveBoard(m: number, n: number, rule: CycleRule = 'no-cycle', o
     values.set(exact);
     moveValues = (s) => childValues(graph, values, s);
   } else {
-    const search = solveNoCycle(graph, parts, values, known, stats, phase('history search'));
+    const search = solveNoCycle(graph, parts!, values, known, stats, phase('history search'));
     onProgress('history search', 1, 1);
     moveValues = (s) => search.moveValues(s);
   }
-  return { space, graph, values, stats, moveValues };
+  return { space, graph, values, stats, moveValues, dispose };
 }
 
 export function solve(options: SolveOptions): SolveResult {
   const started = performance.now();
-  const solved = solveBoard(options.m, options.n, options.rule ?? 'no-cycle', options.onProgress);
-  return solveResult(solved, (performance.now() - started) / 1000);
+  const solved = solveBoard(options);
+  try {
+    return solveResult(solved, (performance.now() - started) / 1000);
+  } finally {
+    solved.dispose();
+  }
 }
 
 /** What solve reports of a solved board: the empty board's value and moves, and the figures. */
@@ -147,6 +226,7 @@ export function solveResult(solved: SolvedBoard, seconds: number): SolveResult {
     m,
     n,
     rule: space.rule,
+    scoring: space.board.scoring,
     value: values[root],
     bestMoves: moves.filter((move) => move.value === values[root]).map((move) => move.move),
     moves,
@@ -172,9 +252,10 @@ export function firstMoves(solved: SolvedBoard, s: number): MoveValue[] {
   }
   const values = solved.moveValues(s);
   const result: MoveValue[] = [];
-  for (let e = graph.start[s], i = 0; e < graph.start[s + 1]; e++, i++) {
+  const row = graph.rows.row(s);
+  for (let i = 0; i < row.length; i++) {
     if (Number.isNaN(values[i])) continue;
-    const child = graph.children[e];
+    const child = row[i];
     result.push({ move: graph.passChild[s] === child ? 'pass' : (names.get(child) ?? '?'), value: values[i] });
   }
   if (graph.passChild[s] < 0) result.push({ move: 'pass', value: graph.ending[s] });

@@ -135,16 +135,24 @@ export class StateSpace {
 
 /** Every legal position's key, in increasing order: o outer, x over the subsets of its complement. */
 function legalKeys(board: SolveBoard, progress: PhaseProgress): Uint32Array {
-  const found: number[] = [];
+  let found = new Uint32Array(1024);
+  let count = 0;
   const { full } = board;
   for (let o = 0; o <= full; o++) {
     if ((o & 0xfff) === 0) progress(o, full + 1);
     const free = full & ~o;
     // Subsets of free in increasing order: x = (x - free) & free steps to the next one.
     for (let x = 0; ; x = (x - free) & free) {
-      if (board.legal(x, o)) found.push(keyOf(x, o));
+      if (board.legal(x, o)) {
+        if (count === found.length) {
+          const grown = new Uint32Array(count * 2);
+          grown.set(found);
+          found = grown;
+        }
+        found[count++] = keyOf(x, o);
+      }
       if (x === free) break;
     }
   }
-  return Uint32Array.from(found);
+  return found.slice(0, count);
 }
