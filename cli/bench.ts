@@ -154,7 +154,7 @@ for (const cost of costLines) console.log(cost);
 function benchSolve(boards: string[]): void {
   const cells = (row: string[]) => row.map((cell, i) => (i < 3 ? cell.padEnd(i === 2 ? 13 : 11) : cell.padStart(12))).join(' ');
   console.log(`gocount bench --solve on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, node ${process.version}`);
-  console.log(cells(['board', 'rule', 'scoring', 'value', 'pinned', 'wall', 'peak RSS', 'positions', 'states', 'moves', 'load']));
+  console.log(cells(['board', 'rule', 'scoring', 'value', 'pinned', 'wall', 'peak RSS', 'positions', 'kept', 'states', 'moves', 'load']));
   for (const board of boards) {
     for (const { rule, scoring } of SOLVE_RULES) {
       const loadBefore = os.loadavg()[0];
@@ -173,7 +173,14 @@ function benchSolve(boards: string[]): void {
         process.exitCode = 1;
         continue;
       }
-      const out = JSON.parse(child.stdout) as { value: number; positions: number; states: number; edges: number; peakRss: number };
+      const out = JSON.parse(child.stdout) as {
+        value: number;
+        legalPositions: number;
+        positions: number;
+        states: number;
+        edges: number;
+        peakRss: number;
+      };
       if (pinned !== undefined && out.value !== pinned) process.exitCode = 1;
       const shown = pinned === undefined ? 'n/a' : out.value === pinned ? String(pinned) : `${pinned} (NO)`;
       console.log(
@@ -185,6 +192,7 @@ function benchSolve(boards: string[]): void {
           shown,
           wall,
           formatBytes(out.peakRss),
+          String(out.legalPositions),
           String(out.positions),
           String(out.states),
           String(out.edges),

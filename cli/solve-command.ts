@@ -25,6 +25,7 @@ interface SolveArgs {
   quiet: boolean;
   memory?: string;
   scratch?: string;
+  symmetry: boolean;
 }
 
 /**
@@ -86,6 +87,11 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
           'memory budget, like 512M, 4G or 50%: moves beyond it are kept in files under --scratch and read in blocks (default: half the free memory)',
       })
       .option('scratch', { type: 'string', describe: 'folder for the files of moves beyond --memory (default: ./scratch)' })
+      .option('symmetry', {
+        type: 'boolean',
+        default: true,
+        describe: "cycle-draw: keep one position per orbit of the board's rotations and reflections; --no-symmetry keeps them all",
+      })
       .option('ko', {
         type: 'string',
         describe: 'with --position, cycle-draw: the point (a1, b2, …) the player to move may not retake at once',
@@ -113,7 +119,16 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     const started = performance.now();
     const onProgress = solveProgress(`solve ${m}x${n}`, args.quiet || args.json);
     const memory = args.memory === undefined ? undefined : parseSize(args.memory, 'memory', availableMemory().bytes);
-    const solved = solveBoard({ m, n, rule: args.rule, scoring: args.scoring, memory, scratch: args.scratch, onProgress });
+    const solved = solveBoard({
+      m,
+      n,
+      rule: args.rule,
+      scoring: args.scoring,
+      memory,
+      scratch: args.scratch,
+      symmetry: args.symmetry,
+      onProgress,
+    });
     let result;
     try {
       if (args.db !== undefined) writeSolveDb(args.db, solved);
@@ -131,7 +146,9 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     const lines = [
       `${m}x${n}, rule ${result.rule}: ${signed(value)} for Black, ${outcome}, with best play (${scoringText[result.scoring]}, komi 0)`,
       `best first moves: ${result.bestMoves.join(', ')}`,
-      `${result.positions} positions, ${result.states} states, ${result.edges} moves; ${result.seconds.toFixed(2)} s`,
+      (result.symmetries > 1
+        ? `${result.legalPositions} positions, ${result.positions} up to the ${result.symmetries} symmetries, `
+        : `${result.positions} positions, `) + `${result.states} states, ${result.edges} moves; ${result.seconds.toFixed(2)} s`,
     ];
     if (args.db !== undefined) lines.push(`database written to ${args.db}`);
     if (args.stats) {

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { checkSolveDb, readSolveDb, writeSolveDb } from '../lib/solve/solve-db.js';
 import { oracleValue } from '../lib/solve/history-search.js';
-import { moverOf, opponentOf, SCORINGS, SolveBoard } from '../lib/solve/solve-board.js';
+import { keyOf, moverOf, opponentOf, SCORINGS, SolveBoard } from '../lib/solve/solve-board.js';
 import { solve, solveBoard, solveResult } from '../lib/solve/solve.js';
-import { AFTER_PASS, CycleRule, PLAIN } from '../lib/solve/state-space.js';
+import { AFTER_PASS, CycleRule, PLAIN, StateSpace } from '../lib/solve/state-space.js';
+import { BoardSymmetry } from '../lib/solve/symmetry.js';
 import { runCli } from './support/run-cli.js';
 
 const RULES: CycleRule[] = ['no-cycle', 'cycle-draw'];
@@ -65,14 +66,16 @@ test('the pinned values: 2x2 +1 without cycles, a draw with them; 3x3 +9 with cy
   const nine = solve({ m: 3, n: 3, rule: 'cycle-draw' });
   t.is(nine.value, 9);
   t.deepEqual(nine.bestMoves, ['b2']);
-  t.is(nine.positions, 12675, 'L(3,3)');
+  t.is(nine.legalPositions, 12675, 'L(3,3)');
+  t.is(nine.positions, 1824, 'up to symmetry');
+  t.is(nine.symmetries, 8);
 });
 
 test('every 2x2 state reached from the empty board has the value a history search gives it, both rules and scorings', (t) => {
   const byScoring = new Map<string, Int8Array>();
   for (const rule of RULES)
     for (const scoring of SCORINGS) {
-      const { space, graph, values } = solveBoard({ m: 2, n: 2, rule, scoring });
+      const { space, graph, values } = solveBoard({ m: 2, n: 2, rule, scoring, symmetry: false });
       byScoring.set(`${rule} ${scoring}`, values);
       const root = space.stateOf(0, PLAIN);
       const reached = new Set([root]);
@@ -102,6 +105,57 @@ test('every 2x2 state reached from the empty board has the value a history searc
   }
 });
 
+test('the symmetries of a board: 8 on a square, 4 on a rectangle, 2 on a row; the orbits of the canonical positions make up L(m,n)', (t) => {
+  t.deepEqual(
+    [
+      [3, 3],
+      [2, 4],
+      [1, 5],
+      [1, 1],
+    ].map(([m, n]) => new BoardSymmetry(m, n).count),
+    [8, 4, 2, 1],
+  );
+  const square = new BoardSymmetry(3, 3);
+  // Black on a1 and b1, White on c3: its least image puts the stones where the key is least.
+  const key = keyOf(0b000000011, 0b100000000);
+  const canonical = square.canonical(key);
+  t.true(canonical <= key);
+  t.is(square.canonical(canonical), canonical, 'a canonical position is its own');
+  t.is(square.orbitSize(key), 8);
+  t.is(square.orbitSize(keyOf(0b000010000, 0)), 1, 'a stone on the centre');
+  for (const [m, n, legal, orbits] of [
+    [3, 3, 12675, 1824],
+    [2, 4, 4125, 1070],
+    [1, 5, 113, 64],
+  ]) {
+    const space = new StateSpace(new SolveBoard(m, n), 'cycle-draw', undefined, new BoardSymmetry(m, n));
+    t.is(space.legalPositions, legal, `L(${m},${n})`);
+    t.is(space.positions, orbits);
+  }
+});
+
+test('folding the symmetries changes no value: every state of 3x3 and 2x4 under cycle-draw, both scorings, and the first moves', (t) => {
+  for (const [m, n] of [
+    [3, 3],
+    [2, 4],
+  ]) {
+    for (const scoring of SCORINGS) {
+      const all = solveBoard({ m, n, rule: 'cycle-draw', scoring, symmetry: false });
+      const folded = solveBoard({ m, n, rule: 'cycle-draw', scoring });
+      t.true(folded.space.states < all.space.states / 3);
+      let checked = 0;
+      for (let s = 0; s < all.space.states; s++) {
+        const image = folded.space.stateOf(all.space.keyOfState(s), all.space.statusOf[s], all.space.koOf[s]);
+        if (folded.values[image] !== all.values[s])
+          return t.fail(`${m}x${n} ${scoring}: state ${s} is ${all.values[s]}, its image ${folded.values[image]}`);
+        checked++;
+      }
+      t.is(checked, all.space.states);
+      t.deepEqual(solveResult(folded, 0).moves, solveResult(all, 0).moves, `${m}x${n} ${scoring}`);
+    }
+  }
+});
+
 test('gocount solve prints the value and best moves, as JSON with a value field, and refuses large boards in one line', (t) => {
   const text = runCli(['solve', '2x2']);
   t.is(text.status, 0);
@@ -117,10 +171,10 @@ test('gocount solve prints the value and best moves, as JSON with a value field,
 test('with a --memory below its moves, a board is solved with the moves on disk, to the same values as in memory', (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'gocount-solve-'));
   try {
-    const inMemory = solveBoard({ m: 3, n: 3, rule: 'cycle-draw' });
+    const inMemory = solveBoard({ m: 3, n: 3, rule: 'cycle-draw', symmetry: false });
     t.false(inMemory.stats.movesOnDisk);
     // 3x3 holds about 780 KiB whatever the budget; 900K leaves blocks of about 15,000 of its 97,537 moves.
-    const onDisk = solveBoard({ m: 3, n: 3, rule: 'cycle-draw', memory: 900 * 1024, scratch: dir });
+    const onDisk = solveBoard({ m: 3, n: 3, rule: 'cycle-draw', memory: 900 * 1024, scratch: dir, symmetry: false });
     t.true(onDisk.stats.movesOnDisk);
     const blocks = [...onDisk.graph.parents().blocks()].length;
     t.true(blocks > 4, `${blocks} blocks of parents`);
@@ -163,7 +217,7 @@ test('a database file verifies, and verify finds a damaged byte and a value its 
     writeSolveDb(file, solved);
     t.deepEqual(readdirSync(dir), ['3x3.db'], 'no temporary file left');
     const good = checkSolveDb(file);
-    t.is(good.states, 25862);
+    t.is(good.states, 3718, 'one position per orbit of the 8 symmetries');
     t.deepEqual(good.problems, []);
     const read = readSolveDb(file);
     if (typeof read === 'string') return t.fail(read);
@@ -171,19 +225,32 @@ test('a database file verifies, and verify finds a damaged byte and a value its 
     t.is(read.header.scoring, 'tromp-taylor');
     t.deepEqual(Array.from(read.values), Array.from(solved.values));
 
-    // A version-1 file, from before the scoring was recorded, reads as Tromp–Taylor.
-    const bytes = readFileSync(file);
-    const newline = bytes.indexOf(10);
-    const { scoring, ...rest } = JSON.parse(bytes.subarray(0, newline).toString());
-    t.is(scoring, 'tromp-taylor');
-    const old = Buffer.concat([Buffer.from(`${JSON.stringify({ ...rest, version: 1 })}\n`), bytes.subarray(newline + 1, bytes.length - 4)]);
-    const trailer = Buffer.alloc(4);
-    trailer.writeUInt32LE(crc32(old));
-    writeFileSync(file, Buffer.concat([old, trailer]));
+    // A version-1 file, from before the scoring and the symmetries were recorded, reads as
+    // Tromp–Taylor with every position kept; the folded file, called version 1, does not check.
+    const rewrite = (bytes: Buffer) => {
+      const newline = bytes.indexOf(10);
+      const { scoring, symmetries, ...rest } = JSON.parse(bytes.subarray(0, newline).toString());
+      const old = Buffer.concat([
+        Buffer.from(`${JSON.stringify({ ...rest, version: 1 })}\n`),
+        bytes.subarray(newline + 1, bytes.length - 4),
+      ]);
+      const trailer = Buffer.alloc(4);
+      trailer.writeUInt32LE(crc32(old));
+      writeFileSync(file, Buffer.concat([old, trailer]));
+      return { scoring, symmetries };
+    };
+    t.deepEqual(rewrite(readFileSync(file)), { scoring: 'tromp-taylor', symmetries: 8 });
+    t.deepEqual(checkSolveDb(file).problems, [
+      { file, problem: 'the header gives 1824 positions and 3718 states; 3x3 has 12675 and 25862' },
+    ]);
+    writeSolveDb(file, solveBoard({ m: 3, n: 3, rule: 'cycle-draw', symmetry: false }));
+    t.deepEqual(rewrite(readFileSync(file)), { scoring: 'tromp-taylor', symmetries: 1 });
     const oldRead = readSolveDb(file);
     if (typeof oldRead === 'string') return t.fail(oldRead);
     t.is(oldRead.header.scoring, 'tromp-taylor');
+    t.is(oldRead.header.symmetries, 1);
     t.deepEqual(checkSolveDb(file).problems, []);
+    writeSolveDb(file, solved);
 
     const damaged = readFileSync(file);
     damaged[damaged.length - 100] ^= 1;
@@ -221,7 +288,13 @@ test('gocount solve --db FILE --position looks a position up; bad positions get 
     t.regex(split.stdout, /^2x2, rule cycle-draw: 0 for Black, a draw, with best play \(area scoring, shared points split, komi 0\)/);
     const splitLook = runCli(['solve', '--db', splitFile, '--position', 'XX/.O']);
     t.regex(splitLook.stdout, /^[-+]?\d+ for Black \(to move\), rule cycle-draw, area scoring, shared points split\n/);
-    t.is(runCli(['verify', splitFile]).stdout.trim(), 'checked 1 solve database, 114 states: no problems');
+    t.is(runCli(['verify', splitFile]).stdout.trim(), 'checked 1 solve database, 26 states: no problems');
+    // A database of orbits answers for every image of a position, its moves named on the board as given.
+    const nine = path.join(dir, '3x3.db');
+    t.is(runCli(['solve', '3x3', '--rule', 'cycle-draw', '--db', nine, '--quiet']).status, 0);
+    const lookUp = (position: string) => JSON.parse(runCli(['solve', '--db', nine, '--position', position, '--json']).stdout);
+    t.like(lookUp('X../.O./...'), { value: -9, bestMoves: ['a1', 'b1', 'c1', 'a2', 'c2', 'b3', 'c3', 'pass'] });
+    t.like(lookUp('..X/.O./...'), { value: -9, bestMoves: ['a1', 'b1', 'c1', 'a2', 'c2', 'a3', 'b3', 'pass'] });
     t.is(runCli(['verify', file]).stdout.trim(), 'checked 1 solve database, 114 states: no problems');
     const missing = runCli(['solve', '--db', path.join(dir, 'none.db'), '--position', '../..']);
     t.is(missing.status, 2);

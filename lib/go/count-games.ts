@@ -6,6 +6,7 @@
  * move are counted once per orbit of first moves and multiplied by the orbit's size.
  */
 
+import { boardSymmetries } from '../board/symmetries.js';
 import { BLACK, WHITE } from './rules.js';
 import type { GameGraph } from './game-graph.js';
 
@@ -70,7 +71,7 @@ function canonicalNode(graph: GameGraph, node: number): number {
   const { board, codes } = graph;
   const cells = board.decode(codes[node]);
   let best = Infinity;
-  for (const map of symmetries(board.m, board.n)) {
+  for (const map of boardSymmetries(board.m, board.n)) {
     for (const swap of [false, true]) {
       const image = new Array<number>(cells.length);
       cells.forEach((cell, p) => {
@@ -80,27 +81,4 @@ function canonicalNode(graph: GameGraph, node: number): number {
     }
   }
   return codes.indexOf(best);
-}
-
-/** The point permutations of the board's symmetry group: 4 for a rectangle, 8 for a square. */
-function symmetries(m: number, n: number): number[][] {
-  const maps: ((y: number, x: number) => [number, number])[] = [
-    (y, x) => [y, x],
-    (y, x) => [m - 1 - y, x],
-    (y, x) => [y, n - 1 - x],
-    (y, x) => [m - 1 - y, n - 1 - x],
-  ];
-  if (m === n)
-    maps.push(
-      (y, x) => [x, y],
-      (y, x) => [n - 1 - x, y],
-      (y, x) => [x, m - 1 - y],
-      (y, x) => [n - 1 - x, m - 1 - y],
-    );
-  return maps.map((f) =>
-    Array.from({ length: m * n }, (_, p) => {
-      const [y, x] = f(Math.floor(p / n), p % n);
-      return y * n + x;
-    }),
-  );
 }

@@ -38,7 +38,7 @@ export function lookUp(file: string, options: LookUpOptions): LookUpResult {
   const status = options.afterPass ? AFTER_PASS : ko >= 0 ? KO : PLAIN;
   const state = space.stateOf(key, status, ko);
   if (state < 0) throw new UsageError(`ko point ${options.ko}: the player to move cannot be barred from retaking there`);
-  const moves = firstMoves(solved, state);
+  const moves = firstMoves(solved, key, status, ko);
   const value = values[state];
   return { header, value, bestMoves: moves.filter((move) => move.value === value).map((move) => move.move), moves };
 }

@@ -13,6 +13,29 @@ import { AFTER_PASS, KO, PhaseProgress, StateSpace } from './state-space.js';
 
 export const NO_ENDING = 127;
 
+/**
+ * The moves from a position (x to move) with a status: visit(p, child) for each point p that may
+ * be played, in point order, then visit(-1, child) for a pass that does not end the game; returns
+ * the final score when a pass ends it, else NO_ENDING. The position need not be canonical: the
+ * children are looked up through the space.
+ */
+export function forEachMove(space: StateSpace, key: number, status: number, ko: number, visit: (p: number, child: number) => void): number {
+  const { board } = space;
+  const x = moverOf(key);
+  const o = opponentOf(key);
+  for (let p = 0; p < board.points; p++) {
+    const after = board.play(x, o, p);
+    if (after < 0) continue;
+    if (status === KO && p === ko && board.captured === 1) continue; // the immediate retake
+    const child = space.stateAfterMove(after, board.koPoint);
+    if (child < 0) throw new Error(`no state for the position after a move (key ${after})`);
+    visit(p, child);
+  }
+  if (status === AFTER_PASS) return board.score(x, o);
+  visit(-1, space.stateOf(swapKey(key), AFTER_PASS));
+  return NO_ENDING;
+}
+
 export class MoveGraph {
   readonly space: StateSpace;
   readonly start: Uint32Array;
@@ -28,38 +51,22 @@ export class MoveGraph {
     private readonly spill?: RowSpill,
   ) {
     this.space = space;
-    const { board } = space;
     const states = space.states;
     this.start = new Uint32Array(states + 1);
     this.passChild = new Int32Array(states);
     this.ending = new Int8Array(states).fill(NO_ENDING);
     const children = new RowWriter(spill);
     let edges = 0;
-    for (let s = 0; s < states; s++) {
+    let s = 0;
+    const visit = (p: number, child: number) => {
+      if (p < 0) this.passChild[s] = child;
+      children.push(child);
+      edges++;
+    };
+    for (; s < states; s++) {
       if ((s & 0xffff) === 0) progress(s, states);
-      const key = space.keyOfState(s);
-      const x = moverOf(key);
-      const o = opponentOf(key);
-      const status = space.statusOf[s];
-      const ko = space.koOf[s];
-      for (let p = 0; p < board.points; p++) {
-        const after = board.play(x, o, p);
-        if (after < 0) continue;
-        if (status === KO && p === ko && board.captured === 1) continue; // the immediate retake
-        const child = space.stateAfterMove(after, board.koPoint);
-        if (child < 0) throw new Error(`no state for the position after a move (key ${after})`);
-        children.push(child);
-        edges++;
-      }
-      if (status === AFTER_PASS) {
-        this.passChild[s] = -1;
-        this.ending[s] = board.score(x, o);
-      } else {
-        const child = space.stateOf(swapKey(key), AFTER_PASS);
-        this.passChild[s] = child;
-        children.push(child);
-        edges++;
-      }
+      this.passChild[s] = -1;
+      this.ending[s] = forEachMove(space, space.keyOfState(s), space.statusOf[s], space.koOf[s], visit);
       this.start[s + 1] = edges;
     }
     this.rows = children.finish(this.start);

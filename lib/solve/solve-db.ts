@@ -1,8 +1,8 @@
 /**
  * The solve database file (`gocount solve --db FILE`): a header line of JSON (format, version,
- * board, rule, scoring, positions, states, the empty board's value), then one signed byte per state, the
- * state's value in state order (lib/solve/state-space.ts), then the CRC-32 of everything before
- * it, 4 bytes little-endian. Written under a temporary name and renamed, so a file with this name
+ * board, rule, scoring, symmetries folded, positions, states, the empty board's value), then one
+ * signed byte per state, the state's value in state order (lib/solve/state-space.ts), then the
+ * CRC-32 of everything before it, 4 bytes little-endian. Written under a temporary name and renamed, so a file with this name
  * is whole. `checkSolveDb` checks it offline: the CRC, the header against the board's state space,
  * and the values against the moves (lib/solve/retrograde.ts for where that applies).
  */
@@ -14,12 +14,15 @@ import type { Problem } from '../verify/problems.js';
 import { MoveGraph } from './move-graph.js';
 import { bestOfChildren, positionComponents } from './retrograde.js';
 import { SCORINGS, Scoring, SolveBoard } from './solve-board.js';
-import type { SolvedBoard } from './solve.js';
+import { foldedSymmetry, type SolvedBoard } from './solve.js';
 import { CYCLE_RULES, CycleRule, PLAIN, StateSpace } from './state-space.js';
 
 export const SOLVE_DB_FORMAT = 'gocount-solve';
-/** Version 2 added the scoring; a version-1 file was scored Tromp–Taylor. */
-export const SOLVE_DB_VERSION = 2;
+/**
+ * Version 2 added the scoring (a version-1 file was scored Tromp–Taylor), version 3 the
+ * symmetries folded (earlier files folded none).
+ */
+export const SOLVE_DB_VERSION = 3;
 /** How every database starts: the header's first bytes. */
 export const SOLVE_DB_MAGIC = `{"format":"${SOLVE_DB_FORMAT}"`;
 
@@ -30,6 +33,8 @@ export interface SolveDbHeader {
   readonly n: number;
   readonly rule: CycleRule;
   readonly scoring: Scoring;
+  /** 1: every legal position kept; else the board's symmetries, one position kept per orbit. */
+  readonly symmetries: number;
   readonly positions: number;
   readonly states: number;
   readonly value: number;
@@ -45,6 +50,7 @@ export function writeSolveDb(file: string, solved: SolvedBoard): void {
     n,
     rule: space.rule,
     scoring: space.board.scoring,
+    symmetries: space.symmetry?.count ?? 1,
     positions: space.positions,
     states: space.states,
     value: values[space.stateOf(0, PLAIN)],
@@ -91,10 +97,17 @@ export function readSolveDb(file: string): { header: SolveDbHeader; values: Int8
   } catch {
     return 'its header is not JSON';
   }
-  if (header.version === 1) header = { ...header, scoring: 'tromp-taylor' };
-  else if (header.version !== SOLVE_DB_VERSION) return `version ${header.version}; this gocount reads versions 1 and ${SOLVE_DB_VERSION}`;
+  if (header.version === 1) header = { ...header, scoring: 'tromp-taylor', symmetries: 1 };
+  else if (header.version === 2) header = { ...header, symmetries: 1 };
+  else if (header.version !== SOLVE_DB_VERSION) return `version ${header.version}; this gocount reads versions 1 to ${SOLVE_DB_VERSION}`;
   if (!CYCLE_RULES.includes(header.rule)) return `unknown rule ${header.rule}`;
   if (!SCORINGS.includes(header.scoring)) return `unknown scoring ${header.scoring}`;
+  if (header.rule === 'no-cycle' && header.symmetries !== 1) return 'symmetries folded under rule no-cycle, which never folds';
+  try {
+    foldedSymmetry(header.m, header.n, header.symmetries);
+  } catch (error) {
+    return (error as Error).message;
+  }
   const expected = newline + 1 + header.states + 4;
   if (data.length !== expected) return `${data.length} bytes where the header promises ${expected}`;
   const crc = data.readUInt32LE(data.length - 4);
@@ -118,7 +131,12 @@ export function checkSolveDb(file: string): { states: number; problems: Problem[
   if (typeof read === 'string') return { states: 0, problems: [{ file, problem: read }] };
   const { header, values } = read;
   const problems: Problem[] = [];
-  const space = new StateSpace(new SolveBoard(header.m, header.n, header.scoring), header.rule);
+  const space = new StateSpace(
+    new SolveBoard(header.m, header.n, header.scoring),
+    header.rule,
+    undefined,
+    foldedSymmetry(header.m, header.n, header.symmetries),
+  );
   if (space.states !== header.states || space.positions !== header.positions) {
     problems.push({
       file,

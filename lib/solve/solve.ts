@@ -11,7 +11,7 @@ import { DEFAULT_SCRATCH } from '../count/count-options.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { GocountError, InvalidOptionError } from '../errors.js';
 import { formatBytes } from '../units.js';
-import { MoveGraph } from './move-graph.js';
+import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
 import {
   cycleFigures,
   forwardCheck,
@@ -23,6 +23,7 @@ import {
 } from './retrograde.js';
 import { SCORINGS, Scoring, SolveBoard } from './solve-board.js';
 import { CYCLE_RULES, CycleRule, PLAIN, StateSpace } from './state-space.js';
+import { BoardSymmetry } from './symmetry.js';
 
 export interface SolveOptions {
   readonly m: number;
@@ -37,6 +38,11 @@ export interface SolveOptions {
    */
   readonly memory?: number;
   readonly scratch?: string;
+  /**
+   * Under cycle-draw, keep one position of each orbit of the board's rotations and reflections
+   * (default true); no-cycle never folds, its repetitions being of positions, not orbits.
+   */
+  readonly symmetry?: boolean;
   /** Called as each phase advances, and with done = total when it ends. */
   readonly onProgress?: SolveProgress;
 }
@@ -61,7 +67,11 @@ export interface SolveResult {
   readonly bestMoves: string[];
   /** Every legal first move with its value for Black. */
   readonly moves: MoveValue[];
+  /** The legal positions kept: one per orbit when folded. */
   readonly positions: number;
+  /** Every legal position, L(m, n), and the symmetries folded (1: none). */
+  readonly legalPositions: number;
+  readonly symmetries: number;
   readonly states: number;
   readonly edges: number;
   /** States by value, from -m·n to m·n. */
@@ -99,11 +109,21 @@ export interface SolvedRules {
   readonly n: number;
   readonly rule: CycleRule;
   readonly scoring: Scoring;
+  /** The symmetries folded: 1 for none, else all of the board's. */
+  readonly symmetries: number;
+}
+
+/** The symmetries folded under these rules, or undefined; throws on a count the board does not have. */
+export function foldedSymmetry(m: number, n: number, symmetries: number): BoardSymmetry | undefined {
+  if (symmetries === 1) return undefined;
+  const symmetry = new BoardSymmetry(m, n);
+  if (symmetry.count !== symmetries) throw new Error(`board ${m}x${n} has ${symmetry.count} symmetries, not ${symmetries}`);
+  return symmetry;
 }
 
 /** A board's database from stored values (lib/solve/solve-db.ts): the moves rebuilt, nothing solved again. */
-export function storedBoard({ m, n, rule, scoring }: SolvedRules, values: Int8Array): SolvedBoard {
-  const space = new StateSpace(new SolveBoard(m, n, scoring), rule);
+export function storedBoard({ m, n, rule, scoring, symmetries }: SolvedRules, values: Int8Array): SolvedBoard {
+  const space = new StateSpace(new SolveBoard(m, n, scoring), rule, undefined, foldedSymmetry(m, n, symmetries));
   const graph = new MoveGraph(space);
   const stats = emptyStats(0);
   const dispose = () => graph.dispose();
@@ -139,7 +159,8 @@ export function solveBoard(options: SolveOptions): SolvedBoard {
   if (!(memory > 0)) throw new InvalidOptionError('memory', String(memory), 'not a positive size');
   const phase = (name: SolvePhase) => (done: number, total: number) => onProgress(name, done, total);
   const board = new SolveBoard(m, n, scoring);
-  const space = new StateSpace(board, rule, phase('positions'));
+  const symmetry = rule === 'cycle-draw' && options.symmetry !== false ? new BoardSymmetry(m, n) : undefined;
+  const space = new StateSpace(board, rule, phase('positions'), symmetry && symmetry.count > 1 ? symmetry : undefined);
   onProgress('positions', 1, 1);
   const spill = { folder: path.resolve(options.scratch ?? DEFAULT_SCRATCH), ...movesInMemory(space, memory) };
   const graph = new MoveGraph(space, phase('moves'), spill);
@@ -218,7 +239,7 @@ export function solveResult(solved: SolvedBoard, seconds: number): SolveResult {
   const { space, graph, values } = solved;
   const { m, n } = space.board;
   const root = space.stateOf(0, PLAIN);
-  const moves = firstMoves(solved, root);
+  const moves = firstMoves(solved, 0, PLAIN);
   const valueCounts: Record<string, number> = {};
   for (let v = -space.board.points; v <= space.board.points; v++) valueCounts[v] = 0;
   for (let s = 0; s < space.states; s++) valueCounts[values[s]]++;
@@ -231,6 +252,8 @@ export function solveResult(solved: SolvedBoard, seconds: number): SolveResult {
     bestMoves: moves.filter((move) => move.value === values[root]).map((move) => move.move),
     moves,
     positions: space.positions,
+    legalPositions: space.legalPositions,
+    symmetries: space.symmetry?.count ?? 1,
     states: space.states,
     edges: graph.edges,
     valueCounts,
@@ -239,25 +262,19 @@ export function solveResult(solved: SolvedBoard, seconds: number): SolveResult {
   };
 }
 
-/** The moves of state s, named, with their values (moves the rule forbids left out). */
-export function firstMoves(solved: SolvedBoard, s: number): MoveValue[] {
-  const { space, graph } = solved;
-  const { board } = space;
-  const key = space.keyOfState(s);
-  const names = new Map<number, string>();
-  for (let p = board.points - 1; p >= 0; p--) {
-    const after = board.play(key & 0xffff, key >>> 16, p);
-    if (after < 0) continue;
-    names.set(space.stateAfterMove(after, board.koPoint), board.pointName(p));
-  }
-  const values = solved.moveValues(s);
-  const result: MoveValue[] = [];
-  const row = graph.rows.row(s);
-  for (let i = 0; i < row.length; i++) {
-    if (Number.isNaN(values[i])) continue;
-    const child = row[i];
-    result.push({ move: graph.passChild[s] === child ? 'pass' : (names.get(child) ?? '?'), value: values[i] });
-  }
-  if (graph.passChild[s] < 0) result.push({ move: 'pass', value: graph.ending[s] });
+/**
+ * The moves from a position (key, the player to move's stones first; canonical or not) with a
+ * status, named, with their values; moves the rule forbids are left out.
+ */
+export function firstMoves(solved: SolvedBoard, key: number, status: number, ko = -1): MoveValue[] {
+  const { space } = solved;
+  const moves: { move: string; child: number }[] = [];
+  const ending = forEachMove(space, key, status, ko, (p, child) => moves.push({ move: p < 0 ? 'pass' : space.board.pointName(p), child }));
+  // cycle-draw: a move is worth its child's value. no-cycle (never folded, so its rows are in this
+  // order): the history search values the moves.
+  const values =
+    space.rule === 'cycle-draw' ? moves.map(({ child }) => -solved.values[child]) : solved.moveValues(space.stateOf(key, status, ko));
+  const result = moves.flatMap(({ move }, i) => (Number.isNaN(values[i]) ? [] : [{ move, value: values[i] + 0 }]));
+  if (ending !== NO_ENDING) result.push({ move: 'pass', value: ending });
   return result;
 }

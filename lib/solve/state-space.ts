@@ -5,10 +5,12 @@
  * numbered from base[r]: first the plain state, then the state after a pass, then, under the
  * cycle-draw rule, one state per point the player to move may not retake at once (simple ko).
  * The colour-reversed position, the other player to move, is the same state: values are from the
- * view of the player to move.
+ * view of the player to move. With a BoardSymmetry, only the canonical position of each orbit is
+ * kept, and a state is looked up by the canonical form of its position (a ko point mapped with it).
  */
 
 import { keyOf, moverOf, opponentOf, SolveBoard } from './solve-board.js';
+import type { BoardSymmetry } from './symmetry.js';
 
 export type CycleRule = 'no-cycle' | 'cycle-draw';
 
@@ -24,8 +26,12 @@ export const KO = 2;
 export class StateSpace {
   readonly board: SolveBoard;
   readonly rule: CycleRule;
-  /** The legal positions' keys, increasing. */
+  /** The symmetries folded, if any. */
+  readonly symmetry: BoardSymmetry | undefined;
+  /** The legal positions' keys (the canonical ones, when folded), increasing. */
   readonly keys: Uint32Array;
+  /** Every legal position, each position of an orbit counted: L(m, n). */
+  readonly legalPositions: number;
   /** First state of each rank; base[positions] is the number of states. */
   readonly base: Uint32Array;
   /** Per state: its rank, its status, and for a KO state the point that may not be retaken. */
@@ -33,11 +39,15 @@ export class StateSpace {
   readonly statusOf: Uint8Array;
   readonly koOf: Int8Array;
 
-  constructor(board: SolveBoard, rule: CycleRule, progress: PhaseProgress = () => {}) {
+  constructor(board: SolveBoard, rule: CycleRule, progress: PhaseProgress = () => {}, symmetry?: BoardSymmetry) {
     this.board = board;
     this.rule = rule;
-    this.keys = legalKeys(board, progress);
+    this.symmetry = symmetry;
+    this.keys = legalKeys(board, progress, symmetry);
     const positions = this.keys.length;
+    let legal = 0;
+    for (let r = 0; r < positions; r++) legal += symmetry ? symmetry.orbitSize(this.keys[r]) : 1;
+    this.legalPositions = legal;
     this.base = new Uint32Array(positions + 1);
     const koPoints: number[] = [];
     const koCount = new Uint8Array(positions);
@@ -98,6 +108,11 @@ export class StateSpace {
 
   /** The state of position `key` with a status (and the ko point of a KO status), or -1. */
   stateOf(key: number, status: number, ko = -1): number {
+    const { symmetry } = this;
+    if (symmetry) {
+      key = symmetry.canonical(key);
+      if (ko >= 0) ko = symmetry.point(symmetry.last, ko);
+    }
     const r = this.rank(key);
     if (r < 0) return -1;
     if (status !== KO) return this.base[r] + status;
@@ -133,8 +148,11 @@ export class StateSpace {
   }
 }
 
-/** Every legal position's key, in increasing order: o outer, x over the subsets of its complement. */
-function legalKeys(board: SolveBoard, progress: PhaseProgress): Uint32Array {
+/**
+ * Every legal position's key (only the canonical ones, with a symmetry), in increasing order: o
+ * outer, x over the subsets of its complement.
+ */
+function legalKeys(board: SolveBoard, progress: PhaseProgress, symmetry: BoardSymmetry | undefined): Uint32Array {
   let found = new Uint32Array(1024);
   let count = 0;
   const { full } = board;
@@ -143,7 +161,7 @@ function legalKeys(board: SolveBoard, progress: PhaseProgress): Uint32Array {
     const free = full & ~o;
     // Subsets of free in increasing order: x = (x - free) & free steps to the next one.
     for (let x = 0; ; x = (x - free) & free) {
-      if (board.legal(x, o)) {
+      if (board.legal(x, o) && (!symmetry || symmetry.canonical(keyOf(x, o)) === keyOf(x, o))) {
         if (count === found.length) {
           const grown = new Uint32Array(count * 2);
           grown.set(found);
