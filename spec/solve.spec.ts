@@ -1,6 +1,5 @@
 import test from 'ava';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { checkSolveDb, readSolveDb, writeSolveDb } from '../lib/solve/solve-db.js';
@@ -10,6 +9,7 @@ import { solve, solveBoard, solveResult } from '../lib/solve/solve.js';
 import { AFTER_PASS, CycleRule, PLAIN, StateSpace } from '../lib/solve/state-space.js';
 import { BoardSymmetry } from '../lib/solve/symmetry.js';
 import { runCli } from './support/run-cli.js';
+import { tempScratch } from './support/scratch.js';
 
 const RULES: CycleRule[] = ['no-cycle', 'cycle-draw'];
 
@@ -169,137 +169,120 @@ test('gocount solve prints the value and best moves, as JSON with a value field,
 });
 
 test('with a --memory below its moves, a board is solved with the moves on disk, to the same values as in memory', (t) => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'gocount-solve-'));
-  try {
-    const inMemory = solveBoard({ m: 3, n: 3, rule: 'cycle-draw', symmetry: false });
-    t.false(inMemory.stats.movesOnDisk);
-    // 3x3 holds about 780 KiB whatever the budget; 900K leaves blocks of about 15,000 of its 97,537 moves.
-    const onDisk = solveBoard({ m: 3, n: 3, rule: 'cycle-draw', memory: 900 * 1024, scratch: dir, symmetry: false });
-    t.true(onDisk.stats.movesOnDisk);
-    const blocks = [...onDisk.graph.parents().blocks()].length;
-    t.true(blocks > 4, `${blocks} blocks of parents`);
-    t.deepEqual(Array.from(onDisk.values), Array.from(inMemory.values));
-    t.deepEqual(solveResult(onDisk, 0).moves, solveResult(inMemory, 0).moves);
-    // The reverse rows filled range by range from the file equal those built in memory.
-    const parents = inMemory.graph.parents();
-    const rows: number[] = [];
-    for (const { first, last, offset, items } of onDisk.graph.parents().blocks()) {
-      rows.push(...items.subarray(parents.start[first] - offset, parents.start[last] - offset));
-    }
-    t.deepEqual(rows, Array.from(parents.items!));
-    t.true(readdirSync(dir).length > 0, 'the moves are in the scratch folder');
-    onDisk.dispose();
-    t.deepEqual(readdirSync(dir), [], 'and removed after');
-
-    const refused = runCli(['solve', '3x3', '--memory', '700K', '--scratch', dir, '--quiet']);
-    t.is(refused.status, 2);
-    t.is(
-      refused.stderr.trim(),
-      'gocount: board 3x3, rule no-cycle: its 25350 states need at least 768 KiB in memory, more than --memory 700 KiB',
-    );
-    const noCycle = runCli(['solve', '2x3', '--memory', '43K', '--scratch', dir, '--quiet']);
-    t.is(noCycle.status, 1);
-    t.is(
-      noCycle.stderr.trim(),
-      'gocount: board 2x3, rule no-cycle: the history search needs the 2709 moves in memory, more than --memory allows',
-    );
-    t.deepEqual(readdirSync(dir), [], 'no file left after a refusal');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const dir = tempScratch(t);
+  const inMemory = solveBoard({ m: 3, n: 3, rule: 'cycle-draw', symmetry: false });
+  t.false(inMemory.stats.movesOnDisk);
+  // 3x3 holds about 780 KiB whatever the budget; 900K leaves blocks of about 15,000 of its 97,537 moves.
+  const onDisk = solveBoard({ m: 3, n: 3, rule: 'cycle-draw', memory: 900 * 1024, scratch: dir, symmetry: false });
+  t.true(onDisk.stats.movesOnDisk);
+  const blocks = [...onDisk.graph.parents().blocks()].length;
+  t.true(blocks > 4, `${blocks} blocks of parents`);
+  t.deepEqual(Array.from(onDisk.values), Array.from(inMemory.values));
+  t.deepEqual(solveResult(onDisk, 0).moves, solveResult(inMemory, 0).moves);
+  // The reverse rows filled range by range from the file equal those built in memory.
+  const parents = inMemory.graph.parents();
+  const rows: number[] = [];
+  for (const { first, last, offset, items } of onDisk.graph.parents().blocks()) {
+    rows.push(...items.subarray(parents.start[first] - offset, parents.start[last] - offset));
   }
+  t.deepEqual(rows, Array.from(parents.items!));
+  t.true(readdirSync(dir).length > 0, 'the moves are in the scratch folder');
+  onDisk.dispose();
+  t.deepEqual(readdirSync(dir), [], 'and removed after');
+
+  const refused = runCli(['solve', '3x3', '--memory', '700K', '--scratch', dir, '--quiet']);
+  t.is(refused.status, 2);
+  t.is(
+    refused.stderr.trim(),
+    'gocount: board 3x3, rule no-cycle: its 25350 states need at least 768 KiB in memory, more than --memory 700 KiB',
+  );
+  const noCycle = runCli(['solve', '2x3', '--memory', '43K', '--scratch', dir, '--quiet']);
+  t.is(noCycle.status, 1);
+  t.is(
+    noCycle.stderr.trim(),
+    'gocount: board 2x3, rule no-cycle: the history search needs the 2709 moves in memory, more than --memory allows',
+  );
+  t.deepEqual(readdirSync(dir), [], 'no file left after a refusal');
 });
 
 test('a database file verifies, and verify finds a damaged byte and a value its moves contradict', (t) => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'gocount-solve-'));
-  try {
-    const file = path.join(dir, '3x3.db');
-    const solved = solveBoard({ m: 3, n: 3, rule: 'cycle-draw' });
-    writeSolveDb(file, solved);
-    t.deepEqual(readdirSync(dir), ['3x3.db'], 'no temporary file left');
-    const good = checkSolveDb(file);
-    t.is(good.states, 3718, 'one position per orbit of the 8 symmetries');
-    t.deepEqual(good.problems, []);
-    const read = readSolveDb(file);
-    if (typeof read === 'string') return t.fail(read);
-    t.is(read.header.value, 9);
-    t.is(read.header.scoring, 'tromp-taylor');
-    t.deepEqual(Array.from(read.values), Array.from(solved.values));
+  const dir = tempScratch(t);
+  const file = path.join(dir, '3x3.db');
+  const solved = solveBoard({ m: 3, n: 3, rule: 'cycle-draw' });
+  writeSolveDb(file, solved);
+  t.deepEqual(readdirSync(dir), ['3x3.db'], 'no temporary file left');
+  const good = checkSolveDb(file);
+  t.is(good.states, 3718, 'one position per orbit of the 8 symmetries');
+  t.deepEqual(good.problems, []);
+  const read = readSolveDb(file);
+  if (typeof read === 'string') return t.fail(read);
+  t.is(read.header.value, 9);
+  t.is(read.header.scoring, 'tromp-taylor');
+  t.deepEqual(Array.from(read.values), Array.from(solved.values));
 
-    // A version-1 file, from before the scoring and the symmetries were recorded, reads as
-    // Tromp–Taylor with every position kept; the folded file, called version 1, does not check.
-    const rewrite = (bytes: Buffer) => {
-      const newline = bytes.indexOf(10);
-      const { scoring, symmetries, ...rest } = JSON.parse(bytes.subarray(0, newline).toString());
-      const old = Buffer.concat([
-        Buffer.from(`${JSON.stringify({ ...rest, version: 1 })}\n`),
-        bytes.subarray(newline + 1, bytes.length - 4),
-      ]);
-      const trailer = Buffer.alloc(4);
-      trailer.writeUInt32LE(crc32(old));
-      writeFileSync(file, Buffer.concat([old, trailer]));
-      return { scoring, symmetries };
-    };
-    t.deepEqual(rewrite(readFileSync(file)), { scoring: 'tromp-taylor', symmetries: 8 });
-    t.deepEqual(checkSolveDb(file).problems, [
-      { file, problem: 'the header gives 1824 positions and 3718 states; 3x3 has 12675 and 25862' },
-    ]);
-    writeSolveDb(file, solveBoard({ m: 3, n: 3, rule: 'cycle-draw', symmetry: false }));
-    t.deepEqual(rewrite(readFileSync(file)), { scoring: 'tromp-taylor', symmetries: 1 });
-    const oldRead = readSolveDb(file);
-    if (typeof oldRead === 'string') return t.fail(oldRead);
-    t.is(oldRead.header.scoring, 'tromp-taylor');
-    t.is(oldRead.header.symmetries, 1);
-    t.deepEqual(checkSolveDb(file).problems, []);
-    writeSolveDb(file, solved);
+  // A version-1 file, from before the scoring and the symmetries were recorded, reads as
+  // Tromp–Taylor with every position kept; the folded file, called version 1, does not check.
+  const rewrite = (bytes: Buffer) => {
+    const newline = bytes.indexOf(10);
+    const { scoring, symmetries, ...rest } = JSON.parse(bytes.subarray(0, newline).toString());
+    const old = Buffer.concat([Buffer.from(`${JSON.stringify({ ...rest, version: 1 })}\n`), bytes.subarray(newline + 1, bytes.length - 4)]);
+    const trailer = Buffer.alloc(4);
+    trailer.writeUInt32LE(crc32(old));
+    writeFileSync(file, Buffer.concat([old, trailer]));
+    return { scoring, symmetries };
+  };
+  t.deepEqual(rewrite(readFileSync(file)), { scoring: 'tromp-taylor', symmetries: 8 });
+  t.deepEqual(checkSolveDb(file).problems, [{ file, problem: 'the header gives 1824 positions and 3718 states; 3x3 has 12675 and 25862' }]);
+  writeSolveDb(file, solveBoard({ m: 3, n: 3, rule: 'cycle-draw', symmetry: false }));
+  t.deepEqual(rewrite(readFileSync(file)), { scoring: 'tromp-taylor', symmetries: 1 });
+  const oldRead = readSolveDb(file);
+  if (typeof oldRead === 'string') return t.fail(oldRead);
+  t.is(oldRead.header.scoring, 'tromp-taylor');
+  t.is(oldRead.header.symmetries, 1);
+  t.deepEqual(checkSolveDb(file).problems, []);
+  writeSolveDb(file, solved);
 
-    const damaged = readFileSync(file);
-    damaged[damaged.length - 100] ^= 1;
-    writeFileSync(file, damaged);
-    t.deepEqual(checkSolveDb(file).problems, [{ file, problem: 'CRC-32 mismatch: the file is damaged' }]);
+  const damaged = readFileSync(file);
+  damaged[damaged.length - 100] ^= 1;
+  writeFileSync(file, damaged);
+  t.deepEqual(checkSolveDb(file).problems, [{ file, problem: 'CRC-32 mismatch: the file is damaged' }]);
 
-    // A wrong value with a correct CRC: the consistency check finds it.
-    const values = Int8Array.from(solved.values);
-    const root = solved.space.stateOf(0, PLAIN);
-    values[root] = 7;
-    writeSolveDb(file, { ...solved, values });
-    const problems = checkSolveDb(file).problems.map((p) => p.problem);
-    t.true(problems.includes('value 7, but its best move gives 9'), problems.join('; '));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // A wrong value with a correct CRC: the consistency check finds it.
+  const values = Int8Array.from(solved.values);
+  const root = solved.space.stateOf(0, PLAIN);
+  values[root] = 7;
+  writeSolveDb(file, { ...solved, values });
+  const problems = checkSolveDb(file).problems.map((p) => p.problem);
+  t.true(problems.includes('value 7, but its best move gives 9'), problems.join('; '));
 });
 
 test('gocount solve --db FILE --position looks a position up; bad positions get one line', (t) => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'gocount-solve-'));
-  try {
-    const file = path.join(dir, '2x2.db');
-    t.is(runCli(['solve', '2x2', '--db', file]).status, 0);
-    const empty = JSON.parse(runCli(['solve', '--db', file, '--position', '../..', '--json']).stdout);
-    t.is(empty.value, 1, 'the empty board, Black to move');
-    t.deepEqual(empty.bestMoves, ['a1', 'b1', 'a2', 'b2']);
-    const oracle = oracleValue(2, 2, 'no-cycle', { board: [1, 0, 0, 2], toMove: 2 });
-    const looked = JSON.parse(runCli(['solve', '--db', file, '--position', '.O/X.', '--to-move', 'white', '--json']).stdout);
-    t.is(looked.value, oracle, 'X on a1, O on b2, White to move');
-    const bad = runCli(['solve', '--db', file, '--position', 'XO/O']);
-    t.is(bad.status, 2);
-    t.is(bad.stderr.trim(), `gocount: position "XO/O": give 2 rows of 2 points each, separated by '/'`);
-    const splitFile = path.join(dir, 'split.db');
-    const split = runCli(['solve', '2x2', '--rule', 'cycle-draw', '--scoring', 'split-shared', '--db', splitFile, '--quiet']);
-    t.regex(split.stdout, /^2x2, rule cycle-draw: 0 for Black, a draw, with best play \(area scoring, shared points split, komi 0\)/);
-    const splitLook = runCli(['solve', '--db', splitFile, '--position', 'XX/.O']);
-    t.regex(splitLook.stdout, /^[-+]?\d+ for Black \(to move\), rule cycle-draw, area scoring, shared points split\n/);
-    t.is(runCli(['verify', splitFile]).stdout.trim(), 'checked 1 solve database, 26 states: no problems');
-    // A database of orbits answers for every image of a position, its moves named on the board as given.
-    const nine = path.join(dir, '3x3.db');
-    t.is(runCli(['solve', '3x3', '--rule', 'cycle-draw', '--db', nine, '--quiet']).status, 0);
-    const lookUp = (position: string) => JSON.parse(runCli(['solve', '--db', nine, '--position', position, '--json']).stdout);
-    t.like(lookUp('X../.O./...'), { value: -9, bestMoves: ['a1', 'b1', 'c1', 'a2', 'c2', 'b3', 'c3', 'pass'] });
-    t.like(lookUp('..X/.O./...'), { value: -9, bestMoves: ['a1', 'b1', 'c1', 'a2', 'c2', 'a3', 'b3', 'pass'] });
-    t.is(runCli(['verify', file]).stdout.trim(), 'checked 1 solve database, 114 states: no problems');
-    const missing = runCli(['solve', '--db', path.join(dir, 'none.db'), '--position', '../..']);
-    t.is(missing.status, 2);
-    t.is(missing.stderr.trim(), `gocount: ${path.join(dir, 'none.db')}: no such file`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const dir = tempScratch(t);
+  const file = path.join(dir, '2x2.db');
+  t.is(runCli(['solve', '2x2', '--db', file]).status, 0);
+  const empty = JSON.parse(runCli(['solve', '--db', file, '--position', '../..', '--json']).stdout);
+  t.is(empty.value, 1, 'the empty board, Black to move');
+  t.deepEqual(empty.bestMoves, ['a1', 'b1', 'a2', 'b2']);
+  const oracle = oracleValue(2, 2, 'no-cycle', { board: [1, 0, 0, 2], toMove: 2 });
+  const looked = JSON.parse(runCli(['solve', '--db', file, '--position', '.O/X.', '--to-move', 'white', '--json']).stdout);
+  t.is(looked.value, oracle, 'X on a1, O on b2, White to move');
+  const bad = runCli(['solve', '--db', file, '--position', 'XO/O']);
+  t.is(bad.status, 2);
+  t.is(bad.stderr.trim(), `gocount: position "XO/O": give 2 rows of 2 points each, separated by '/'`);
+  const splitFile = path.join(dir, 'split.db');
+  const split = runCli(['solve', '2x2', '--rule', 'cycle-draw', '--scoring', 'split-shared', '--db', splitFile, '--quiet']);
+  t.regex(split.stdout, /^2x2, rule cycle-draw: 0 for Black, a draw, with best play \(area scoring, shared points split, komi 0\)/);
+  const splitLook = runCli(['solve', '--db', splitFile, '--position', 'XX/.O']);
+  t.regex(splitLook.stdout, /^[-+]?\d+ for Black \(to move\), rule cycle-draw, area scoring, shared points split\n/);
+  t.is(runCli(['verify', splitFile]).stdout.trim(), 'checked 1 solve database, 26 states: no problems');
+  // A database of orbits answers for every image of a position, its moves named on the board as given.
+  const nine = path.join(dir, '3x3.db');
+  t.is(runCli(['solve', '3x3', '--rule', 'cycle-draw', '--db', nine, '--quiet']).status, 0);
+  const lookUp = (position: string) => JSON.parse(runCli(['solve', '--db', nine, '--position', position, '--json']).stdout);
+  t.like(lookUp('X../.O./...'), { value: -9, bestMoves: ['a1', 'b1', 'c1', 'a2', 'c2', 'b3', 'c3', 'pass'] });
+  t.like(lookUp('..X/.O./...'), { value: -9, bestMoves: ['a1', 'b1', 'c1', 'a2', 'c2', 'a3', 'b3', 'pass'] });
+  t.is(runCli(['verify', file]).stdout.trim(), 'checked 1 solve database, 114 states: no problems');
+  const missing = runCli(['solve', '--db', path.join(dir, 'none.db'), '--position', '../..']);
+  t.is(missing.status, 2);
+  t.is(missing.stderr.trim(), `gocount: ${path.join(dir, 'none.db')}: no such file`);
 });

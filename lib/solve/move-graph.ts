@@ -119,7 +119,7 @@ export class MoveGraph {
       return this.parentRows;
     }
     const spill = this.spill!;
-    const writer = new RowWriter({ ...spill, memoryItems: 0 });
+    const writer = new RowWriter({ ...spill, memoryItems: 0 }); // straight to a file
     for (let low = 0; low < states;) {
       let high = low + 1;
       while (high < states && start[high + 1] - start[low] <= spill.blockItems) high++;
@@ -133,7 +133,7 @@ export class MoveGraph {
           }
         }
       }
-      writer.append(range);
+      for (let i = 0; i < range.length; i++) writer.push(range[i]);
       low = high;
     }
     this.parentRows = writer.finish(start);

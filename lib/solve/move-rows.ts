@@ -139,17 +139,6 @@ export class RowWriter {
     this.used = 0;
   }
 
-  /** Appends many items at once: written straight to the file when the rows are in one. */
-  append(items: Uint32Array): void {
-    if (this.fd < 0 && !(this.spill && this.spill.memoryItems === 0)) {
-      for (let i = 0; i < items.length; i++) this.push(items[i]);
-      return;
-    }
-    this.write(this.chunk, this.used);
-    this.used = 0;
-    this.write(items, items.length);
-  }
-
   private write(chunk: Uint32Array, count: number): void {
     try {
       if (this.fd < 0) {

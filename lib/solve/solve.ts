@@ -22,7 +22,7 @@ import {
   solveNoCycle,
 } from './retrograde.js';
 import { SCORINGS, Scoring, SolveBoard } from './solve-board.js';
-import { CYCLE_RULES, CycleRule, PLAIN, StateSpace } from './state-space.js';
+import { CYCLE_RULES, CycleRule, PhaseProgress, PLAIN, StateSpace } from './state-space.js';
 import { BoardSymmetry } from './symmetry.js';
 
 export interface SolveOptions {
@@ -86,11 +86,22 @@ export interface SolvedBoard {
   readonly graph: MoveGraph;
   readonly values: Int8Array;
   readonly stats: RetrogradeStats;
-  /** The value of each move of state s (NaN where the rule forbids it), in the order of the graph's rows. */
-  moveValues(s: number): number[];
+  /** no-cycle: the history search, which values a state's moves (their values depend on the history). */
+  readonly search?: HistorySearch;
   /** Removes the files of moves kept on disk. */
   dispose(): void;
 }
+
+function solvedBoard(graph: MoveGraph, values: Int8Array, stats: RetrogradeStats, search?: HistorySearch): SolvedBoard {
+  return { space: graph.space, graph, values, stats, search, dispose: () => graph.dispose() };
+}
+
+/** Progress callbacks per phase. */
+const phases =
+  (onProgress: SolveProgress) =>
+  (name: SolvePhase): PhaseProgress =>
+  (done, total) =>
+    onProgress(name, done, total);
 
 /**
  * What a solve holds in memory whatever the budget, per state (statuses, row starts, values, the
@@ -125,11 +136,8 @@ export function foldedSymmetry(m: number, n: number, symmetries: number): BoardS
 export function storedBoard({ m, n, rule, scoring, symmetries }: SolvedRules, values: Int8Array): SolvedBoard {
   const space = new StateSpace(new SolveBoard(m, n, scoring), rule, undefined, foldedSymmetry(m, n, symmetries));
   const graph = new MoveGraph(space);
-  const stats = emptyStats(0);
-  const dispose = () => graph.dispose();
-  if (rule === 'cycle-draw') return { space, graph, values, stats, moveValues: (s) => childValues(graph, values, s), dispose };
-  const search = new HistorySearch(graph, values, positionComponents(graph).component);
-  return { space, graph, values, stats, moveValues: (s) => search.moveValues(s), dispose };
+  const search = rule === 'no-cycle' ? new HistorySearch(graph, values, positionComponents(graph).component) : undefined;
+  return solvedBoard(graph, values, emptyStats(0), search);
 }
 
 function emptyStats(epochs: number): RetrogradeStats {
@@ -147,17 +155,13 @@ function emptyStats(epochs: number): RetrogradeStats {
   };
 }
 
-function childValues(graph: MoveGraph, values: Int8Array, s: number): number[] {
-  return Array.from(graph.rows.row(s), (c) => -values[c]);
-}
-
 export function solveBoard(options: SolveOptions): SolvedBoard {
   const { m, n, rule = 'no-cycle', scoring = 'tromp-taylor', onProgress = () => {} } = options;
   if (!CYCLE_RULES.includes(rule)) throw new InvalidOptionError('rule', rule, `must be one of ${CYCLE_RULES.join(', ')}`);
   if (!SCORINGS.includes(scoring)) throw new InvalidOptionError('scoring', scoring, `must be one of ${SCORINGS.join(', ')}`);
   const memory = options.memory ?? defaultMemoryBudget(os.freemem());
   if (!(memory > 0)) throw new InvalidOptionError('memory', String(memory), 'not a positive size');
-  const phase = (name: SolvePhase) => (done: number, total: number) => onProgress(name, done, total);
+  const phase = phases(onProgress);
   const board = new SolveBoard(m, n, scoring);
   const symmetry = rule === 'cycle-draw' && options.symmetry !== false ? new BoardSymmetry(m, n) : undefined;
   const space = new StateSpace(board, rule, phase('positions'), symmetry && symmetry.count > 1 ? symmetry : undefined);
@@ -193,10 +197,8 @@ function movesInMemory(space: StateSpace, memory: number): { memoryItems: number
 }
 
 function solveGraph(graph: MoveGraph, rule: CycleRule, onProgress: SolveProgress): SolvedBoard {
-  const { space } = graph;
-  const phase = (name: SolvePhase) => (done: number, total: number) => onProgress(name, done, total);
-  const dispose = () => graph.dispose();
-  const states = space.states;
+  const phase = phases(onProgress);
+  const states = graph.states;
   const values = new Int8Array(states);
   const known = new Uint8Array(states);
   const stats = emptyStats(forwardCheck(graph, values, known, phase('forward checking')));
@@ -206,7 +208,6 @@ function solveGraph(graph: MoveGraph, rule: CycleRule, onProgress: SolveProgress
   stats.movesOnDisk = !graph.rows.items;
   const parts = stats.movesOnDisk && rule === 'cycle-draw' ? undefined : positionComponents(graph);
   if (parts) cycleFigures(graph, parts, stats);
-  let moveValues: (s: number) => number[];
   if (rule === 'cycle-draw') {
     const exact = solveCycleDraw(graph, phase('retrograde'));
     onProgress('retrograde', 1, 1);
@@ -215,13 +216,11 @@ function solveGraph(graph: MoveGraph, rule: CycleRule, onProgress: SolveProgress
       if (known[s] && exact[s] !== values[s]) throw new Error(`state ${s}: forward checking gave ${values[s]}, the retrograde ${exact[s]}`);
     }
     values.set(exact);
-    moveValues = (s) => childValues(graph, values, s);
-  } else {
-    const search = solveNoCycle(graph, parts!, values, known, stats, phase('history search'));
-    onProgress('history search', 1, 1);
-    moveValues = (s) => search.moveValues(s);
+    return solvedBoard(graph, values, stats);
   }
-  return { space, graph, values, stats, moveValues, dispose };
+  const search = solveNoCycle(graph, parts!, values, known, stats, phase('history search'));
+  onProgress('history search', 1, 1);
+  return solvedBoard(graph, values, stats, search);
 }
 
 export function solve(options: SolveOptions): SolveResult {
@@ -270,10 +269,9 @@ export function firstMoves(solved: SolvedBoard, key: number, status: number, ko 
   const { space } = solved;
   const moves: { move: string; child: number }[] = [];
   const ending = forEachMove(space, key, status, ko, (p, child) => moves.push({ move: p < 0 ? 'pass' : space.board.pointName(p), child }));
-  // cycle-draw: a move is worth its child's value. no-cycle (never folded, so its rows are in this
-  // order): the history search values the moves.
-  const values =
-    space.rule === 'cycle-draw' ? moves.map(({ child }) => -solved.values[child]) : solved.moveValues(space.stateOf(key, status, ko));
+  // cycle-draw: a move is worth its child's value. no-cycle (never folded, so the state's row is in
+  // this order): the history search values the moves.
+  const values = solved.search ? solved.search.moveValues(space.stateOf(key, status, ko)) : moves.map(({ child }) => -solved.values[child]);
   const result = moves.flatMap(({ move }, i) => (Number.isNaN(values[i]) ? [] : [{ move, value: values[i] + 0 }]));
   if (ending !== NO_ENDING) result.push({ move: 'pass', value: ending });
   return result;
