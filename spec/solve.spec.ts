@@ -60,8 +60,11 @@ test('the empty board values agree with a search over game histories: 1x1 to 1x5
   }
 });
 
-test('the pinned values: 2x2 +1 without cycles, a draw with them; 3x3 +9 with cycles drawn', (t) => {
+test('the pinned values: 2x2 +1 without cycles, a draw with them; 3x3 +9 either way', (t) => {
   t.is(solve({ m: 2, n: 2 }).value, 1);
+  const noCycle = solve({ m: 3, n: 3 });
+  t.is(noCycle.value, 9);
+  t.deepEqual(noCycle.bestMoves, ['b2']);
   t.is(solve({ m: 2, n: 2, rule: 'cycle-draw' }).value, 0);
   const nine = solve({ m: 3, n: 3, rule: 'cycle-draw' });
   t.is(nine.value, 9);

@@ -15,7 +15,8 @@
  *   positions are split into strongly connected components (Tarjan) and valued in reverse
  *   topological order: a position in no cycle takes the best of its children; the states of a
  *   component with a cycle are each searched over game histories inside the component (alpha-beta,
- *   the history checked against the path), leaving it through states already valued, which can
+ *   the history checked against the path, cut by the results each player can force ignoring
+ *   repetitions: lib/solve/forced-bounds.ts), leaving it through states already valued, which can
  *   never come back to it, so their values hold whatever the history.
  */
 
@@ -23,6 +24,7 @@ import { GocountError } from '../errors.js';
 import { MoveGraph, NO_ENDING } from './move-graph.js';
 import type { MoveRows } from './move-rows.js';
 import type { PhaseProgress } from './state-space.js';
+import { ForcedBounds } from './forced-bounds.js';
 
 export interface RetrogradeStats {
   /** Forward-checking sweeps, the last one changing nothing. */
@@ -300,13 +302,14 @@ export function solveNoCycle(
   known: Uint8Array,
   stats: RetrogradeStats,
   progress: PhaseProgress = () => {},
+  bounded = true,
 ): HistorySearch {
   const { space } = graph;
   const { component, count, cyclic } = parts;
   const statesOf: number[][] = Array.from({ length: count }, () => []);
   for (let r = 0; r < space.positions; r++) for (let s = space.base[r]; s < space.base[r + 1]; s++) statesOf[component[r]].push(s);
   orderMoves(graph, solveCycleDraw(graph));
-  const search = new HistorySearch(graph, values, component);
+  const search = new HistorySearch(graph, values, component, bounded ? new ForcedBounds(graph) : undefined);
   for (let k = 0; k < count; k++) {
     progress(k, count);
     const members = statesOf[k];
@@ -351,41 +354,47 @@ export function bestOfChildren(graph: MoveGraph, values: Int8Array, s: number): 
  * The no-cycle value of a state of a component with a cycle, over the game histories that stay in
  * the component: a position is (key, parity of the moves since the start), the player to move
  * alternating. A pass is always legal; any other move may not recreate a position of the history.
+ * The forced bounds cut the search wherever the history leaves them sound.
  */
 export class HistorySearch {
   nodes = 0;
   private readonly history = new Set<number>();
+  /** The states on the path from the search's start, by parity: the history's positions. */
+  private readonly path: [number[], number[]] = [[], []];
+  private readonly points: number;
 
   constructor(
     private readonly graph: MoveGraph,
     private readonly values: Int8Array,
     private readonly component: Int32Array,
-  ) {}
-
-  valueFrom(s: number): number {
-    const points = this.startAt(s);
-    return this.search(s, 0, -points, points);
+    private readonly bounds?: ForcedBounds,
+  ) {
+    this.points = graph.space.board.points;
   }
 
-  /** The value of each move of s with history {s} (NaN for a move the history forbids). */
-  moveValues(s: number): number[] {
-    const { graph } = this;
-    const result: number[] = [];
-    for (let e = graph.start[s]; e < graph.start[s + 1]; e++) {
-      const points = this.startAt(s);
-      result.push(this.moveValue(s, graph.children[e], 0, -points, points));
-    }
-    return result;
+  valueFrom(s: number): number {
+    this.startAt(s);
+    const v = this.search(s, 0, -this.points, this.points);
+    this.path[0].pop();
+    return v;
+  }
+
+  /** The value of s's move to child c with history {s}, or NaN when the history forbids it. */
+  moveValue(s: number, c: number): number {
+    this.startAt(s);
+    const v = this.valueOfMove(s, c, 0, -this.points, this.points);
+    this.path[0].pop();
+    return v;
   }
 
   /**
-   * A history holding s alone; returns the bound of every value, the board's points: a search
-   * window of exactly [-points, points] stays exact and cuts as soon as a move takes the whole board.
+   * A history holding s alone. Every search starts with the window [-points, points], the bounds
+   * of every value: it stays exact and cuts as soon as a move takes the whole board.
    */
-  private startAt(s: number): number {
+  private startAt(s: number): void {
     this.history.clear();
     this.history.add(this.positionId(s, 0));
-    return this.graph.space.board.points;
+    this.path[0].push(s);
   }
 
   private positionId(s: number, parity: number): number {
@@ -393,20 +402,32 @@ export class HistorySearch {
   }
 
   private search(s: number, parity: number, alpha: number, beta: number): number {
-    const { graph } = this;
+    const { graph, bounds, path, points } = this;
     if (++this.nodes > SEARCH_NODE_LIMIT) {
       const { m, n } = graph.space.board;
       throw new GocountError(
         `board ${m}x${n}, rule no-cycle: the history search passed ${SEARCH_NODE_LIMIT.toExponential()} positions; ` +
-          'this version solves no-cycle on 1x1 to 1x5, 2x2 to 2x4 and 3x3 (cycle-draw on every board of up to 16 points)',
+          'this version solves no-cycle on 1x1 to 1x5, 2x2 to 2x7 and 3x3 (cycle-draw on every board of up to 16 points)',
         1,
         'GOCOUNT_TOO_LARGE',
       );
     }
+    if (bounds) {
+      const same = path[parity];
+      const others = path[parity ^ 1];
+      let lower = bounds.lower(s);
+      if (lower > alpha && !bounds.safeLower(s, others, others.length)) lower = -points;
+      if (lower >= beta) return lower;
+      let upper = bounds.upper(s);
+      if (upper < beta && !bounds.safeUpper(s, same, same.length)) upper = points;
+      if (upper <= alpha || upper === lower) return upper;
+      if (lower > alpha) alpha = lower;
+      if (upper < beta) beta = upper;
+    }
     let best = graph.ending[s] === NO_ENDING ? -128 : graph.ending[s];
     if (best > alpha) alpha = best;
     for (let e = graph.start[s]; e < graph.start[s + 1] && alpha < beta; e++) {
-      const v = this.moveValue(s, graph.children[e], parity, alpha, beta);
+      const v = this.valueOfMove(s, graph.children[e], parity, alpha, beta);
       if (Number.isNaN(v)) continue;
       if (v > best) best = v;
       if (best > alpha) alpha = best;
@@ -415,7 +436,7 @@ export class HistorySearch {
   }
 
   /** The value for the player at s of the move to c, or NaN when the history forbids it. */
-  private moveValue(s: number, c: number, parity: number, alpha: number, beta: number): number {
+  private valueOfMove(s: number, c: number, parity: number, alpha: number, beta: number): number {
     const { graph, history, component } = this;
     const rankOf = graph.space.rankOf;
     const id = this.positionId(c, parity ^ 1);
@@ -424,7 +445,10 @@ export class HistorySearch {
     if (component[rankOf[c]] !== component[rankOf[s]]) return -this.values[c];
     const added = !history.has(id);
     if (added) history.add(id);
+    const onPath = this.path[parity ^ 1];
+    onPath.push(c);
     const v = -this.search(c, parity ^ 1, -beta, -alpha);
+    onPath.pop();
     if (added) history.delete(id);
     return v;
   }

@@ -11,6 +11,7 @@ import { DEFAULT_SCRATCH } from '../count/count-options.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { GocountError, InvalidOptionError } from '../errors.js';
 import { formatBytes } from '../units.js';
+import { ForcedBounds } from './forced-bounds.js';
 import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
 import {
   cycleFigures,
@@ -136,7 +137,8 @@ export function foldedSymmetry(m: number, n: number, symmetries: number): BoardS
 export function storedBoard({ m, n, rule, scoring, symmetries }: SolvedRules, values: Int8Array): SolvedBoard {
   const space = new StateSpace(new SolveBoard(m, n, scoring), rule, undefined, foldedSymmetry(m, n, symmetries));
   const graph = new MoveGraph(space);
-  const search = rule === 'no-cycle' ? new HistorySearch(graph, values, positionComponents(graph).component) : undefined;
+  const search =
+    rule === 'no-cycle' ? new HistorySearch(graph, values, positionComponents(graph).component, new ForcedBounds(graph)) : undefined;
   return solvedBoard(graph, values, emptyStats(0), search);
 }
 
@@ -269,9 +271,10 @@ export function firstMoves(solved: SolvedBoard, key: number, status: number, ko 
   const { space } = solved;
   const moves: { move: string; child: number }[] = [];
   const ending = forEachMove(space, key, status, ko, (p, child) => moves.push({ move: p < 0 ? 'pass' : space.board.pointName(p), child }));
-  // cycle-draw: a move is worth its child's value. no-cycle (never folded, so the state's row is in
-  // this order): the history search values the moves.
-  const values = solved.search ? solved.search.moveValues(space.stateOf(key, status, ko)) : moves.map(({ child }) => -solved.values[child]);
+  // cycle-draw: a move is worth its child's value. no-cycle (never folded, so the position is a
+  // state's own): the history search values the moves.
+  const state = space.stateOf(key, status, ko);
+  const values = moves.map(({ child }) => (solved.search ? solved.search.moveValue(state, child) : -solved.values[child]));
   const result = moves.flatMap(({ move }, i) => (Number.isNaN(values[i]) ? [] : [{ move, value: values[i] + 0 }]));
   if (ending !== NO_ENDING) result.push({ move: 'pass', value: ending });
   return result;
