@@ -65,6 +65,12 @@ test('the pinned values: 2x2 +1 without cycles, a draw with them; 3x3 +9 either 
   const noCycle = solve({ m: 3, n: 3 });
   t.is(noCycle.value, 9);
   t.deepEqual(noCycle.bestMoves, ['b2']);
+  // Each move named with its own value, whatever order the search puts the moves in.
+  const twoByFour = solve({ m: 2, n: 4 });
+  t.deepEqual(
+    twoByFour.moves.map(({ move, value }) => `${move} ${value}`),
+    ['a1 -8', 'b1 8', 'c1 8', 'd1 -8', 'a2 -8', 'b2 8', 'c2 8', 'd2 -8', 'pass -8'],
+  );
   t.is(solve({ m: 2, n: 2, rule: 'cycle-draw' }).value, 0);
   const nine = solve({ m: 3, n: 3, rule: 'cycle-draw' });
   t.is(nine.value, 9);
