@@ -2,10 +2,8 @@
  * Bounds on the no-cycle value of every state that hold whatever the game's history, where a check
  * against the history allows them: the results each player can force while ignoring repetitions.
  *
- * For each t from the board's size down to 1 - size, `W` gains the states whose player to move
- * can force the game to end with at least t points, and `L` the states whose opponent can force
- * that against them (the counting retrograde of threshold games, play that never ends failing the
- * forcing player). A state's lower bound is the highest t with it in W, its upper bound minus the
+ * The threshold games of lib/solve/threshold-sets.ts are played for each t from the board's size
+ * down to 1 - size. A state's lower bound is the highest t with it in W, its upper bound minus the
  * highest t with it in L. Each state records the order in which it entered W and L: a forcing
  * strategy only moves to states that entered earlier, so it never repeats a state.
  *
@@ -18,9 +16,8 @@
  * a pass counts for W only when the plain state of the position it reaches is not already in L.
  */
 
-import { NO_ENDING, type MoveGraph } from './move-graph.js';
-
-const NONE = -128;
+import type { MoveGraph } from './move-graph.js';
+import { NONE, spreadByQueue, ThresholdSets } from './threshold-sets.js';
 
 export class ForcedBounds {
   /** Per state: the highest t with the state in W (L), or NONE. */
@@ -33,12 +30,20 @@ export class ForcedBounds {
 
   constructor(private readonly graph: MoveGraph) {
     const { states } = graph;
+    const { base, rankOf } = graph.space;
     this.points = graph.space.board.points;
-    this.highestW = new Int8Array(states).fill(NONE);
-    this.highestL = new Int8Array(states).fill(NONE);
-    this.enteredW = new Uint32Array(states);
-    this.enteredL = new Uint32Array(states);
-    this.spread();
+    const enteredW = (this.enteredW = new Uint32Array(states));
+    const enteredL = (this.enteredL = new Uint32Array(states));
+    const sets = new ThresholdSets(graph, (u) => {
+      const plain = base[rankOf[u]];
+      return enteredL[plain] === 0 || enteredL[plain] > enteredL[u];
+    });
+    let entries = 0;
+    const parents = graph.parents();
+    const spread = spreadByQueue(parents, parents.items!, sets, true, (s, inL) => ((inL ? enteredL : enteredW)[s] = ++entries));
+    for (let t = this.points; t > -this.points; t--) spread(t);
+    this.highestW = sets.highestW;
+    this.highestL = sets.highestL;
   }
 
   /** The lower bound of state s's value, ignoring the history. */
@@ -72,56 +77,5 @@ export class ForcedBounds {
       if (this.highestL[plain] >= t && this.enteredL[plain] < entered) return false;
     }
     return true;
-  }
-
-  private spread(): void {
-    const { graph, highestW, highestL, enteredW, enteredL } = this;
-    const { ending, passChild, states } = graph;
-    const { base, rankOf } = graph.space;
-    const parents = graph.parents();
-    const from = parents.start;
-    const items = parents.items!;
-    const left = new Uint8Array(states);
-    for (let s = 0; s < states; s++) left[s] = graph.moves(s);
-    // Each state enters each set once: a queue of 2 * states entries, (state << 1) | inL.
-    const queue = new Uint32Array(2 * states);
-    let entries = 0;
-    let tail = 0;
-    const enterW = (s: number, t: number) => {
-      highestW[s] = t;
-      enteredW[s] = ++entries;
-      queue[tail++] = s * 2;
-    };
-    const enterL = (s: number, t: number) => {
-      highestL[s] = t;
-      enteredL[s] = ++entries;
-      queue[tail++] = s * 2 + 1;
-    };
-    let head = 0;
-    for (let t = this.points; t > -this.points; t--) {
-      for (let s = 0; s < states; s++) {
-        if (ending[s] === NO_ENDING) continue;
-        if (ending[s] >= t && enteredW[s] === 0) enterW(s, t);
-        // Passing, which ends the game, now loses t: one fewer way out.
-        if (ending[s] === -t && --left[s] === 0 && enteredL[s] === 0) enterL(s, t);
-      }
-      for (; head < tail; head++) {
-        const u = queue[head] >>> 1;
-        const uInL = (queue[head] & 1) === 1;
-        for (let e = from[u]; e < from[u + 1]; e++) {
-          const p = items[e];
-          if (!uInL) {
-            // A move into a state its player wins: one fewer move of p escapes losing t.
-            if (--left[p] === 0 && enteredL[p] === 0) enterL(p, t);
-          } else if (enteredW[p] === 0) {
-            if (passChild[p] === u) {
-              const plain = base[rankOf[u]];
-              if (enteredL[plain] !== 0 && enteredL[plain] < enteredL[u]) continue;
-            }
-            enterW(p, t);
-          }
-        }
-      }
-    }
   }
 }

@@ -22,9 +22,9 @@
 
 import { GocountError } from '../errors.js';
 import { MoveGraph, NO_ENDING } from './move-graph.js';
-import type { MoveRows } from './move-rows.js';
-import type { PhaseProgress } from './state-space.js';
 import { ForcedBounds } from './forced-bounds.js';
+import type { PhaseProgress } from './state-space.js';
+import { NONE, spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
 
 export interface RetrogradeStats {
   /** Forward-checking sweeps, the last one changing nothing. */
@@ -76,120 +76,23 @@ export function forwardCheck(graph: MoveGraph, values: Int8Array, known: Uint8Ar
 }
 
 /**
- * cycle-draw: every state's value, never-ending play scoring 0. W holds the states whose player
- * can force at least t, L those whose opponent can force at least t against them; both only grow
- * as t falls, so one pass over the reversed moves serves every t.
+ * cycle-draw: every state's value, never-ending play scoring 0: t where the player to move can
+ * force t or more at best, -t where the opponent can, for t from the board's size down to 1 (the
+ * threshold games of lib/solve/threshold-sets.ts); 0 where neither can force a point.
  */
 export function solveCycleDraw(graph: MoveGraph, progress: PhaseProgress = () => {}): Int8Array {
   const points = graph.space.board.points;
   const rows = graph.parents();
   const sets = new ThresholdSets(graph);
-  const spread = rows.items ? spreadByQueue(rows, rows.items, sets) : spreadByRounds(rows, sets);
+  const spread = rows.items ? spreadByQueue(rows, rows.items, sets, false) : spreadByRounds(rows, sets);
   for (let t = points; t >= 1; t--) {
     progress(points - t, points);
     spread(t);
   }
-  return sets.values;
-}
-
-/** Grows threshold t's sets from their seeds until nothing more is gained, the parents in memory: a queue of the states gained. */
-function spreadByQueue(rows: MoveRows, parents: Uint32Array, sets: ThresholdSets): (t: number) => void {
-  const queue = new Uint32Array(rows.states);
-  return (t) => {
-    let tail = 0;
-    sets.seed(t, (s) => (queue[tail++] = s));
-    for (let head = 0; head < tail;) {
-      const u = queue[head++];
-      for (let e = rows.start[u]; e < rows.start[u + 1]; e++) if (sets.reach(parents[e], u, t)) queue[tail++] = parents[e];
-    }
-  };
-}
-
-/** The same with the parents on disk: the states gained are taken round by round, one read of the parents a round. */
-function spreadByRounds(rows: MoveRows, sets: ThresholdSets): (t: number) => void {
-  let frontier = new Uint8Array(rows.states);
-  let next = new Uint8Array(rows.states);
-  return (t) => {
-    frontier.fill(0);
-    const seeds = frontier;
-    let gained = sets.seed(t, (s) => (seeds[s] = 1));
-    while (gained > 0) {
-      next.fill(0);
-      gained = 0;
-      for (const { first, last, offset, items } of rows.blocks()) {
-        for (let u = first; u < last; u++) {
-          if (!frontier[u]) continue;
-          for (let e = rows.start[u] - offset; e < rows.start[u + 1] - offset; e++) {
-            if (sets.reach(items[e], u, t)) {
-              next[items[e]] = 1;
-              gained++;
-            }
-          }
-        }
-      }
-      [frontier, next] = [next, frontier];
-    }
-  };
-}
-
-/**
- * The sets of the threshold games of solveCycleDraw: inW, the states whose player can force at
- * least t; inL, those whose opponent can force at least t against them; `left`, per state, its
- * moves not yet known to lead into inW.
- */
-class ThresholdSets {
-  readonly values: Int8Array;
-  private readonly inW: Uint8Array;
-  private readonly inL: Uint8Array;
-  private readonly left: Uint8Array;
-
-  constructor(private readonly graph: MoveGraph) {
-    const states = graph.states;
-    this.values = new Int8Array(states);
-    this.inW = new Uint8Array(states);
-    this.inL = new Uint8Array(states);
-    this.left = new Uint8Array(states);
-    for (let s = 0; s < states; s++) this.left[s] = graph.moves(s);
-  }
-
-  /** Adds the states whose ending decides threshold t; calls add for each state gained; returns how many. */
-  seed(t: number, add: (s: number) => void): number {
-    const { ending } = this.graph;
-    let gained = 0;
-    for (let s = 0; s < ending.length; s++) {
-      if (ending[s] === NO_ENDING) continue;
-      if (ending[s] >= t && !this.inW[s]) {
-        this.inW[s] = 1;
-        this.values[s] = t;
-        add(s);
-        gained++;
-      } else if (ending[s] === -t && --this.left[s] === 0 && !this.inL[s]) {
-        // Passing, which ends this game, now loses t: one fewer way out.
-        this.inL[s] = 1;
-        this.values[s] = -t;
-        add(s);
-        gained++;
-      }
-    }
-    return gained;
-  }
-
-  /** p moves to u, just gained at threshold t: whether p is gained in turn. */
-  reach(p: number, u: number, t: number): boolean {
-    if (this.inW[u]) {
-      // A move into a state its player wins: one fewer move of p escapes losing t.
-      if (--this.left[p] === 0 && !this.inL[p]) {
-        this.inL[p] = 1;
-        this.values[p] = -t;
-        return true;
-      }
-      return false;
-    }
-    if (this.inW[p]) return false;
-    this.inW[p] = 1;
-    this.values[p] = t;
-    return true;
-  }
+  const values = new Int8Array(graph.states);
+  const { highestW, highestL } = sets;
+  for (let s = 0; s < values.length; s++) values[s] = highestW[s] !== NONE ? highestW[s] : highestL[s] !== NONE ? -highestL[s] : 0;
+  return values;
 }
 
 /**
