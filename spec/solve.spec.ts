@@ -60,7 +60,7 @@ test('the empty board values agree with a search over game histories: 1x1 to 1x5
   }
 });
 
-test('the pinned values: 2x2 +1 without cycles, a draw with them; 3x3 +9 either way', (t) => {
+test('the pinned values: 2x2 +1 without cycles, a draw with them; 3x3 +9 either way; 1x6 +1 without cycles', (t) => {
   t.is(solve({ m: 2, n: 2 }).value, 1);
   const noCycle = solve({ m: 3, n: 3 });
   t.is(noCycle.value, 9);
@@ -71,6 +71,11 @@ test('the pinned values: 2x2 +1 without cycles, a draw with them; 3x3 +9 either 
     twoByFour.moves.map(({ move, value }) => `${move} ${value}`),
     ['a1 -8', 'b1 8', 'c1 8', 'd1 -8', 'a2 -8', 'b2 8', 'c2 8', 'd2 -8', 'pass -8'],
   );
+  // Black wins 1x6 by 1 without cycles, a draw with them; the history search without the table of
+  // earlier results gives its six first moves the same values (-6, +1, -1, -1, +1, -6) in 1.8e8 nodes.
+  const oneBySix = solve({ m: 1, n: 6 });
+  t.is(oneBySix.value, 1);
+  t.deepEqual(oneBySix.bestMoves, ['b1', 'e1']);
   t.is(solve({ m: 2, n: 2, rule: 'cycle-draw' }).value, 0);
   const nine = solve({ m: 3, n: 3, rule: 'cycle-draw' });
   t.is(nine.value, 9);

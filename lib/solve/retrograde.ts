@@ -14,15 +14,16 @@
  *   game. A stored value is that of the game starting at the state with no earlier history. The
  *   positions are split into strongly connected components (Tarjan) and valued in reverse
  *   topological order: a position in no cycle takes the best of its children; the states of a
- *   component with a cycle are each searched over game histories inside the component (alpha-beta,
- *   the history checked against the path, cut by the results each player can force ignoring
- *   repetitions: lib/solve/forced-bounds.ts), leaving it through states already valued, which can
- *   never come back to it, so their values hold whatever the history.
+ *   component with a cycle are each searched over game histories inside the component
+ *   (lib/solve/no-cycle-search.ts: alpha-beta, the history checked against the path, cut by the
+ *   results each player can force ignoring repetitions and by the bounds of earlier searches the
+ *   history lets stand), leaving it through states already valued, which can never come back to it,
+ *   so their values hold whatever the history.
  */
 
-import { GocountError } from '../errors.js';
 import { MoveGraph, NO_ENDING } from './move-graph.js';
 import { ForcedBounds } from './forced-bounds.js';
+import { HistorySearch } from './no-cycle-search.js';
 import type { PhaseProgress } from './state-space.js';
 import { NONE, spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
 
@@ -40,6 +41,8 @@ export interface RetrogradeStats {
   /** no-cycle: positions searched over histories; states whose forward-checked value the history changed. */
   searchNodes: number;
   revised: number;
+  /** no-cycle: search nodes given a bound by an earlier result the history let stand. */
+  tableHits: number;
   /** The moves were kept on disk (beyond --memory): cycle-draw then finds no components. */
   movesOnDisk: boolean;
 }
@@ -191,8 +194,13 @@ export function cycleFigures(graph: MoveGraph, parts: Components, stats: Retrogr
   }
 }
 
-/** A search limit: beyond it, a component is too tangled for the history search. */
-export const SEARCH_NODE_LIMIT = 2e9;
+/** What cuts the no-cycle history search (both by default; switched off to check them). */
+export interface SearchAids {
+  /** The forced bounds (lib/solve/forced-bounds.ts). */
+  readonly bounded?: boolean;
+  /** The table of earlier results (lib/solve/history-table.ts). */
+  readonly tabled?: boolean;
+}
 
 /**
  * no-cycle: every state's value with no earlier history. `values` and `known` come from forward
@@ -205,25 +213,29 @@ export function solveNoCycle(
   known: Uint8Array,
   stats: RetrogradeStats,
   progress: PhaseProgress = () => {},
-  bounded = true,
+  { bounded = true, tabled = true }: SearchAids = {},
 ): HistorySearch {
   const { space } = graph;
   const { component, count, cyclic } = parts;
   const statesOf: number[][] = Array.from({ length: count }, () => []);
   for (let r = 0; r < space.positions; r++) for (let s = space.base[r]; s < space.base[r + 1]; s++) statesOf[component[r]].push(s);
   orderMoves(graph, solveCycleDraw(graph));
-  const search = new HistorySearch(graph, values, component, bounded ? new ForcedBounds(graph) : undefined);
+  const search = new HistorySearch(graph, values, component, bounded ? new ForcedBounds(graph) : undefined, tabled);
+  let valued = 0;
   for (let k = 0; k < count; k++) {
-    progress(k, count);
     const members = statesOf[k];
     if (!cyclic[k]) {
       for (const s of members) {
         values[s] = bestOfChildren(graph, values, s);
         known[s] = 1;
       }
+      valued += members.length;
       continue;
     }
-    const found = members.map((s) => search.valueFrom(s));
+    const found = members.map((s) => {
+      progress(valued++, graph.states);
+      return search.valueFrom(s);
+    });
     members.forEach((s, i) => {
       if (known[s] && values[s] !== found[i]) stats.revised++;
       values[s] = found[i];
@@ -231,6 +243,7 @@ export function solveNoCycle(
     });
   }
   stats.searchNodes = search.nodes;
+  stats.tableHits = search.table?.hits ?? 0;
   return search;
 }
 
@@ -251,108 +264,4 @@ export function bestOfChildren(graph: MoveGraph, values: Int8Array, s: number): 
   let best = graph.ending[s] === NO_ENDING ? -128 : graph.ending[s];
   for (let e = graph.start[s]; e < graph.start[s + 1]; e++) best = Math.max(best, -values[graph.children[e]]);
   return best;
-}
-
-/**
- * The no-cycle value of a state of a component with a cycle, over the game histories that stay in
- * the component: a position is (key, parity of the moves since the start), the player to move
- * alternating. A pass is always legal; any other move may not recreate a position of the history.
- * The forced bounds cut the search wherever the history leaves them sound.
- */
-export class HistorySearch {
-  nodes = 0;
-  private readonly history = new Set<number>();
-  /** The states on the path from the search's start, by parity: the history's positions. */
-  private readonly path: [number[], number[]] = [[], []];
-  private readonly points: number;
-
-  constructor(
-    private readonly graph: MoveGraph,
-    private readonly values: Int8Array,
-    private readonly component: Int32Array,
-    private readonly bounds?: ForcedBounds,
-  ) {
-    this.points = graph.space.board.points;
-  }
-
-  valueFrom(s: number): number {
-    this.startAt(s);
-    const v = this.search(s, 0, -this.points, this.points);
-    this.path[0].pop();
-    return v;
-  }
-
-  /** The value of s's move to child c with history {s}, or NaN when the history forbids it. */
-  moveValue(s: number, c: number): number {
-    this.startAt(s);
-    const v = this.valueOfMove(s, c, 0, -this.points, this.points);
-    this.path[0].pop();
-    return v;
-  }
-
-  /**
-   * A history holding s alone. Every search starts with the window [-points, points], the bounds
-   * of every value: it stays exact and cuts as soon as a move takes the whole board.
-   */
-  private startAt(s: number): void {
-    this.history.clear();
-    this.history.add(this.positionId(s, 0));
-    this.path[0].push(s);
-  }
-
-  private positionId(s: number, parity: number): number {
-    return this.graph.space.keyOfState(s) * 2 + parity;
-  }
-
-  private search(s: number, parity: number, alpha: number, beta: number): number {
-    const { graph, bounds, path, points } = this;
-    if (++this.nodes > SEARCH_NODE_LIMIT) {
-      const { m, n } = graph.space.board;
-      throw new GocountError(
-        `board ${m}x${n}, rule no-cycle: the history search passed ${SEARCH_NODE_LIMIT.toExponential()} positions; ` +
-          'this version solves no-cycle on 1x1 to 1x5, 2x2 to 2x7 and 3x3 (cycle-draw on every board of up to 16 points)',
-        1,
-        'GOCOUNT_TOO_LARGE',
-      );
-    }
-    if (bounds) {
-      const same = path[parity];
-      const others = path[parity ^ 1];
-      let lower = bounds.lower(s);
-      if (lower > alpha && !bounds.safeLower(s, others, others.length)) lower = -points;
-      if (lower >= beta) return lower;
-      let upper = bounds.upper(s);
-      if (upper < beta && !bounds.safeUpper(s, same, same.length)) upper = points;
-      if (upper <= alpha || upper === lower) return upper;
-      if (lower > alpha) alpha = lower;
-      if (upper < beta) beta = upper;
-    }
-    let best = graph.ending[s] === NO_ENDING ? -128 : graph.ending[s];
-    if (best > alpha) alpha = best;
-    for (let e = graph.start[s]; e < graph.start[s + 1] && alpha < beta; e++) {
-      const v = this.valueOfMove(s, graph.children[e], parity, alpha, beta);
-      if (Number.isNaN(v)) continue;
-      if (v > best) best = v;
-      if (best > alpha) alpha = best;
-    }
-    return best;
-  }
-
-  /** The value for the player at s of the move to c, or NaN when the history forbids it. */
-  private valueOfMove(s: number, c: number, parity: number, alpha: number, beta: number): number {
-    const { graph, history, component } = this;
-    const rankOf = graph.space.rankOf;
-    const id = this.positionId(c, parity ^ 1);
-    const pass = graph.passChild[s] === c;
-    if (!pass && history.has(id)) return NaN;
-    if (component[rankOf[c]] !== component[rankOf[s]]) return -this.values[c];
-    const added = !history.has(id);
-    if (added) history.add(id);
-    const onPath = this.path[parity ^ 1];
-    onPath.push(c);
-    const v = -this.search(c, parity ^ 1, -beta, -alpha);
-    onPath.pop();
-    if (added) history.delete(id);
-    return v;
-  }
 }

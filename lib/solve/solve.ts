@@ -13,15 +13,8 @@ import { GocountError, InvalidOptionError } from '../errors.js';
 import { formatBytes } from '../units.js';
 import { ForcedBounds } from './forced-bounds.js';
 import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
-import {
-  cycleFigures,
-  forwardCheck,
-  HistorySearch,
-  positionComponents,
-  RetrogradeStats,
-  solveCycleDraw,
-  solveNoCycle,
-} from './retrograde.js';
+import { HistorySearch } from './no-cycle-search.js';
+import { cycleFigures, forwardCheck, positionComponents, RetrogradeStats, solveCycleDraw, solveNoCycle } from './retrograde.js';
 import { SCORINGS, Scoring, SolveBoard } from './solve-board.js';
 import { CYCLE_RULES, CycleRule, PhaseProgress, PLAIN, StateSpace } from './state-space.js';
 import { BoardSymmetry } from './symmetry.js';
@@ -153,6 +146,7 @@ function emptyStats(epochs: number): RetrogradeStats {
     largestComponent: 0,
     searchNodes: 0,
     revised: 0,
+    tableHits: 0,
     movesOnDisk: false,
   };
 }

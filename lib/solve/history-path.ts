@@ -1,0 +1,128 @@
+/**
+ * The path of a no-cycle history search: the game's positions so far, each a situation (its
+ * position's rank, and the parity of the moves since the search's start: which player is to move),
+ * kept so that every question the search asks of its history costs the same however long it is.
+ *
+ * - `depthOf`: where a situation first occurs on the path, or -1: the superko rule.
+ * - `filter`: the situations on the path as a bit set (hashed on large boards), to test at once
+ *   whether any of them lies in a set of situations a stored result reached (lib/solve/history-table.ts).
+ * - `breaks`: whether the path threatens a forced bound (lib/solve/forced-bounds.ts): for each
+ *   parity and each threshold t, the earliest entry into L among the plain states of the path's
+ *   positions that are in L at threshold t or above.
+ */
+
+import type { ForcedBounds } from './forced-bounds.js';
+import type { MoveGraph } from './move-graph.js';
+import { NONE } from './threshold-sets.js';
+
+/** How situations map to the bits of a filter: exact below a size, hashed above it. */
+export class SituationBits {
+  readonly words: number;
+  private readonly exact: boolean;
+  private readonly shift: number;
+
+  constructor(situations: number) {
+    this.exact = situations <= 8192;
+    const bits = this.exact ? Math.max(32, 2 ** Math.ceil(Math.log2(situations))) : 2048;
+    this.words = bits >>> 5;
+    this.shift = 32 - Math.log2(bits >>> 1);
+  }
+
+  /** A situation's bit; the parity is the lowest bit, so swapping parities swaps adjacent bits. */
+  bitOf(situation: number): number {
+    if (this.exact) return situation;
+    return ((Math.imul(situation >>> 1, 0x9e3779b1) >>> this.shift) << 1) | (situation & 1);
+  }
+}
+
+/** A filter word with the parities of its situations swapped. */
+export function swapParities(word: number): number {
+  return ((word & 0x55555555) << 1) | ((word >>> 1) & 0x55555555);
+}
+
+export class HistoryPath {
+  /** Where each situation first occurs on the path, or -1. */
+  readonly depthOf: Int32Array;
+  /** The situations on the path, by bit (see SituationBits). */
+  readonly filter: Uint32Array;
+  /** How many situations of the path are on the path: its length. */
+  length = 0;
+  private readonly counts: Uint32Array;
+  private situations = new Int32Array(64);
+  /** Per parity, a stack of arrays by threshold (t + points): the earliest entry into L. */
+  private earliest: [Uint32Array, Uint32Array];
+  private readonly tops = [0, 0];
+  private readonly thresholds: number;
+  private readonly points: number;
+
+  constructor(
+    private readonly graph: MoveGraph,
+    readonly bits: SituationBits,
+    private readonly bounds?: ForcedBounds,
+  ) {
+    this.depthOf = new Int32Array(graph.space.positions * 2).fill(-1);
+    this.filter = new Uint32Array(bits.words);
+    this.counts = new Uint32Array(bits.words * 32);
+    this.points = graph.space.board.points;
+    this.thresholds = 2 * this.points + 1;
+    this.earliest = [new Uint32Array(this.thresholds * 16).fill(0xffffffff), new Uint32Array(this.thresholds * 16).fill(0xffffffff)];
+  }
+
+  situation(s: number, parity: number): number {
+    return this.graph.space.rankOf[s] * 2 + parity;
+  }
+
+  push(s: number, parity: number): void {
+    const situation = this.situation(s, parity);
+    if (this.length === this.situations.length) this.situations = grown(this.situations);
+    this.situations[this.length] = situation;
+    if (this.depthOf[situation] < 0) this.depthOf[situation] = this.length;
+    this.length++;
+    const bit = this.bits.bitOf(situation);
+    if (this.counts[bit]++ === 0) this.filter[bit >>> 5] |= 1 << (bit & 31);
+    if (this.bounds) this.pushThreats(s, parity);
+  }
+
+  pop(): void {
+    const situation = this.situations[--this.length];
+    if (this.depthOf[situation] === this.length) this.depthOf[situation] = -1;
+    const bit = this.bits.bitOf(situation);
+    if (--this.counts[bit] === 0) this.filter[bit >>> 5] &= ~(1 << (bit & 31));
+    if (this.bounds) this.tops[situation & 1]--;
+  }
+
+  /**
+   * Whether a position of the path with this parity has a plain state that entered L at threshold
+   * t or above before `entered`: then a forcing strategy that entered its set at `entered` may have
+   * to recreate it.
+   */
+  breaks(parity: number, t: number, entered: number): boolean {
+    return this.earliest[parity][this.tops[parity] * this.thresholds + t + this.points] < entered;
+  }
+
+  private pushThreats(s: number, parity: number): void {
+    const { base, rankOf } = this.graph.space;
+    const plain = base[rankOf[s]];
+    const { highestL, enteredL } = this.bounds!;
+    const width = this.thresholds;
+    const top = this.tops[parity];
+    if ((top + 2) * width > this.earliest[parity].length) this.earliest[parity] = grown(this.earliest[parity]);
+    const stack = this.earliest[parity];
+    stack.copyWithin((top + 1) * width, top * width, (top + 1) * width);
+    this.tops[parity] = top + 1;
+    if (highestL[plain] === NONE) return;
+    const at = (top + 1) * width;
+    const last = highestL[plain] + this.points;
+    const entered = enteredL[plain];
+    for (let i = 0; i <= last; i++) if (entered < stack[at + i]) stack[at + i] = entered;
+  }
+}
+
+type GrowableArray = Int32Array | Uint32Array | Int16Array | Uint8Array | Int8Array;
+
+/** A copy of a typed array with room for `length` items (by default twice as many). */
+export function grown<T extends GrowableArray>(array: T, length = array.length * 2): T {
+  const bigger = new (array.constructor as new (length: number) => T)(length);
+  bigger.set(array);
+  return bigger;
+}

@@ -1,0 +1,299 @@
+/**
+ * A transposition table for the no-cycle history search that knows what each result owes to the
+ * history before its node (the graph-history interaction): a bound found after one history is
+ * reused after another only where its proof still stands.
+ *
+ * Superko only takes moves away. A lower bound on a node's value is proved by one move of its
+ * player and an upper bound on the child it leads to; an upper bound by every move allowed, each
+ * child bounded from below. So a lower bound needs the moves of its proof to stay allowed, an upper
+ * bound needs the moves the history barred to stay barred. Each bound carries, for its proof,
+ * - `blocked`: the situations of the earlier history that barred a move; each must be in the new
+ *   history too (at most BLOCKED of them, else the bound is not kept);
+ * - `reached`: a filter of the situations its stone moves reached; none may be in the new history;
+ * - per parity, the lowest threshold and the latest entry of the forced bounds used: the new
+ *   history may hold no position that breaks them (lib/solve/history-path.ts).
+ * Situations and parities are stored relative to the node's parity, so a bound serves the node with
+ * either player to move.
+ */
+
+import { grown, HistoryPath, SituationBits, swapParities } from './history-path.js';
+
+/** The most earlier-history situations a bound may depend on being there. */
+const BLOCKED = 16;
+/** Entries per bucket: bounds of one state after different histories, or of states sharing it. */
+const WAYS = 8;
+/** No forced bound used: every threshold and entry passes. */
+const NO_THRESHOLD = 127;
+
+/** What a bound owes to the history: a set of records, each as described above. */
+export class Dependencies {
+  reached: Uint32Array;
+  /** Per record, which groups of `reached` words may be non-zero: the rest are never read. */
+  groups: Uint32Array;
+  blocked: Int32Array;
+  blockedAt: Int32Array;
+  blockedCount: Uint8Array;
+  /** The least depth of a situation that barred a move but did not fit in `blocked`. */
+  droppedAt: Int32Array;
+  threshold: Int8Array;
+  entered: Uint32Array;
+  readonly words: number;
+  /** Words per group: a 32nd of the filter, or one word. */
+  private readonly groupShift: number;
+
+  constructor(words: number, records: number) {
+    this.words = words;
+    this.groupShift = Math.max(0, Math.log2(words) - 5);
+    this.reached = new Uint32Array(records * words);
+    this.groups = new Uint32Array(records);
+    this.blocked = new Int32Array(records * BLOCKED);
+    this.blockedAt = new Int32Array(records * BLOCKED);
+    this.blockedCount = new Uint8Array(records);
+    this.droppedAt = new Int32Array(records);
+    this.threshold = new Int8Array(records * 2);
+    this.entered = new Uint32Array(records * 2);
+  }
+
+  get records(): number {
+    return this.blockedCount.length;
+  }
+
+  /** Nothing owed. */
+  clear(r: number): void {
+    const size = 1 << this.groupShift;
+    for (let g = this.groups[r]; g !== 0; g &= g - 1) {
+      const at = r * this.words + (31 - Math.clz32(g & -g)) * size;
+      this.reached.fill(0, at, at + size);
+    }
+    this.groups[r] = 0;
+    this.blockedCount[r] = 0;
+    this.droppedAt[r] = 0x7fffffff;
+    this.threshold[2 * r] = this.threshold[2 * r + 1] = NO_THRESHOLD;
+    this.entered[2 * r] = this.entered[2 * r + 1] = 0;
+  }
+
+  /** A stone move of the proof reached the situation with this filter bit. */
+  reach(r: number, bit: number): void {
+    this.reached[r * this.words + (bit >>> 5)] |= 1 << (bit & 31);
+    this.groups[r] |= 1 << ((bit >>> 5) >>> this.groupShift);
+  }
+
+  /** ORs record f of `from` (its parities swapped if `swap`) into record r's filter. */
+  orReached(r: number, from: Dependencies, f: number, swap: number): void {
+    const size = 1 << this.groupShift;
+    const { words } = this;
+    for (let g = from.groups[f]; g !== 0; g &= g - 1) {
+      const first = (31 - Math.clz32(g & -g)) * size;
+      for (let w = first; w < first + size; w++) {
+        const word = from.reached[f * words + w];
+        this.reached[r * words + w] |= swap ? swapParities(word) : word;
+      }
+    }
+    this.groups[r] |= from.groups[f];
+  }
+
+  /** Whether record r's filter (its parities swapped if `swap`) meets the filter given. */
+  meets(r: number, filter: Uint32Array, swap: number): boolean {
+    const size = 1 << this.groupShift;
+    const { words } = this;
+    for (let g = this.groups[r]; g !== 0; g &= g - 1) {
+      const first = (31 - Math.clz32(g & -g)) * size;
+      for (let w = first; w < first + size; w++) {
+        const word = this.reached[r * words + w];
+        if ((swap ? swapParities(word) : word) & filter[w]) return true;
+      }
+    }
+    return false;
+  }
+
+  /** A move was barred by the situation at depth `at` of the path. */
+  block(r: number, situation: number, at: number): void {
+    const count = this.blockedCount[r];
+    for (let i = 0; i < count; i++) if (this.blocked[r * BLOCKED + i] === situation) return;
+    if (count === BLOCKED) {
+      if (at < this.droppedAt[r]) this.droppedAt[r] = at;
+      return;
+    }
+    this.blocked[r * BLOCKED + count] = situation;
+    this.blockedAt[r * BLOCKED + count] = at;
+    this.blockedCount[r] = count + 1;
+  }
+
+  /** A forced bound was used, safe from the path's positions of this parity. */
+  bound(r: number, parity: number, t: number, entered: number): void {
+    const i = 2 * r + parity;
+    if (t < this.threshold[i]) this.threshold[i] = t;
+    if (entered > this.entered[i]) this.entered[i] = entered;
+  }
+
+  /** Whether record r lists every situation before depth d it needs barred. */
+  complete(r: number, d: number): boolean {
+    return this.droppedAt[r] >= d;
+  }
+
+  /** Adds record `from` (of this set or another) to r, keeping of its barring situations those before depth d. */
+  add(r: number, from: Dependencies, f: number, d: number): void {
+    this.orReached(r, from, f, 0);
+    for (let i = 0; i < from.blockedCount[f]; i++) {
+      const at = from.blockedAt[f * BLOCKED + i];
+      if (at < d) this.block(r, from.blocked[f * BLOCKED + i], at);
+    }
+    if (from.droppedAt[f] < this.droppedAt[r]) this.droppedAt[r] = from.droppedAt[f];
+    for (let parity = 0; parity < 2; parity++) {
+      const t = from.threshold[2 * f + parity];
+      if (t !== NO_THRESHOLD) this.bound(r, parity, t, from.entered[2 * f + parity]);
+    }
+  }
+
+  /** Record r becomes a copy of `from`'s record f, its barring situations before depth d. */
+  copy(r: number, from: Dependencies, f: number, d: number): void {
+    this.clear(r);
+    this.add(r, from, f, d);
+  }
+
+  /** Room for records below `records`. */
+  ensure(records: number): void {
+    if (records <= this.records) return;
+    let size = this.records;
+    while (size < records) size *= 2;
+    this.reached = grown(this.reached, size * this.words);
+    this.groups = grown(this.groups, size);
+    this.blocked = grown(this.blocked, size * BLOCKED);
+    this.blockedAt = grown(this.blockedAt, size * BLOCKED);
+    this.droppedAt = grown(this.droppedAt, size);
+    this.threshold = grown(this.threshold, size * 2);
+    this.entered = grown(this.entered, size * 2);
+    this.blockedCount = grown(this.blockedCount, size);
+  }
+}
+
+/**
+ * Bounds of states, each with its dependencies: entry i's lower bound has record 2i, its upper
+ * bound 2i + 1, their situations relative to the parity of the node that found them.
+ */
+export class HistoryTable {
+  hits = 0;
+  private readonly mask: number;
+  /** Per bucket, the way the next entry goes to. */
+  private readonly next: Uint8Array;
+  private readonly state: Int32Array;
+  private readonly lower: Int8Array;
+  private readonly upper: Int8Array;
+  private readonly deps: Dependencies;
+  /** After probe: the entries giving the highest lower bound and the lowest upper bound that hold, or -1. */
+  lowerEntry = -1;
+  upperEntry = -1;
+
+  /** `entries`: at most this many, rounded down to a power of two. */
+  constructor(bits: SituationBits, entries: number) {
+    const capacity = 2 ** Math.floor(Math.log2(Math.max(entries, WAYS)));
+    this.mask = capacity / WAYS - 1;
+    this.next = new Uint8Array(capacity / WAYS);
+    this.state = new Int32Array(capacity).fill(-1);
+    this.lower = new Int8Array(capacity);
+    this.upper = new Int8Array(capacity);
+    this.deps = new Dependencies(bits.words, 2 * capacity);
+  }
+
+  /** Bytes per entry, for sizing the table. */
+  static entryBytes(bits: SituationBits): number {
+    return 6 + 2 * (bits.words * 4 + BLOCKED * 8 + 20);
+  }
+
+  /** The first entry of state s's bucket. */
+  private bucket(s: number): number {
+    return ((Math.imul(s, 0x9e3779b1) >>> 0) & this.mask) * WAYS;
+  }
+
+  /**
+   * Keeps bounds of state s at depth d of the path (of this parity): `lower` owing what record
+   * `lowerOwes` of `deps` says, `upper` what `upperOwes` says. A bound whose record is incomplete
+   * is widened to the whole range.
+   */
+  store(
+    s: number,
+    parity: number,
+    lower: number,
+    upper: number,
+    points: number,
+    from: Dependencies,
+    lowerOwes: number,
+    upperOwes: number,
+    d: number,
+  ): void {
+    const lowerKept = lower > -points && from.complete(lowerOwes, d);
+    const upperKept = upper < points && from.complete(upperOwes, d);
+    if (!lowerKept && !upperKept) return;
+    const b = this.bucket(s);
+    const i = b + this.next[b / WAYS];
+    this.next[b / WAYS] = (this.next[b / WAYS] + 1) % WAYS;
+    this.state[i] = s;
+    this.lower[i] = lowerKept ? lower : -points;
+    this.upper[i] = upperKept ? upper : points;
+    this.turned(2 * i, from, lowerKept ? lowerOwes : -1, parity);
+    this.turned(2 * i + 1, from, upperKept ? upperOwes : -1, parity);
+  }
+
+  /** Copies record f of `from` (none when -1) into record r, relative to the parity. */
+  private turned(r: number, from: Dependencies, f: number, parity: number): void {
+    const { deps } = this;
+    deps.clear(r);
+    if (f < 0) return;
+    deps.orReached(r, from, f, parity);
+    const count = from.blockedCount[f];
+    for (let k = 0; k < count; k++) deps.blocked[r * BLOCKED + k] = from.blocked[f * BLOCKED + k] ^ parity;
+    deps.blockedCount[r] = count;
+    for (let q = 0; q < 2; q++) {
+      deps.threshold[2 * r + q] = from.threshold[2 * f + (q ^ parity)];
+      deps.entered[2 * r + q] = from.entered[2 * f + (q ^ parity)];
+    }
+  }
+
+  /** Finds the entries of state s whose bounds hold after the path (s at its end, with this parity). */
+  probe(s: number, parity: number, path: HistoryPath): void {
+    this.lowerEntry = this.upperEntry = -1;
+    const b = this.bucket(s);
+    for (let i = b; i < b + WAYS; i++) {
+      if (this.state[i] !== s) continue;
+      if ((this.lowerEntry < 0 || this.lower[i] > this.lower[this.lowerEntry]) && this.holds(2 * i, parity, path)) this.lowerEntry = i;
+      if ((this.upperEntry < 0 || this.upper[i] < this.upper[this.upperEntry]) && this.holds(2 * i + 1, parity, path)) this.upperEntry = i;
+    }
+    if (this.lowerEntry >= 0 || this.upperEntry >= 0) this.hits++;
+  }
+
+  lowerOf(i: number): number {
+    return this.lower[i];
+  }
+
+  upperOf(i: number): number {
+    return this.upper[i];
+  }
+
+  private holds(r: number, parity: number, path: HistoryPath): boolean {
+    const { deps } = this;
+    const at = r * BLOCKED;
+    for (let k = 0; k < deps.blockedCount[r]; k++) if (path.depthOf[deps.blocked[at + k] ^ parity] < 0) return false;
+    for (let q = 0; q < 2; q++) {
+      const t = deps.threshold[2 * r + q];
+      if (t !== NO_THRESHOLD && path.breaks(q ^ parity, t, deps.entered[2 * r + q])) return false;
+    }
+    return !deps.meets(r, path.filter, parity);
+  }
+
+  /** Record `into` of `to` becomes what entry i's lower (upper) bound owes, at depth d of the path. */
+  owed(i: number, upper: boolean, parity: number, to: Dependencies, into: number, d: number, path: HistoryPath): void {
+    const { deps } = this;
+    const r = 2 * i + (upper ? 1 : 0);
+    to.clear(into);
+    to.orReached(into, deps, r, parity);
+    for (let k = 0; k < deps.blockedCount[r]; k++) {
+      const situation = deps.blocked[r * BLOCKED + k] ^ parity;
+      const at = path.depthOf[situation];
+      if (at < d) to.block(into, situation, at);
+    }
+    for (let q = 0; q < 2; q++) {
+      const t = deps.threshold[2 * r + q];
+      if (t !== NO_THRESHOLD) to.bound(into, q ^ parity, t, deps.entered[2 * r + q]);
+    }
+  }
+}

@@ -1,0 +1,300 @@
+/**
+ * The no-cycle value of a state of a component with a cycle, over the game histories that stay in
+ * the component: a position is a situation (rank, parity of the moves since the start), the player
+ * to move alternating. A pass is always legal; any other move may not recreate a situation of the
+ * history. Alpha-beta, cut by the forced bounds wherever the history leaves them sound
+ * (lib/solve/forced-bounds.ts), and by the results of earlier searches wherever the history lets
+ * them stand (lib/solve/history-table.ts).
+ */
+
+import { GocountError } from '../errors.js';
+import type { ForcedBounds } from './forced-bounds.js';
+import { grown, HistoryPath, SituationBits } from './history-path.js';
+import { Dependencies, HistoryTable } from './history-table.js';
+import { NO_ENDING, type MoveGraph } from './move-graph.js';
+
+/** A search limit: beyond it, a component is too tangled for the history search. */
+export const SEARCH_NODE_LIMIT = 2e9;
+
+/** The table's default size: entries for every state, up to about 256 MB. */
+const TABLE_BYTES = 256 * 2 ** 20;
+
+/** The dependency records of the node at depth d: of its lower bound, its upper bound, all its moves, its best move. */
+const LOWER = 0;
+const UPPER = 1;
+const MOVES = 2;
+const BEST = 3;
+const record = (d: number, kind: number): number => 4 * d + kind;
+
+/** The search's steps: enter a node, try its next move, return its result to its parent. */
+const ENTER = 0;
+const NEXT = 1;
+const RETURN = 2;
+
+/** Per depth of the path: the node being searched and how far its moves have got. */
+class Frames {
+  state = new Int32Array(64);
+  parity = new Uint8Array(64);
+  alpha = new Int16Array(64);
+  beta = new Int16Array(64);
+  /** The window's low end after the bounds, before the moves. */
+  alphaIn = new Int16Array(64);
+  best = new Int16Array(64);
+  lower = new Int16Array(64);
+  upper = new Int16Array(64);
+  /** The next move to try, and the move being searched: its situation and whether it is a pass. */
+  edge = new Uint32Array(64);
+  situation = new Int32Array(64);
+  pass = new Uint8Array(64);
+
+  ensure(d: number): void {
+    if (d < this.state.length) return;
+    const length = Math.max(2 * this.state.length, d + 1);
+    this.state = grown(this.state, length);
+    this.parity = grown(this.parity, length);
+    this.alpha = grown(this.alpha, length);
+    this.beta = grown(this.beta, length);
+    this.alphaIn = grown(this.alphaIn, length);
+    this.best = grown(this.best, length);
+    this.lower = grown(this.lower, length);
+    this.upper = grown(this.upper, length);
+    this.edge = grown(this.edge, length);
+    this.situation = grown(this.situation, length);
+    this.pass = grown(this.pass, length);
+  }
+}
+
+export class HistorySearch {
+  nodes = 0;
+  readonly table?: HistoryTable;
+  private readonly path: HistoryPath;
+  private readonly deps: Dependencies;
+  private readonly frames = new Frames();
+  private readonly points: number;
+
+  constructor(
+    private readonly graph: MoveGraph,
+    private readonly values: Int8Array,
+    private readonly component: Int32Array,
+    private readonly bounds?: ForcedBounds,
+    tabled = true,
+  ) {
+    this.points = graph.space.board.points;
+    const bits = new SituationBits(graph.space.positions * 2);
+    this.path = new HistoryPath(graph, bits, bounds);
+    this.deps = new Dependencies(bits.words, 256);
+    if (tabled) this.table = new HistoryTable(bits, Math.min(16 * graph.states, TABLE_BYTES / HistoryTable.entryBytes(bits)));
+  }
+
+  valueFrom(s: number): number {
+    this.path.push(s, 0);
+    const v = this.search(s, 0);
+    this.path.pop();
+    return v;
+  }
+
+  /** The value of s's move to child c with history {s} (a move there is never barred). */
+  moveValue(s: number, c: number): number {
+    const { rankOf } = this.graph.space;
+    if (this.component[rankOf[c]] !== this.component[rankOf[s]]) return -this.values[c];
+    this.path.push(s, 0);
+    this.path.push(c, 1);
+    const v = -this.search(c, 1);
+    this.path.pop();
+    this.path.pop();
+    return v;
+  }
+
+  /** The value of s, at the end of the path with this parity, by alpha-beta over a stack of frames. */
+  private search(s: number, parity: number): number {
+    const { path, frames: f, points } = this;
+    const base = path.length - 1;
+    let d = base;
+    f.ensure(d + 1);
+    f.state[d] = s;
+    f.parity[d] = parity;
+    f.alpha[d] = -points;
+    f.beta[d] = points;
+    let step = ENTER;
+    let r = 0;
+    for (;;) {
+      if (step === ENTER) {
+        if (this.enter(d)) {
+          r = f.best[d];
+          step = RETURN;
+        } else step = NEXT;
+      } else if (step === NEXT) {
+        const c = this.nextChild(d);
+        if (c < 0) {
+          r = this.finish(d);
+          step = RETURN;
+        } else {
+          path.push(c, f.parity[d] ^ 1);
+          f.ensure(d + 2);
+          f.state[d + 1] = c;
+          f.parity[d + 1] = f.parity[d] ^ 1;
+          f.alpha[d + 1] = -f.beta[d];
+          f.beta[d + 1] = -f.alpha[d];
+          d++;
+          step = ENTER;
+        }
+      } else {
+        if (d === base) return r;
+        path.pop();
+        d--;
+        this.afterChild(d, r);
+        step = NEXT;
+      }
+    }
+  }
+
+  /**
+   * Enters the node at depth d: its bounds from the table and the forced bounds. Returns true
+   * when they settle it (its result in `best`), else narrows its window for the moves.
+   */
+  private enter(d: number): boolean {
+    const { graph, bounds, path, deps, table, points, frames: f } = this;
+    if (++this.nodes > SEARCH_NODE_LIMIT) {
+      const { m, n } = graph.space.board;
+      throw new GocountError(
+        `board ${m}x${n}, rule no-cycle: the history search passed ${SEARCH_NODE_LIMIT.toExponential()} positions; ` +
+          'this version solves no-cycle on 1x1 to 1x7, 2x2 to 2x7, 3x3 and 3x4 (cycle-draw on every board of up to 16 points)',
+        1,
+        'GOCOUNT_TOO_LARGE',
+      );
+    }
+    const s = f.state[d];
+    const parity = f.parity[d];
+    let alpha = f.alpha[d];
+    let beta = f.beta[d];
+    deps.ensure(record(d + 2, 0));
+    const owesLower = record(d, LOWER);
+    const owesUpper = record(d, UPPER);
+    deps.clear(owesLower);
+    deps.clear(owesUpper);
+    let lower = -points;
+    let upper = points;
+    if (table) {
+      table.probe(s, parity, path);
+      const { lowerEntry, upperEntry } = table;
+      if (lowerEntry >= 0 && table.lowerOf(lowerEntry) > lower) {
+        lower = table.lowerOf(lowerEntry);
+        table.owed(lowerEntry, false, parity, deps, owesLower, d, path);
+      }
+      if (upperEntry >= 0 && table.upperOf(upperEntry) < upper) {
+        upper = table.upperOf(upperEntry);
+        table.owed(upperEntry, true, parity, deps, owesUpper, d, path);
+      }
+    }
+    if (bounds) {
+      // The forcing player's stone moves hand the turn to the other parity for a lower bound.
+      const w = bounds.lower(s);
+      if (w > lower && w > alpha && !path.breaks(parity ^ 1, w, bounds.enteredW[s])) {
+        lower = w;
+        deps.clear(owesLower);
+        deps.bound(owesLower, parity ^ 1, w, bounds.enteredW[s]);
+      }
+      const l = bounds.upper(s);
+      if (l < upper && l < beta && !path.breaks(parity, -l, bounds.enteredL[s])) {
+        upper = l;
+        deps.clear(owesUpper);
+        deps.bound(owesUpper, parity, -l, bounds.enteredL[s]);
+      }
+    }
+    f.lower[d] = lower;
+    f.upper[d] = upper;
+    if (lower >= beta) {
+      f.best[d] = lower;
+      return true;
+    }
+    if (upper <= alpha || upper === lower) {
+      f.best[d] = upper;
+      return true;
+    }
+    if (lower > alpha) alpha = lower;
+    if (upper < beta) beta = upper;
+    f.alphaIn[d] = alpha;
+    deps.clear(record(d, MOVES));
+    deps.clear(record(d, BEST));
+    const best = graph.ending[s] === NO_ENDING ? -128 : graph.ending[s];
+    f.best[d] = best;
+    f.alpha[d] = Math.max(alpha, best);
+    f.beta[d] = beta;
+    f.edge[d] = graph.start[s];
+    return false;
+  }
+
+  /**
+   * The next move of the node at depth d to search below, or -1 when none is left or the window
+   * has closed. Moves superko bars are recorded as barred; moves leaving the component are valued
+   * at once from the values already found.
+   */
+  private nextChild(d: number): number {
+    const { graph, path, deps, component, frames: f } = this;
+    const { rankOf } = graph.space;
+    const s = f.state[d];
+    const end = graph.start[s + 1];
+    while (f.edge[d] < end && f.alpha[d] < f.beta[d]) {
+      const c = graph.children[f.edge[d]++];
+      const situation = path.situation(c, f.parity[d] ^ 1);
+      const pass = graph.passChild[s] === c;
+      if (!pass && path.depthOf[situation] >= 0) {
+        deps.block(record(d, MOVES), situation, path.depthOf[situation]);
+        continue;
+      }
+      if (component[rankOf[c]] !== component[rankOf[s]]) {
+        const v = -this.values[c];
+        if (v > f.best[d]) {
+          deps.clear(record(d, BEST));
+          this.improve(d, v);
+        }
+        continue;
+      }
+      f.situation[d] = situation;
+      f.pass[d] = pass ? 1 : 0;
+      return c;
+    }
+    return -1;
+  }
+
+  /** Takes the result r of the child just searched below depth d, and what it owes the history. */
+  private afterChild(d: number, r: number): void {
+    const { deps, path, frames: f } = this;
+    const v = -r;
+    // The child's result bounds it from below unless it fell at or below the child's window, from above unless at or past it.
+    if (r > -f.beta[d]) deps.add(record(d, MOVES), deps, record(d + 1, LOWER), d);
+    if (v > f.best[d]) {
+      deps.copy(record(d, BEST), deps, record(d + 1, UPPER), d);
+      if (!f.pass[d]) deps.reach(record(d, BEST), path.bits.bitOf(f.situation[d]));
+      this.improve(d, v);
+    }
+  }
+
+  private improve(d: number, v: number): void {
+    const f = this.frames;
+    f.best[d] = v;
+    if (v > f.alpha[d]) f.alpha[d] = v;
+  }
+
+  /**
+   * The result of the node at depth d once its moves are done. Fail-soft: at or past the window
+   * a lower bound, proved by the best move; at or below it an upper bound, proved by all the
+   * moves; between them both. Kept in the table with what each bound owes the history.
+   */
+  private finish(d: number): number {
+    const { deps, table, points, frames: f } = this;
+    const best = f.best[d];
+    const owesLower = record(d, LOWER);
+    const owesUpper = record(d, UPPER);
+    if (best > f.alphaIn[d]) {
+      f.lower[d] = best;
+      deps.copy(owesLower, deps, record(d, BEST), d);
+    }
+    if (best < f.beta[d]) {
+      f.upper[d] = best;
+      deps.copy(owesUpper, deps, record(d, MOVES), d);
+    }
+    if (table) table.store(f.state[d], f.parity[d], f.lower[d], f.upper[d], points, deps, owesLower, owesUpper, d);
+    return best;
+  }
+}

@@ -1,0 +1,96 @@
+import test from 'ava';
+import { ForcedBounds } from '../lib/solve/forced-bounds.js';
+import { HistoryPath, SituationBits } from '../lib/solve/history-path.js';
+import { MoveGraph } from '../lib/solve/move-graph.js';
+import { forwardCheck, positionComponents, RetrogradeStats, SearchAids, solveNoCycle } from '../lib/solve/retrograde.js';
+import { Scoring, SolveBoard } from '../lib/solve/solve-board.js';
+import { StateSpace } from '../lib/solve/state-space.js';
+
+/** Every no-cycle value of a board by the history search with the aids given. */
+function noCycleValues(m: number, n: number, scoring: Scoring, aids: SearchAids): { values: Int8Array; nodes: number; hits: number } {
+  const graph = new MoveGraph(new StateSpace(new SolveBoard(m, n, scoring), 'no-cycle'));
+  const values = new Int8Array(graph.states);
+  const known = new Uint8Array(graph.states);
+  forwardCheck(graph, values, known);
+  const stats = { searchNodes: 0, revised: 0, tableHits: 0 } as RetrogradeStats;
+  solveNoCycle(graph, positionComponents(graph), values, known, stats, undefined, aids);
+  return { values, nodes: stats.searchNodes, hits: stats.tableHits };
+}
+
+test('the table of earlier results changes no no-cycle value: every state of 1x5, 2x3, 2x4 and 3x3, with and without the forced bounds', (t) => {
+  for (const [m, n, scoring, bounded] of [
+    [1, 5, 'tromp-taylor', false],
+    [2, 3, 'tromp-taylor', false],
+    [2, 3, 'split-shared', true],
+    [2, 4, 'split-shared', true],
+    [3, 3, 'tromp-taylor', true],
+  ] as const) {
+    const name = `${m}x${n} ${scoring}${bounded ? ' with the bounds' : ''}`;
+    const plain = noCycleValues(m, n, scoring, { bounded, tabled: false });
+    const tabled = noCycleValues(m, n, scoring, { bounded, tabled: true });
+    t.deepEqual(tabled.values, plain.values, name);
+    t.true(tabled.nodes < plain.nodes / 4, `${name}: ${tabled.nodes} search nodes with the table, ${plain.nodes} without`);
+    t.true(tabled.hits > 0, name);
+  }
+});
+
+test('the path answers the forced bounds history check as the bounds do, for every state after random histories of 2x3', (t) => {
+  const graph = new MoveGraph(new StateSpace(new SolveBoard(2, 3, 'tromp-taylor'), 'no-cycle'));
+  const bounds = new ForcedBounds(graph);
+  const path = new HistoryPath(graph, new SituationBits(graph.space.positions * 2), bounds);
+  const listed: [number[], number[]] = [[], []];
+  let seed = 7;
+  const random = (below: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % below;
+  let broken = 0;
+  const wrong: string[] = [];
+  for (let step = 0; step < 400; step++) {
+    if (path.length > 0 && random(3) === 0) {
+      path.pop();
+      listed[path.length & 1].pop();
+    } else {
+      const s = random(graph.states);
+      listed[path.length & 1].push(s);
+      path.push(s, path.length & 1);
+    }
+    for (let s = 0; s < graph.states; s++) {
+      for (let parity = 0; parity < 2; parity++) {
+        if (bounds.highestW[s] > -128) {
+          const breaks = path.breaks(parity, bounds.lower(s), bounds.enteredW[s]);
+          if (breaks === bounds.safeLower(s, listed[parity], listed[parity].length)) wrong.push(`state ${s}, parity ${parity}, lower`);
+          if (breaks) broken++;
+        }
+        if (bounds.highestL[s] > -128) {
+          const breaks = path.breaks(parity, bounds.highestL[s], bounds.enteredL[s]);
+          if (breaks === bounds.safeUpper(s, listed[parity], listed[parity].length)) wrong.push(`state ${s}, parity ${parity}, upper`);
+        }
+      }
+    }
+  }
+  t.deepEqual(wrong.slice(0, 5), []);
+  t.true(broken > 0, 'some bounds broken by the histories');
+});
+
+test('the path knows where each situation first occurs, and its filter holds exactly the situations on it', (t) => {
+  const graph = new MoveGraph(new StateSpace(new SolveBoard(2, 2, 'tromp-taylor'), 'no-cycle'));
+  const bits = new SituationBits(graph.space.positions * 2);
+  const path = new HistoryPath(graph, bits);
+  const pass = graph.passChild[0];
+  path.push(0, 0);
+  path.push(pass, 1);
+  path.push(0, 0);
+  const empty0 = path.situation(0, 0);
+  const empty1 = path.situation(pass, 1);
+  t.is(path.depthOf[empty0], 0);
+  t.is(path.depthOf[empty1], 1);
+  path.pop();
+  t.is(path.depthOf[empty0], 0, 'a repeated situation keeps its first depth');
+  const set = (situation: number): boolean => (path.filter[bits.bitOf(situation) >>> 5] & (1 << (bits.bitOf(situation) & 31))) !== 0;
+  t.true(set(empty0) && set(empty1));
+  path.pop();
+  path.pop();
+  t.is(path.depthOf[empty0], -1);
+  t.deepEqual(
+    [...path.filter].filter((word) => word !== 0),
+    [],
+  );
+});
