@@ -84,7 +84,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .option('memory', {
         type: 'string',
         describe:
-          'memory budget, like 512M, 4G or 50%: moves beyond it are kept in files under --scratch and read in blocks (default: half the free memory)',
+          "memory budget, like 512M, 4G or 50%: moves beyond it are kept in files under --scratch and read in blocks; under no-cycle what it leaves holds the search's table of earlier results (default: half the free memory)",
       })
       .option('scratch', { type: 'string', describe: 'folder for the files of moves beyond --memory (default: ./scratch)' })
       .option('symmetry', {

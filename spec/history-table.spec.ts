@@ -17,7 +17,7 @@ function noCycleValues(m: number, n: number, scoring: Scoring, aids: SearchAids)
   return { values, nodes: stats.searchNodes, hits: stats.tableHits };
 }
 
-test('the table of earlier results changes no no-cycle value: every state of 1x5, 2x3, 2x4 and 3x3, with and without the forced bounds', (t) => {
+test('the table of earlier results changes no no-cycle value: every state of 1x5, 2x3, 2x4 and 3x3, with and without the forced bounds, in a table of any size', (t) => {
   for (const [m, n, scoring, bounded] of [
     [1, 5, 'tromp-taylor', false],
     [2, 3, 'tromp-taylor', false],
@@ -26,9 +26,16 @@ test('the table of earlier results changes no no-cycle value: every state of 1x5
     [3, 3, 'tromp-taylor', true],
   ] as const) {
     const name = `${m}x${n} ${scoring}${bounded ? ' with the bounds' : ''}`;
-    const plain = noCycleValues(m, n, scoring, { bounded, tabled: false });
-    const tabled = noCycleValues(m, n, scoring, { bounded, tabled: true });
+    const plain = noCycleValues(m, n, scoring, { bounded, tableBytes: 0 });
+    const tabled = noCycleValues(m, n, scoring, { bounded });
+    // A few buckets: entries of different states and histories evict each other all the time.
+    const small = noCycleValues(m, n, scoring, { bounded, tableBytes: 40_000 });
     t.deepEqual(tabled.values, plain.values, name);
+    t.deepEqual(small.values, plain.values, `${name}, small table`);
+    t.true(
+      small.hits > 0 && small.nodes > tabled.nodes,
+      `${name}: ${small.nodes} search nodes with the small table, ${tabled.nodes} with the whole`,
+    );
     t.true(tabled.nodes < plain.nodes / 4, `${name}: ${tabled.nodes} search nodes with the table, ${plain.nodes} without`);
     t.true(tabled.hits > 0, name);
   }

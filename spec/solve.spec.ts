@@ -219,6 +219,27 @@ test('with a --memory below its moves, a board is solved with the moves on disk,
   t.deepEqual(readdirSync(dir), [], 'no file left after a refusal');
 });
 
+test('no-cycle: the table of earlier results takes what --memory leaves; without room for it the values are the same', (t) => {
+  const whole = solveBoard({ m: 2, n: 4 });
+  // What a no-cycle solve holds beside its table: 51 bytes a state, 42 a position, 8 a move.
+  const held = 51 * whole.space.states + 42 * whole.space.positions + 8 * whole.graph.edges;
+  const none = solveBoard({ m: 2, n: 4, memory: held });
+  const some = solveBoard({ m: 2, n: 4, memory: held + 100 * 1024 });
+  t.is(none.stats.tableHits, 0);
+  t.true(some.stats.tableHits > 0);
+  t.true(
+    none.stats.searchNodes > some.stats.searchNodes,
+    `${none.stats.searchNodes} search nodes without the table, ${some.stats.searchNodes} with 100 KiB`,
+  );
+  t.true(
+    some.stats.searchNodes > whole.stats.searchNodes,
+    `${some.stats.searchNodes} with 100 KiB, ${whole.stats.searchNodes} with the default budget`,
+  );
+  t.deepEqual(Array.from(none.values), Array.from(whole.values));
+  t.deepEqual(Array.from(some.values), Array.from(whole.values));
+  for (const solved of [whole, none, some]) solved.dispose();
+});
+
 test('a database file verifies, and verify finds a damaged byte and a value its moves contradict', (t) => {
   const dir = tempScratch(t);
   const file = path.join(dir, '3x3.db');

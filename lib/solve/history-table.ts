@@ -173,7 +173,7 @@ export class Dependencies {
  */
 export class HistoryTable {
   hits = 0;
-  private readonly mask: number;
+  private readonly buckets: number;
   /** Per bucket, the way the next entry goes to. */
   private readonly next: Uint8Array;
   private readonly state: Int32Array;
@@ -184,11 +184,11 @@ export class HistoryTable {
   lowerEntry = -1;
   upperEntry = -1;
 
-  /** `entries`: at most this many, rounded down to a power of two. */
+  /** `entries`: at most this many, in whole buckets. */
   constructor(bits: SituationBits, entries: number) {
-    const capacity = 2 ** Math.floor(Math.log2(Math.max(entries, WAYS)));
-    this.mask = capacity / WAYS - 1;
-    this.next = new Uint8Array(capacity / WAYS);
+    this.buckets = Math.max(1, Math.floor(entries / WAYS));
+    const capacity = this.buckets * WAYS;
+    this.next = new Uint8Array(this.buckets);
     this.state = new Int32Array(capacity).fill(-1);
     this.lower = new Int8Array(capacity);
     this.upper = new Int8Array(capacity);
@@ -202,7 +202,10 @@ export class HistoryTable {
 
   /** The first entry of state s's bucket. */
   private bucket(s: number): number {
-    return ((Math.imul(s, 0x9e3779b1) >>> 0) & this.mask) * WAYS;
+    // ⌊hash · buckets / 2^32⌋ in two 16-bit halves, each product below 2^53 and so exact.
+    const hash = Math.imul(s, 0x9e3779b1) >>> 0;
+    const low = Math.floor(((hash & 0xffff) * this.buckets) / 0x10000);
+    return Math.floor(((hash >>> 16) * this.buckets + low) / 0x10000) * WAYS;
   }
 
   /**

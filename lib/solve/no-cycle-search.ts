@@ -16,8 +16,8 @@ import { NO_ENDING, type MoveGraph } from './move-graph.js';
 /** A search limit: beyond it, a component is too tangled for the history search. */
 export const SEARCH_NODE_LIMIT = 2e9;
 
-/** The table's default size: entries for every state, up to about 256 MB. */
-const TABLE_BYTES = 256 * 2 ** 20;
+/** The table's size where no budget gives it one (the tests): about 256 MB, at most 16 entries a state. */
+export const TABLE_BYTES = 256 * 2 ** 20;
 
 /** The dependency records of the node at depth d: of its lower bound, its upper bound, all its moves, its best move. */
 const LOWER = 0;
@@ -77,13 +77,13 @@ export class HistorySearch {
     private readonly values: Int8Array,
     private readonly component: Int32Array,
     private readonly bounds?: ForcedBounds,
-    tabled = true,
+    tableBytes = TABLE_BYTES,
   ) {
     this.points = graph.space.board.points;
     const bits = new SituationBits(graph.space.positions * 2);
     this.path = new HistoryPath(graph, bits, bounds);
     this.deps = new Dependencies(bits.words, 256);
-    if (tabled) this.table = new HistoryTable(bits, Math.min(16 * graph.states, TABLE_BYTES / HistoryTable.entryBytes(bits)));
+    if (tableBytes > 0) this.table = new HistoryTable(bits, Math.min(16 * graph.states, tableBytes / HistoryTable.entryBytes(bits)));
   }
 
   valueFrom(s: number): number {
@@ -158,7 +158,7 @@ export class HistorySearch {
       const { m, n } = graph.space.board;
       throw new GocountError(
         `board ${m}x${n}, rule no-cycle: the history search passed ${SEARCH_NODE_LIMIT.toExponential()} positions; ` +
-          'this version solves no-cycle on 1x1 to 1x7, 2x2 to 2x7, 3x3 and 3x4 (cycle-draw on every board of up to 16 points)',
+          'this version solves no-cycle on 1x1 to 1x7, 2x2 to 2x8, 3x3, 3x4 and 3x5 (cycle-draw on every board of up to 16 points)',
         1,
         'GOCOUNT_TOO_LARGE',
       );

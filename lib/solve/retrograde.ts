@@ -23,7 +23,7 @@
 
 import { MoveGraph, NO_ENDING } from './move-graph.js';
 import { ForcedBounds } from './forced-bounds.js';
-import { HistorySearch } from './no-cycle-search.js';
+import { HistorySearch, TABLE_BYTES } from './no-cycle-search.js';
 import type { PhaseProgress } from './state-space.js';
 import { NONE, spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
 
@@ -198,8 +198,8 @@ export function cycleFigures(graph: MoveGraph, parts: Components, stats: Retrogr
 export interface SearchAids {
   /** The forced bounds (lib/solve/forced-bounds.ts). */
   readonly bounded?: boolean;
-  /** The table of earlier results (lib/solve/history-table.ts). */
-  readonly tabled?: boolean;
+  /** Bytes for the table of earlier results (lib/solve/history-table.ts); 0 for none. */
+  readonly tableBytes?: number;
 }
 
 /**
@@ -213,14 +213,14 @@ export function solveNoCycle(
   known: Uint8Array,
   stats: RetrogradeStats,
   progress: PhaseProgress = () => {},
-  { bounded = true, tabled = true }: SearchAids = {},
+  { bounded = true, tableBytes = TABLE_BYTES }: SearchAids = {},
 ): HistorySearch {
   const { space } = graph;
   const { component, count, cyclic } = parts;
   const statesOf: number[][] = Array.from({ length: count }, () => []);
   for (let r = 0; r < space.positions; r++) for (let s = space.base[r]; s < space.base[r + 1]; s++) statesOf[component[r]].push(s);
   orderMoves(graph, solveCycleDraw(graph));
-  const search = new HistorySearch(graph, values, component, bounded ? new ForcedBounds(graph) : undefined, tabled);
+  const search = new HistorySearch(graph, values, component, bounded ? new ForcedBounds(graph) : undefined, tableBytes);
   let valued = 0;
   for (let k = 0; k < count; k++) {
     const members = statesOf[k];

@@ -107,6 +107,13 @@ const POSITION_BYTES = 8;
 const COMPONENT_BYTES = 26;
 /** Bytes per move: the move and its reverse. */
 const MOVE_BYTES = 8;
+/**
+ * no-cycle's history search besides: per state the forced bounds and the components' lists of
+ * states, per position the path's index of situations. Its table of earlier results takes what
+ * the budget leaves.
+ */
+const SEARCH_STATE_BYTES = 24;
+const SEARCH_POSITION_BYTES = 8;
 
 /** The rules a database was solved under, as its header records them. */
 export interface SolvedRules {
@@ -166,7 +173,7 @@ export function solveBoard(options: SolveOptions): SolvedBoard {
   const graph = new MoveGraph(space, phase('moves'), spill);
   onProgress('moves', 1, 1);
   try {
-    return solveGraph(graph, rule, onProgress);
+    return solveGraph(graph, rule, memory, onProgress);
   } catch (error) {
     graph.dispose();
     throw error;
@@ -192,7 +199,15 @@ function movesInMemory(space: StateSpace, memory: number): { memoryItems: number
   return { memoryItems: Math.max(0, blockItems - Math.ceil((COMPONENT_BYTES * space.positions) / MOVE_BYTES)), blockItems };
 }
 
-function solveGraph(graph: MoveGraph, rule: CycleRule, onProgress: SolveProgress): SolvedBoard {
+/** The bytes a no-cycle solve with its moves in memory leaves of the budget for its table of earlier results. */
+function tableBudget(graph: MoveGraph, memory: number): number {
+  const { states, positions } = graph.space;
+  const perState = STATE_BYTES + SEARCH_STATE_BYTES;
+  const perPosition = POSITION_BYTES + COMPONENT_BYTES + SEARCH_POSITION_BYTES;
+  return Math.max(0, memory - perState * states - perPosition * positions - MOVE_BYTES * graph.edges);
+}
+
+function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgress: SolveProgress): SolvedBoard {
   const phase = phases(onProgress);
   const states = graph.states;
   const values = new Int8Array(states);
@@ -214,7 +229,7 @@ function solveGraph(graph: MoveGraph, rule: CycleRule, onProgress: SolveProgress
     values.set(exact);
     return solvedBoard(graph, values, stats);
   }
-  const search = solveNoCycle(graph, parts!, values, known, stats, phase('history search'));
+  const search = solveNoCycle(graph, parts!, values, known, stats, phase('history search'), { tableBytes: tableBudget(graph, memory) });
   onProgress('history search', 1, 1);
   return solvedBoard(graph, values, stats, search);
 }
