@@ -115,7 +115,7 @@ export class MoveGraph {
       for (let s = 0; s < states; s++) {
         for (let e = this.start[s]; e < this.start[s + 1]; e++) parents[fill[children[e]]++] = s;
       }
-      this.parentRows = new MoveRows(start, parents, undefined, 0);
+      this.parentRows = MoveRows.inMemory(start, parents);
       return this.parentRows;
     }
     const spill = this.spill!;
@@ -140,7 +140,7 @@ export class MoveGraph {
     return this.parentRows;
   }
 
-  /** Removes the files of rows kept on disk. */
+  /** Gives back the files of rows kept on disk. */
   dispose(): void {
     this.rows.dispose();
     this.parentRows?.dispose();

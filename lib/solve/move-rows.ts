@@ -2,10 +2,12 @@
  * The rows of a move graph (each state's children, or its parents): one sequence of 32-bit state
  * numbers, row s being items[start[s] .. start[s + 1]). Held in memory while they fit their
  * allowance; beyond it they go to a file of the solve's scratch folder and are read back in blocks
- * of whole rows, so a board whose moves exceed `--memory` is still solved.
+ * of whole rows, so a board whose moves exceed `--memory` is still solved. The file's name is
+ * removed as soon as it is open: its space lasts as long as the descriptor, so a solve that is
+ * stopped or killed leaves nothing behind.
  */
 
-import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diskError } from '../engine/scratch.js';
 
@@ -32,9 +34,20 @@ export class MoveRows {
     readonly start: Uint32Array,
     /** The items, when in memory. */
     readonly items: Uint32Array | undefined,
-    private readonly file: string | undefined,
+    /** Else the open file that holds them, and its folder where its name could not be removed at once. */
+    private fd: number,
+    private readonly leftover: string | undefined,
     private readonly blockItems: number,
   ) {}
+
+  static inMemory(start: Uint32Array, items: Uint32Array): MoveRows {
+    return new MoveRows(start, items, -1, undefined, 0);
+  }
+
+  /** The bytes of the file holding the rows (0 when they are in memory). */
+  get bytesOnDisk(): number {
+    return this.fd < 0 ? 0 : fstatSync(this.fd).size;
+  }
 
   get states(): number {
     return this.start.length - 1;
@@ -55,18 +68,13 @@ export class MoveRows {
     }
     const { start, states } = this;
     const buffer = new Uint32Array(this.blockItems);
-    const fd = openSync(this.file!, 'r');
-    try {
-      for (let first = 0; first < states;) {
-        let last = first + 1;
-        while (last < states && start[last + 1] - start[first] <= this.blockItems) last++;
-        const items = start[last] - start[first] <= buffer.length ? buffer : new Uint32Array(start[last] - start[first]);
-        readItems(fd, items, start[first], start[last] - start[first]);
-        yield { first, last, offset: start[first], items };
-        first = last;
-      }
-    } finally {
-      closeSync(fd);
+    for (let first = 0; first < states;) {
+      let last = first + 1;
+      while (last < states && start[last + 1] - start[first] <= this.blockItems) last++;
+      const items = start[last] - start[first] <= buffer.length ? buffer : new Uint32Array(start[last] - start[first]);
+      readItems(this.fd, items, start[first], start[last] - start[first]);
+      yield { first, last, offset: start[first], items };
+      first = last;
     }
   }
 
@@ -76,18 +84,15 @@ export class MoveRows {
     const count = this.start[s + 1] - from;
     if (this.items) return this.items.subarray(from, from + count);
     const row = new Uint32Array(count);
-    const fd = openSync(this.file!, 'r');
-    try {
-      readItems(fd, row, from, count);
-    } finally {
-      closeSync(fd);
-    }
+    readItems(this.fd, row, from, count);
     return row;
   }
 
-  /** Removes the file, if any. */
+  /** Gives the file's space back, if any. */
   dispose(): void {
-    if (this.file) rmSync(path.dirname(this.file), { recursive: true, force: true });
+    if (this.fd >= 0) closeSync(this.fd);
+    this.fd = -1;
+    if (this.leftover) rmSync(this.leftover, { recursive: true, force: true });
   }
 }
 
@@ -113,7 +118,7 @@ export class RowWriter {
   private used = 0;
   private readonly full: Uint32Array[] = [];
   private fd = -1;
-  private file: string | undefined;
+  private leftover: string | undefined;
 
   constructor(private readonly spill: RowSpill | undefined) {
     this.chunkItems = spill ? Math.min(CHUNK_ITEMS, Math.max(MIN_CHUNK_ITEMS, spill.blockItems >>> 2)) : CHUNK_ITEMS;
@@ -143,8 +148,13 @@ export class RowWriter {
     try {
       if (this.fd < 0) {
         mkdirSync(this.spill!.folder, { recursive: true });
-        this.file = path.join(mkdtempSync(path.join(this.spill!.folder, 'solve-')), 'rows.u32');
-        this.fd = openSync(this.file, 'w');
+        const folder = mkdtempSync(path.join(this.spill!.folder, 'solve-'));
+        this.fd = openSync(path.join(folder, 'rows.u32'), 'w+');
+        try {
+          rmSync(folder, { recursive: true });
+        } catch {
+          this.leftover = folder; // a system that keeps open files' names: removed by dispose()
+        }
       }
       writeSync(this.fd, new Uint8Array(chunk.buffer, chunk.byteOffset, count * 4));
     } catch (error) {
@@ -159,11 +169,10 @@ export class RowWriter {
       const items = new Uint32Array(total);
       this.full.forEach((chunk, i) => items.set(chunk, i * this.chunkItems));
       items.set(this.chunk.subarray(0, this.used), this.full.length * this.chunkItems);
-      return new MoveRows(start, items, undefined, 0);
+      return MoveRows.inMemory(start, items);
     }
     for (const chunk of this.full.splice(0)) this.write(chunk, this.chunkItems);
     this.write(this.chunk, this.used);
-    closeSync(this.fd);
-    return new MoveRows(start, undefined, this.file, Math.max(1, this.spill!.blockItems));
+    return new MoveRows(start, undefined, this.fd, this.leftover, Math.max(1, this.spill!.blockItems));
   }
 }
