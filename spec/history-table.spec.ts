@@ -41,6 +41,19 @@ test('the table of earlier results changes no no-cycle value: every state of 1x5
   }
 });
 
+test('one history search per orbit of the symmetries changes no no-cycle value: every state of 1x6, 2x4 and 3x3', (t) => {
+  for (const [m, n, scoring] of [
+    [1, 6, 'tromp-taylor'],
+    [2, 4, 'split-shared'],
+    [3, 3, 'tromp-taylor'],
+  ] as const) {
+    const each = noCycleValues(m, n, scoring, { symmetric: false });
+    const folded = noCycleValues(m, n, scoring, {});
+    t.deepEqual(folded.values, each.values, `${m}x${n}`);
+    t.true(folded.nodes < each.nodes, `${m}x${n}: ${folded.nodes} search nodes folded, ${each.nodes} state by state`);
+  }
+});
+
 test('the path answers the forced bounds history check as the bounds do, for every state after random histories of 2x3', (t) => {
   const graph = new MoveGraph(new StateSpace(new SolveBoard(2, 3, 'tromp-taylor'), 'no-cycle'));
   const bounds = new ForcedBounds(graph);

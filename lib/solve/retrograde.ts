@@ -14,7 +14,8 @@
  *   game. A stored value is that of the game starting at the state with no earlier history. The
  *   positions are split into strongly connected components (Tarjan) and valued in reverse
  *   topological order: a position in no cycle takes the best of its children; the states of a
- *   component with a cycle are each searched over game histories inside the component
+ *   component with a cycle are each searched (one per orbit of the board's symmetries) over game
+ *   histories inside the component
  *   (lib/solve/no-cycle-search.ts: alpha-beta, the history checked against the path, cut by the
  *   results each player can force ignoring repetitions and by the bounds of earlier searches the
  *   history lets stand), leaving it through states already valued, which can never come back to it,
@@ -25,6 +26,7 @@ import { MoveGraph, NO_ENDING } from './move-graph.js';
 import { ForcedBounds } from './forced-bounds.js';
 import { HistorySearch, TABLE_BYTES } from './no-cycle-search.js';
 import type { PhaseProgress } from './state-space.js';
+import { BoardSymmetry } from './symmetry.js';
 import { NONE, spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
 
 export interface RetrogradeStats {
@@ -200,6 +202,8 @@ export interface SearchAids {
   readonly bounded?: boolean;
   /** Bytes for the table of earlier results (lib/solve/history-table.ts); 0 for none. */
   readonly tableBytes?: number;
+  /** One search per orbit of the board's symmetries, its images taking its value. */
+  readonly symmetric?: boolean;
 }
 
 /**
@@ -213,7 +217,7 @@ export function solveNoCycle(
   known: Uint8Array,
   stats: RetrogradeStats,
   progress: PhaseProgress = () => {},
-  { bounded = true, tableBytes = TABLE_BYTES }: SearchAids = {},
+  { bounded = true, tableBytes = TABLE_BYTES, symmetric = true }: SearchAids = {},
 ): HistorySearch {
   const { space } = graph;
   const { component, count, cyclic } = parts;
@@ -221,6 +225,17 @@ export function solveNoCycle(
   for (let r = 0; r < space.positions; r++) for (let s = space.base[r]; s < space.base[r + 1]; s++) statesOf[component[r]].push(s);
   orderMoves(graph, solveCycleDraw(graph));
   const search = new HistorySearch(graph, values, component, bounded ? new ForcedBounds(graph) : undefined, tableBytes);
+  // A state and its images under the board's symmetries have the same value with no earlier
+  // history: the symmetry maps the games from one onto the games from the other.
+  const symmetry = new BoardSymmetry(space.board.m, space.board.n);
+  const searched = new Uint8Array(graph.states);
+  const imageSearched = (s: number): number => {
+    const key = space.keyOfState(s);
+    const canonical = symmetry.canonical(key);
+    if (canonical === key) return -1;
+    const image = space.base[space.rank(canonical)] + space.statusOf[s];
+    return searched[image] ? image : -1;
+  };
   let valued = 0;
   for (let k = 0; k < count; k++) {
     const members = statesOf[k];
@@ -232,15 +247,16 @@ export function solveNoCycle(
       valued += members.length;
       continue;
     }
-    const found = members.map((s) => {
+    // The search reads the values of other components only, so each is kept as it is found.
+    for (const s of members) {
       progress(valued++, graph.states);
-      return search.valueFrom(s);
-    });
-    members.forEach((s, i) => {
-      if (known[s] && values[s] !== found[i]) stats.revised++;
-      values[s] = found[i];
+      const image = symmetric ? imageSearched(s) : -1;
+      const v = image >= 0 ? values[image] : search.valueFrom(s);
+      searched[s] = 1;
+      if (known[s] && values[s] !== v) stats.revised++;
+      values[s] = v;
       known[s] = 1;
-    });
+    }
   }
   stats.searchNodes = search.nodes;
   stats.tableHits = search.table?.hits ?? 0;

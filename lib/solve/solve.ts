@@ -34,7 +34,8 @@ export interface SolveOptions {
   readonly scratch?: string;
   /**
    * Under cycle-draw, keep one position of each orbit of the board's rotations and reflections
-   * (default true); no-cycle never folds, its repetitions being of positions, not orbits.
+   * (default true). no-cycle keeps every position, its repetitions being of positions, not
+   * orbits (its history search still runs once per orbit).
    */
   readonly symmetry?: boolean;
   /** Called as each phase advances, and with done = total when it ends. */
