@@ -109,9 +109,9 @@ const COMPONENT_BYTES = 26;
 /** Bytes per move: the move and its reverse. */
 const MOVE_BYTES = 8;
 /**
- * no-cycle's history search besides: per state the forced bounds and the components' lists of
- * states, per position the path's index of situations. Its table of earlier results takes what
- * the budget leaves.
+ * no-cycle's history search besides: per state the forced bounds, the components' lists of states
+ * and which states were searched; per position the path's index of situations. Its table of
+ * earlier results takes what the budget leaves.
  */
 const SEARCH_STATE_BYTES = 24;
 const SEARCH_POSITION_BYTES = 8;
