@@ -159,7 +159,8 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
           ? 'positions in cycles: not found, the moves were kept on disk (beyond --memory)'
           : `positions in cycles: ${r.cyclePositions} in ${r.cycleComponents} components (largest ${r.largestComponent}), ${r.cycleStates} states` +
               (result.rule === 'no-cycle'
-                ? `; history search: ${r.searchNodes} positions, ${r.tableHits} bounded by earlier results, ${r.revised} forward-checked values revised`
+                ? `; history search: ${r.searchNodes} positions, ${r.tableHits} bounded by earlier results, ` +
+                  `${r.fromImages} states valued by a symmetric image, ${r.revised} forward-checked values revised`
                 : ''),
         `first moves: ${result.moves.map((move) => `${move.move} ${signed(move.value)}`).join(', ')}`,
         `states by value: ${Object.entries(result.valueCounts)

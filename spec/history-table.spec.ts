@@ -7,14 +7,19 @@ import { Scoring, SolveBoard } from '../lib/solve/solve-board.js';
 import { StateSpace } from '../lib/solve/state-space.js';
 
 /** Every no-cycle value of a board by the history search with the aids given. */
-function noCycleValues(m: number, n: number, scoring: Scoring, aids: SearchAids): { values: Int8Array; nodes: number; hits: number } {
+function noCycleValues(
+  m: number,
+  n: number,
+  scoring: Scoring,
+  aids: SearchAids,
+): { values: Int8Array; nodes: number; hits: number; fromImages: number } {
   const graph = new MoveGraph(new StateSpace(new SolveBoard(m, n, scoring), 'no-cycle'));
   const values = new Int8Array(graph.states);
   const known = new Uint8Array(graph.states);
   forwardCheck(graph, values, known);
-  const stats = { searchNodes: 0, revised: 0, tableHits: 0 } as RetrogradeStats;
+  const stats = { searchNodes: 0, revised: 0, tableHits: 0, fromImages: 0 } as RetrogradeStats;
   solveNoCycle(graph, positionComponents(graph), values, known, stats, undefined, aids);
-  return { values, nodes: stats.searchNodes, hits: stats.tableHits };
+  return { values, nodes: stats.searchNodes, hits: stats.tableHits, fromImages: stats.fromImages };
 }
 
 test('the table of earlier results changes no no-cycle value: every state of 1x5, 2x3, 2x4 and 3x3, with and without the forced bounds, in a table of any size', (t) => {
@@ -50,6 +55,8 @@ test('one history search per orbit of the symmetries changes no no-cycle value: 
     const each = noCycleValues(m, n, scoring, { symmetric: false });
     const folded = noCycleValues(m, n, scoring, {});
     t.deepEqual(folded.values, each.values, `${m}x${n}`);
+    t.is(each.fromImages, 0);
+    t.true(folded.fromImages > 0, `${m}x${n}: ${folded.fromImages} states valued by an image`);
     t.true(folded.nodes < each.nodes, `${m}x${n}: ${folded.nodes} search nodes folded, ${each.nodes} state by state`);
   }
 });

@@ -45,6 +45,8 @@ export interface RetrogradeStats {
   revised: number;
   /** no-cycle: search nodes given a bound by an earlier result the history let stand. */
   tableHits: number;
+  /** no-cycle: states of components with a cycle valued by an image under a symmetry, not searched. */
+  fromImages: number;
   /** The moves were kept on disk (beyond --memory): cycle-draw then finds no components. */
   movesOnDisk: boolean;
 }
@@ -252,6 +254,7 @@ export function solveNoCycle(
       progress(valued++, graph.states);
       const image = symmetric ? imageSearched(s) : -1;
       const v = image >= 0 ? values[image] : search.valueFrom(s);
+      if (image >= 0) stats.fromImages++;
       searched[s] = 1;
       if (known[s] && values[s] !== v) stats.revised++;
       values[s] = v;

@@ -155,6 +155,7 @@ function emptyStats(epochs: number): RetrogradeStats {
     searchNodes: 0,
     revised: 0,
     tableHits: 0,
+    fromImages: 0,
     movesOnDisk: false,
   };
 }
