@@ -58,7 +58,9 @@ export class ForcedBounds {
 
   /**
    * Whether s's lower bound holds after a history: `others` lists the states of the history's
-   * positions with the other player to move (any status).
+   * positions with the other player to move (any status). The rule stated plainly, over the whole
+   * history; the search asks lib/solve/history-path.ts, which answers the same in constant time
+   * (a test checks the two agree).
    */
   safeLower(s: number, others: ArrayLike<number>, count: number): boolean {
     return this.clear(this.lower(s), this.enteredW[s], others, count);

@@ -58,11 +58,16 @@ export class Dependencies {
     return this.blockedCount.length;
   }
 
+  /** The first word of the lowest group in the group set g. */
+  private firstWord(g: number): number {
+    return (31 - Math.clz32(g & -g)) << this.groupShift;
+  }
+
   /** Nothing owed. */
   clear(r: number): void {
     const size = 1 << this.groupShift;
     for (let g = this.groups[r]; g !== 0; g &= g - 1) {
-      const at = r * this.words + (31 - Math.clz32(g & -g)) * size;
+      const at = r * this.words + this.firstWord(g);
       this.reached.fill(0, at, at + size);
     }
     this.groups[r] = 0;
@@ -83,7 +88,7 @@ export class Dependencies {
     const size = 1 << this.groupShift;
     const { words } = this;
     for (let g = from.groups[f]; g !== 0; g &= g - 1) {
-      const first = (31 - Math.clz32(g & -g)) * size;
+      const first = this.firstWord(g);
       for (let w = first; w < first + size; w++) {
         const word = from.reached[f * words + w];
         this.reached[r * words + w] |= swap ? swapParities(word) : word;
@@ -97,7 +102,7 @@ export class Dependencies {
     const size = 1 << this.groupShift;
     const { words } = this;
     for (let g = this.groups[r]; g !== 0; g &= g - 1) {
-      const first = (31 - Math.clz32(g & -g)) * size;
+      const first = this.firstWord(g);
       for (let w = first; w < first + size; w++) {
         const word = this.reached[r * words + w];
         if ((swap ? swapParities(word) : word) & filter[w]) return true;

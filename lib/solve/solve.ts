@@ -285,8 +285,10 @@ export function firstMoves(solved: SolvedBoard, key: number, status: number, ko 
   // cycle-draw: a move is worth its child's value. no-cycle (never folded, so the position is a
   // state's own): the history search values the moves.
   const state = space.stateOf(key, status, ko);
-  const values = moves.map(({ child }) => (solved.search ? solved.search.moveValue(state, child) : -solved.values[child]));
-  const result = moves.flatMap(({ move }, i) => (Number.isNaN(values[i]) ? [] : [{ move, value: values[i] + 0 }]));
+  const result = moves.map(({ move, child }) => ({
+    move,
+    value: (solved.search ? solved.search.moveValue(state, child) : -solved.values[child]) + 0,
+  }));
   if (ending !== NO_ENDING) result.push({ move: 'pass', value: ending });
   return result;
 }
