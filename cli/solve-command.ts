@@ -26,6 +26,7 @@ interface SolveArgs {
   memory?: string;
   scratch?: string;
   symmetry: boolean;
+  'empty-board-only': boolean;
 }
 
 /**
@@ -92,6 +93,12 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
         default: true,
         describe: "cycle-draw: keep one position per orbit of the board's rotations and reflections; --no-symmetry keeps them all",
       })
+      .option('empty-board-only', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'no-cycle: value only the empty board and the states its moves lead to, not every state (far less search; no --db, no states by value)',
+      })
       .option('ko', {
         type: 'string',
         describe: 'with --position, cycle-draw: the point (a1, b2, …) the player to move may not retake at once',
@@ -116,6 +123,8 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     if (args.size === undefined || args.size.length === 0)
       throw new UsageError('solve needs a board size (MxN), or --db FILE with --position');
     const { m, n } = parseBoard(args.size);
+    if (args['empty-board-only'] && args.rule === 'no-cycle' && args.db !== undefined)
+      throw new UsageError('--db needs every state valued: leave out --empty-board-only');
     const started = performance.now();
     const onProgress = solveProgress(`solve ${m}x${n}`, args.quiet || args.json);
     const memory = args.memory === undefined ? undefined : parseSize(args.memory, 'memory', availableMemory().bytes);
@@ -127,6 +136,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       memory,
       scratch: args.scratch,
       symmetry: args.symmetry,
+      emptyBoardOnly: args['empty-board-only'],
       onProgress,
     });
     let result;
@@ -163,10 +173,12 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
                   `${r.fromImages} states valued by a symmetric image, ${r.revised} forward-checked values revised`
                 : ''),
         `first moves: ${result.moves.map((move) => `${move.move} ${signed(move.value)}`).join(', ')}`,
-        `states by value: ${Object.entries(result.valueCounts)
-          .filter(([, count]) => count > 0)
-          .map(([v, count]) => `${signed(Number(v))}: ${count}`)
-          .join(', ')}`,
+        result.emptyBoardOnly
+          ? 'states by value: not found, only the empty board was valued (--empty-board-only)'
+          : `states by value: ${Object.entries(result.valueCounts)
+              .filter(([, count]) => count > 0)
+              .map(([v, count]) => `${signed(Number(v))}: ${count}`)
+              .join(', ')}`,
       );
     }
     process.stdout.write(`${lines.join('\n')}\n`);

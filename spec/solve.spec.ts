@@ -323,3 +323,43 @@ test('gocount solve --db FILE --position looks a position up; bad positions get 
   t.is(missing.status, 2);
   t.is(missing.stderr.trim(), `gocount: ${path.join(dir, 'none.db')}: no such file`);
 });
+
+test('no-cycle, --empty-board-only: the value and first moves of the whole solve with less search; 1x8 +3; no database', (t) => {
+  for (const [m, n] of [
+    [1, 6],
+    [1, 7],
+    [2, 4],
+    [3, 3],
+  ]) {
+    const whole = solve({ m, n });
+    const only = solve({ m, n, emptyBoardOnly: true });
+    t.is(only.value, whole.value, `${m}x${n}`);
+    t.deepEqual(only.moves, whole.moves, `${m}x${n}`);
+    t.true(only.retrograde.searchNodes < whole.retrograde.searchNodes, `${m}x${n}: ${only.retrograde.searchNodes} search nodes`);
+    t.deepEqual(only.valueCounts, {});
+    t.true(only.emptyBoardOnly);
+  }
+  // cycle-draw values every state whatever the option.
+  const draw = solve({ m: 2, n: 2, rule: 'cycle-draw', emptyBoardOnly: true });
+  t.false(draw.emptyBoardOnly);
+  t.is(draw.valueCounts['0'] > 0, true);
+  // 1x8 under no-cycle, beyond the whole solve: the mirror images b1 and g1 were searched apart.
+  const eight = JSON.parse(runCli(['solve', '1x8', '--empty-board-only', '--json']).stdout);
+  t.is(eight.value, 3);
+  t.deepEqual(
+    eight.moves.map(({ move, value }: { move: string; value: number }) => `${move} ${value}`),
+    ['a1 -3', 'b1 3', 'c1 -1', 'd1 1', 'e1 1', 'f1 -1', 'g1 3', 'h1 -3', 'pass -3'],
+  );
+  const dir = tempScratch(t);
+  const refused = runCli(['solve', '2x2', '--empty-board-only', '--db', path.join(dir, 'x.db')]);
+  t.is(refused.status, 2);
+  t.is(refused.stderr.trim(), 'gocount: --db needs every state valued: leave out --empty-board-only');
+  t.deepEqual(readdirSync(dir), []);
+  const partial = solveBoard({ m: 2, n: 2, emptyBoardOnly: true });
+  try {
+    t.throws(() => writeSolveDb(path.join(dir, 'y.db'), partial), { message: /only the empty board was valued/ });
+  } finally {
+    partial.dispose();
+  }
+  t.deepEqual(readdirSync(dir), []);
+});

@@ -10,13 +10,13 @@
 import { GocountError } from '../errors.js';
 import type { ForcedBounds } from './forced-bounds.js';
 import { grown, HistoryPath, SituationBits } from './history-path.js';
-import { Dependencies, HistoryTable } from './history-table.js';
+import { Dependencies, HistoryTable, MOST_ENTRIES_PER_STATE } from './history-table.js';
 import { NO_ENDING, type MoveGraph } from './move-graph.js';
 
 /** A search limit: beyond it, a component is too tangled for the history search. */
 export const SEARCH_NODE_LIMIT = 2e9;
 
-/** The table's size where no budget gives it one (the tests): about 256 MB, at most 16 entries a state. */
+/** The table's size where no budget gives it one (the tests): about 256 MB. */
 export const TABLE_BYTES = 256 * 2 ** 20;
 
 /** The dependency records of the node at depth d: of its lower bound, its upper bound, all its moves, its best move. */
@@ -83,7 +83,10 @@ export class HistorySearch {
     const bits = new SituationBits(graph.space.positions * 2);
     this.path = new HistoryPath(graph, bits, bounds);
     this.deps = new Dependencies(bits.words, 256);
-    if (tableBytes > 0) this.table = new HistoryTable(bits, Math.min(16 * graph.states, tableBytes / HistoryTable.entryBytes(bits)));
+    if (tableBytes > 0) {
+      const entries = Math.min(MOST_ENTRIES_PER_STATE * graph.states, tableBytes / HistoryTable.entryBytes(bits));
+      this.table = new HistoryTable(bits, entries, graph.states);
+    }
   }
 
   valueFrom(s: number): number {
@@ -158,7 +161,7 @@ export class HistorySearch {
       const { m, n } = graph.space.board;
       throw new GocountError(
         `board ${m}x${n}, rule no-cycle: the history search passed ${SEARCH_NODE_LIMIT.toExponential()} positions; ` +
-          'this version solves no-cycle on 1x1 to 1x7, 2x2 to 2x8, 3x3, 3x4 and 3x5 (cycle-draw on every board of up to 16 points)',
+          'this version solves no-cycle on 1x1 to 1x7, 2x2 to 2x8, 3x3, 3x4 and 3x5, and the empty board alone of 1x8 (--empty-board-only); cycle-draw on every board of up to 16 points',
         1,
         'GOCOUNT_TOO_LARGE',
       );

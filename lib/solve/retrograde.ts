@@ -25,7 +25,7 @@
 import { MoveGraph, NO_ENDING } from './move-graph.js';
 import { ForcedBounds } from './forced-bounds.js';
 import { HistorySearch, TABLE_BYTES } from './no-cycle-search.js';
-import type { PhaseProgress } from './state-space.js';
+import { AFTER_PASS, PLAIN, type PhaseProgress } from './state-space.js';
 import { BoardSymmetry } from './symmetry.js';
 import { NONE, spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
 
@@ -206,6 +206,11 @@ export interface SearchAids {
   readonly tableBytes?: number;
   /** One search per orbit of the board's symmetries, its images taking its value. */
   readonly symmetric?: boolean;
+  /**
+   * Search only the states the empty board's value and first moves need: its own and those its
+   * moves lead to. The other states of components with a cycle keep what forward checking gave.
+   */
+  readonly emptyBoardOnly?: boolean;
 }
 
 /**
@@ -219,9 +224,10 @@ export function solveNoCycle(
   known: Uint8Array,
   stats: RetrogradeStats,
   progress: PhaseProgress = () => {},
-  { bounded = true, tableBytes = TABLE_BYTES, symmetric = true }: SearchAids = {},
+  { bounded = true, tableBytes = TABLE_BYTES, symmetric = true, emptyBoardOnly = false }: SearchAids = {},
 ): HistorySearch {
   const { space } = graph;
+  const wanted = emptyBoardOnly ? emptyBoardAndMoves(graph) : undefined;
   const { component, count, cyclic } = parts;
   const statesOf: number[][] = Array.from({ length: count }, () => []);
   for (let r = 0; r < space.positions; r++) for (let s = space.base[r]; s < space.base[r + 1]; s++) statesOf[component[r]].push(s);
@@ -252,6 +258,7 @@ export function solveNoCycle(
     // The search reads the values of other components only, so each is kept as it is found.
     for (const s of members) {
       progress(valued++, graph.states);
+      if (wanted && !wanted[s]) continue;
       const image = symmetric ? imageSearched(s) : -1;
       const v = image >= 0 ? values[image] : search.valueFrom(s);
       if (image >= 0) stats.fromImages++;
@@ -264,6 +271,18 @@ export function solveNoCycle(
   stats.searchNodes = search.nodes;
   stats.tableHits = search.table?.hits ?? 0;
   return search;
+}
+
+/** The empty board's states (plain and after a pass) and the states their moves lead to. */
+function emptyBoardAndMoves(graph: MoveGraph): Uint8Array {
+  const { space } = graph;
+  const wanted = new Uint8Array(graph.states);
+  for (const status of [PLAIN, AFTER_PASS]) {
+    const s = space.stateOf(0, status);
+    wanted[s] = 1;
+    for (let e = graph.start[s]; e < graph.start[s + 1]; e++) wanted[graph.children[e]] = 1;
+  }
+  return wanted;
 }
 
 /**

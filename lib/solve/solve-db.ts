@@ -41,6 +41,8 @@ export interface SolveDbHeader {
 }
 
 export function writeSolveDb(file: string, solved: SolvedBoard): void {
+  if (solved.emptyBoardOnly)
+    throw new UsageError(`${file}: only the empty board was valued (emptyBoardOnly), not every state: no database to write`);
   const { space, values } = solved;
   const { m, n } = space.board;
   const header: SolveDbHeader = {

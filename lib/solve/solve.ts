@@ -38,6 +38,12 @@ export interface SolveOptions {
    * orbits (its history search still runs once per orbit).
    */
   readonly symmetry?: boolean;
+  /**
+   * Under no-cycle, value only the empty board and the states its moves lead to, not every state:
+   * the value and first moves are the same, found with far less search, and there is no database
+   * to write (default false). cycle-draw values every state either way.
+   */
+  readonly emptyBoardOnly?: boolean;
   /** Called as each phase advances, and with done = total when it ends. */
   readonly onProgress?: SolveProgress;
 }
@@ -70,7 +76,10 @@ export interface SolveResult {
   readonly states: number;
   readonly edges: number;
   /** States by value, from -m·n to m·n. */
+  /** States by value, from -m·n to m·n; empty when only the empty board was valued. */
   readonly valueCounts: Record<string, number>;
+  /** no-cycle: only the empty board and the states its moves lead to were valued. */
+  readonly emptyBoardOnly: boolean;
   readonly retrograde: RetrogradeStats;
   readonly seconds: number;
 }
@@ -83,12 +92,20 @@ export interface SolvedBoard {
   readonly stats: RetrogradeStats;
   /** no-cycle: the history search, which values a state's moves (their values depend on the history). */
   readonly search?: HistorySearch;
+  /** no-cycle: only the empty board and the states its moves lead to were valued; no database. */
+  readonly emptyBoardOnly: boolean;
   /** Removes the files of moves kept on disk. */
   dispose(): void;
 }
 
-function solvedBoard(graph: MoveGraph, values: Int8Array, stats: RetrogradeStats, search?: HistorySearch): SolvedBoard {
-  return { space: graph.space, graph, values, stats, search, dispose: () => graph.dispose() };
+function solvedBoard(
+  graph: MoveGraph,
+  values: Int8Array,
+  stats: RetrogradeStats,
+  search?: HistorySearch,
+  emptyBoardOnly = false,
+): SolvedBoard {
+  return { space: graph.space, graph, values, stats, search, emptyBoardOnly, dispose: () => graph.dispose() };
 }
 
 /** Progress callbacks per phase. */
@@ -175,7 +192,7 @@ export function solveBoard(options: SolveOptions): SolvedBoard {
   const graph = new MoveGraph(space, phase('moves'), spill);
   onProgress('moves', 1, 1);
   try {
-    return solveGraph(graph, rule, memory, onProgress);
+    return solveGraph(graph, rule, memory, onProgress, options.emptyBoardOnly ?? false);
   } catch (error) {
     graph.dispose();
     throw error;
@@ -209,7 +226,7 @@ function tableBudget(graph: MoveGraph, memory: number): number {
   return Math.max(0, memory - perState * states - perPosition * positions - MOVE_BYTES * graph.edges);
 }
 
-function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgress: SolveProgress): SolvedBoard {
+function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgress: SolveProgress, emptyBoardOnly: boolean): SolvedBoard {
   const phase = phases(onProgress);
   const states = graph.states;
   const values = new Int8Array(states);
@@ -231,9 +248,10 @@ function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgres
     values.set(exact);
     return solvedBoard(graph, values, stats);
   }
-  const search = solveNoCycle(graph, parts!, values, known, stats, phase('history search'), { tableBytes: tableBudget(graph, memory) });
+  const aids = { tableBytes: tableBudget(graph, memory), emptyBoardOnly };
+  const search = solveNoCycle(graph, parts!, values, known, stats, phase('history search'), aids);
   onProgress('history search', 1, 1);
-  return solvedBoard(graph, values, stats, search);
+  return solvedBoard(graph, values, stats, search, emptyBoardOnly);
 }
 
 export function solve(options: SolveOptions): SolveResult {
@@ -253,8 +271,10 @@ export function solveResult(solved: SolvedBoard, seconds: number): SolveResult {
   const root = space.stateOf(0, PLAIN);
   const moves = firstMoves(solved, 0, PLAIN);
   const valueCounts: Record<string, number> = {};
-  for (let v = -space.board.points; v <= space.board.points; v++) valueCounts[v] = 0;
-  for (let s = 0; s < space.states; s++) valueCounts[values[s]]++;
+  if (!solved.emptyBoardOnly) {
+    for (let v = -space.board.points; v <= space.board.points; v++) valueCounts[v] = 0;
+    for (let s = 0; s < space.states; s++) valueCounts[values[s]]++;
+  }
   return {
     m,
     n,
@@ -269,6 +289,7 @@ export function solveResult(solved: SolvedBoard, seconds: number): SolveResult {
     states: space.states,
     edges: graph.edges,
     valueCounts,
+    emptyBoardOnly: solved.emptyBoardOnly,
     retrograde: solved.stats,
     seconds,
   };
