@@ -75,7 +75,6 @@ export interface SolveResult {
   readonly symmetries: number;
   readonly states: number;
   readonly edges: number;
-  /** States by value, from -m·n to m·n. */
   /** States by value, from -m·n to m·n; empty when only the empty board was valued. */
   readonly valueCounts: Record<string, number>;
   /** no-cycle: only the empty board and the states its moves lead to were valued. */
