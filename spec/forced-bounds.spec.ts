@@ -5,14 +5,14 @@ import { forwardCheck, positionComponents, RetrogradeStats, solveNoCycle } from 
 import { Scoring, SolveBoard } from '../lib/solve/solve-board.js';
 import { StateSpace } from '../lib/solve/state-space.js';
 
-/** Every no-cycle value of a board, by the history search with or without the forced bounds. */
+/** Every no-cycle value of a board, by the history search with the forced bounds (and depth limits) or without either. */
 function noCycleValues(m: number, n: number, scoring: Scoring, bounded: boolean): { graph: MoveGraph; values: Int8Array; nodes: number } {
   const graph = new MoveGraph(new StateSpace(new SolveBoard(m, n, scoring), 'no-cycle'));
   const values = new Int8Array(graph.states);
   const known = new Uint8Array(graph.states);
   forwardCheck(graph, values, known);
   const stats = { searchNodes: 0, revised: 0 } as RetrogradeStats;
-  solveNoCycle(graph, positionComponents(graph), values, known, stats, undefined, { bounded, tableBytes: 0 });
+  solveNoCycle(graph, positionComponents(graph), values, known, stats, undefined, { bounded, tableBytes: 0, deepening: bounded });
   return { graph, values, nodes: stats.searchNodes };
 }
 

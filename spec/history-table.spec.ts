@@ -31,7 +31,7 @@ test('the table of earlier results changes no no-cycle value: every state of 1x5
     [3, 3, 'tromp-taylor', true],
   ] as const) {
     const name = `${m}x${n} ${scoring}${bounded ? ' with the bounds' : ''}`;
-    const plain = noCycleValues(m, n, scoring, { bounded, tableBytes: 0 });
+    const plain = noCycleValues(m, n, scoring, { bounded, tableBytes: 0, deepening: false });
     const tabled = noCycleValues(m, n, scoring, { bounded });
     // A few buckets: entries of different states and histories evict each other all the time.
     const small = noCycleValues(m, n, scoring, { bounded, tableBytes: 40_000 });
@@ -41,8 +41,24 @@ test('the table of earlier results changes no no-cycle value: every state of 1x5
       small.hits > 0 && small.nodes > tabled.nodes,
       `${name}: ${small.nodes} search nodes with the small table, ${tabled.nodes} with the whole`,
     );
-    t.true(tabled.nodes < plain.nodes / 4, `${name}: ${tabled.nodes} search nodes with the table, ${plain.nodes} without`);
+    // The cut the table makes, both searches at full depth.
+    const tabledFull = noCycleValues(m, n, scoring, { bounded, deepening: false });
+    t.deepEqual(tabledFull.values, plain.values, `${name}, at full depth`);
+    t.true(tabledFull.nodes < plain.nodes / 4, `${name}: ${tabledFull.nodes} search nodes with the table, ${plain.nodes} without`);
     t.true(tabled.hits > 0, name);
+  }
+});
+
+test('depth-limited searches change no no-cycle value: every state of 1x6, 1x7, 2x4 and 3x3, against one search at full depth, with and without the aids', (t) => {
+  for (const [m, n, scoring, aids] of [
+    [1, 6, 'tromp-taylor', { bounded: false }],
+    [1, 7, 'tromp-taylor', {}],
+    [2, 4, 'split-shared', { tableBytes: 40_000 }],
+    [3, 3, 'tromp-taylor', {}],
+  ] as const) {
+    const full = noCycleValues(m, n, scoring, { ...aids, deepening: false });
+    const deepened = noCycleValues(m, n, scoring, aids);
+    t.deepEqual(deepened.values, full.values, `${m}x${n}`);
   }
 });
 

@@ -324,7 +324,7 @@ test('gocount solve --db FILE --position looks a position up; bad positions get 
   t.is(missing.stderr.trim(), `gocount: ${path.join(dir, 'none.db')}: no such file`);
 });
 
-test('no-cycle, --empty-board-only: the value and first moves of the whole solve with less search; 1x8 +3; no database', (t) => {
+test('no-cycle, --empty-board-only: the value and first moves of the whole solve with less search; 1x8 +3, 1x9 a draw; no database', (t) => {
   for (const [m, n] of [
     [1, 6],
     [1, 7],
@@ -343,13 +343,15 @@ test('no-cycle, --empty-board-only: the value and first moves of the whole solve
   const draw = solve({ m: 2, n: 2, rule: 'cycle-draw', emptyBoardOnly: true });
   t.false(draw.emptyBoardOnly);
   t.is(draw.valueCounts['0'] > 0, true);
-  // 1x8 under no-cycle, beyond the whole solve: the mirror images b1 and g1 were searched apart.
+  // 1x8 under no-cycle, alone and whole; 1x9's empty board alone, beyond the whole solve.
+  const named = (moves: { move: string; value: number }[]) => moves.map(({ move, value }) => `${move} ${value}`);
   const eight = JSON.parse(runCli(['solve', '1x8', '--empty-board-only', '--json']).stdout);
   t.is(eight.value, 3);
-  t.deepEqual(
-    eight.moves.map(({ move, value }: { move: string; value: number }) => `${move} ${value}`),
-    ['a1 -3', 'b1 3', 'c1 -1', 'd1 1', 'e1 1', 'f1 -1', 'g1 3', 'h1 -3', 'pass -3'],
-  );
+  t.deepEqual(named(eight.moves), ['a1 -3', 'b1 3', 'c1 -1', 'd1 1', 'e1 1', 'f1 -1', 'g1 3', 'h1 -3', 'pass -3']);
+  t.deepEqual(JSON.parse(runCli(['solve', '1x8', '--json']).stdout).moves, eight.moves);
+  const nine = JSON.parse(runCli(['solve', '1x9', '--empty-board-only', '--json']).stdout);
+  t.is(nine.value, 0);
+  t.deepEqual(named(nine.moves), ['a1 -4', 'b1 0', 'c1 -1', 'd1 0', 'e1 0', 'f1 0', 'g1 -1', 'h1 0', 'i1 -4', 'pass 0']);
   const dir = tempScratch(t);
   const refused = runCli(['solve', '2x2', '--empty-board-only', '--db', path.join(dir, 'x.db')]);
   t.is(refused.status, 2);

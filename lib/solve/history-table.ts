@@ -273,14 +273,25 @@ export class HistoryTable {
     }
   }
 
-  /** Finds the entries of state s whose bounds hold after the path (s at its end, with this parity). */
-  probe(s: number, parity: number, path: HistoryPath): void {
+  /**
+   * Finds the entries of state s whose bounds hold after the path (s at its end, with this parity):
+   * the highest lower bound above `floor` and the lowest upper bound below `ceiling`.
+   */
+  probe(s: number, parity: number, path: HistoryPath, floor: number, ceiling: number): void {
     this.lowerEntry = this.upperEntry = -1;
     const b = this.bucket(s);
+    let lower = floor;
+    let upper = ceiling;
     for (let i = b; i < b + this.ways; i++) {
       if (this.state[i] !== s) continue;
-      if ((this.lowerEntry < 0 || this.lower[i] > this.lower[this.lowerEntry]) && this.holds(2 * i, parity, path)) this.lowerEntry = i;
-      if ((this.upperEntry < 0 || this.upper[i] < this.upper[this.upperEntry]) && this.holds(2 * i + 1, parity, path)) this.upperEntry = i;
+      if (this.lower[i] > lower && this.holds(2 * i, parity, path)) {
+        this.lowerEntry = i;
+        lower = this.lower[i];
+      }
+      if (this.upper[i] < upper && this.holds(2 * i + 1, parity, path)) {
+        this.upperEntry = i;
+        upper = this.upper[i];
+      }
     }
     if (this.lowerEntry >= 0 || this.upperEntry >= 0) this.hits++;
   }

@@ -211,6 +211,8 @@ export interface SearchAids {
    * moves lead to. The other states of components with a cycle keep what forward checking gave.
    */
   readonly emptyBoardOnly?: boolean;
+  /** Depth-limited searches with a growing limit (lib/solve/no-cycle-search.ts); else one search at full depth. */
+  readonly deepening?: boolean;
 }
 
 /**
@@ -224,7 +226,7 @@ export function solveNoCycle(
   known: Uint8Array,
   stats: RetrogradeStats,
   progress: PhaseProgress = () => {},
-  { bounded = true, tableBytes = TABLE_BYTES, symmetric = true, emptyBoardOnly = false }: SearchAids = {},
+  { bounded = true, tableBytes = TABLE_BYTES, symmetric = true, emptyBoardOnly = false, deepening = true }: SearchAids = {},
 ): HistorySearch {
   const { space } = graph;
   const wanted = emptyBoardOnly ? emptyBoardAndMoves(graph) : undefined;
@@ -232,7 +234,7 @@ export function solveNoCycle(
   const statesOf: number[][] = Array.from({ length: count }, () => []);
   for (let r = 0; r < space.positions; r++) for (let s = space.base[r]; s < space.base[r + 1]; s++) statesOf[component[r]].push(s);
   orderMoves(graph, solveCycleDraw(graph));
-  const search = new HistorySearch(graph, values, component, bounded ? new ForcedBounds(graph) : undefined, tableBytes);
+  const search = new HistorySearch(graph, values, component, bounded ? new ForcedBounds(graph) : undefined, tableBytes, deepening);
   // A state and its images under the board's symmetries have the same value with no earlier
   // history: the symmetry maps the games from one onto the games from the other.
   const symmetry = new BoardSymmetry(space.board.m, space.board.n);
