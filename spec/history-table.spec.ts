@@ -1,10 +1,12 @@
 import test from 'ava';
 import { ForcedBounds } from '../lib/solve/forced-bounds.js';
 import { HistoryPath, SituationBits } from '../lib/solve/history-path.js';
+import { Dependencies } from '../lib/solve/history-table.js';
 import { MoveGraph } from '../lib/solve/move-graph.js';
 import { forwardCheck, positionComponents, RetrogradeStats, SearchAids, solveNoCycle } from '../lib/solve/retrograde.js';
 import { Scoring, SolveBoard } from '../lib/solve/solve-board.js';
 import { StateSpace } from '../lib/solve/state-space.js';
+import { below, replayableRandom } from './support/random.js';
 
 /** Every no-cycle value of a board by the history search with the aids given. */
 function noCycleValues(
@@ -77,6 +79,24 @@ test('one history search per orbit of the symmetries changes no no-cycle value: 
   }
 });
 
+test('hashed history filters change no no-cycle value: every state of 2x4 and 3x3, against exact filters', (t) => {
+  for (const [m, n, scoring] of [
+    [2, 4, 'split-shared'],
+    [3, 3, 'tromp-taylor'],
+  ] as const) {
+    const situations = 2 * new StateSpace(new SolveBoard(m, n, scoring), 'no-cycle').positions;
+    t.true(new SituationBits(situations).exact, `${m}x${n}: ${situations} situations, exact by default`);
+    t.false(new SituationBits(situations, 0).exact);
+    const exact = noCycleValues(m, n, scoring, {});
+    // A small table too: entries evicted and refused by the hashed filters.
+    for (const tableBytes of [undefined, 40_000]) {
+      const hashed = noCycleValues(m, n, scoring, { exactSituations: 0, tableBytes });
+      t.deepEqual(hashed.values, exact.values, `${m}x${n}, table ${tableBytes ?? 'default'}`);
+      t.true(hashed.hits > 0);
+    }
+  }
+});
+
 test('the path answers the forced bounds history check as the bounds do, for every state after random histories of 2x3', (t) => {
   const graph = new MoveGraph(new StateSpace(new SolveBoard(2, 3, 'tromp-taylor'), 'no-cycle'));
   const bounds = new ForcedBounds(graph);
@@ -135,5 +155,45 @@ test('the path knows where each situation first occurs, and its filter holds exa
   t.deepEqual(
     [...path.filter].filter((word) => word !== 0),
     [],
+  );
+});
+
+test('a record meets the path exactly when its filter holds a situation of the path, whether it lists its words or not, parities swapped or not', (t) => {
+  const random = replayableRandom(t, 'filters');
+  const graph = new MoveGraph(new StateSpace(new SolveBoard(1, 7, 'tromp-taylor'), 'no-cycle'));
+  const situations = graph.space.positions * 2;
+  const seen = { listed: 0, unlisted: 0, met: 0, missed: 0 };
+  for (const exactUpTo of [situations, 0]) {
+    const bits = new SituationBits(situations, exactUpTo);
+    const deps = new Dependencies(bits.words, 4);
+    const path = new HistoryPath(graph, bits);
+    for (let trial = 0; trial < 300; trial++) {
+      // Record 0 reaches a random set, record 1 is it with parities swapped (as a table entry turns it).
+      deps.clear(0);
+      deps.clear(1);
+      const set = new Set<number>();
+      const size = 1 + below(random, trial % 2 === 0 ? 8 : 200);
+      for (let i = 0; i < size; i++) {
+        const bit = bits.bitOf(below(random, situations));
+        set.add(bit);
+        deps.reach(0, bit);
+      }
+      deps.orReached(1, deps, 0, 1);
+      const length = 1 + below(random, 40);
+      for (let i = 0; i < length; i++) path.push(below(random, graph.states), below(random, 2));
+      const onPath = Array.from(path.situations.subarray(0, length), (x) => bits.bitOf(x));
+      for (const swap of [0, 1]) {
+        const expected = onPath.some((bit) => set.has(bit ^ swap));
+        t.is(deps.meets(0, path, swap), expected, `trial ${trial}, swap ${swap}`);
+        t.is(deps.meets(1, path, swap ^ 1), expected, `trial ${trial}, swap ${swap}, turned`);
+        seen[expected ? 'met' : 'missed']++;
+      }
+      seen[deps.listed[0] === 255 ? 'unlisted' : 'listed']++;
+      for (let i = 0; i < length; i++) path.pop();
+    }
+  }
+  t.true(
+    Object.values(seen).every((count) => count > 20),
+    JSON.stringify(seen),
   );
 });

@@ -343,7 +343,7 @@ test('no-cycle, --empty-board-only: the value and first moves of the whole solve
   const draw = solve({ m: 2, n: 2, rule: 'cycle-draw', emptyBoardOnly: true });
   t.false(draw.emptyBoardOnly);
   t.is(draw.valueCounts['0'] > 0, true);
-  // 1x8 under no-cycle, alone and whole; 1x9's empty board alone, beyond the whole solve.
+  // 1x8 and 1x9 under no-cycle, alone and whole.
   const named = (moves: { move: string; value: number }[]) => moves.map(({ move, value }) => `${move} ${value}`);
   const eight = JSON.parse(runCli(['solve', '1x8', '--empty-board-only', '--json']).stdout);
   t.is(eight.value, 3);
@@ -352,6 +352,7 @@ test('no-cycle, --empty-board-only: the value and first moves of the whole solve
   const nine = JSON.parse(runCli(['solve', '1x9', '--empty-board-only', '--json']).stdout);
   t.is(nine.value, 0);
   t.deepEqual(named(nine.moves), ['a1 -4', 'b1 0', 'c1 -1', 'd1 0', 'e1 0', 'f1 0', 'g1 -1', 'h1 0', 'i1 -4', 'pass 0']);
+  t.deepEqual(JSON.parse(runCli(['solve', '1x9', '--json']).stdout).moves, nine.moves);
   const dir = tempScratch(t);
   const refused = runCli(['solve', '2x2', '--empty-board-only', '--db', path.join(dir, 'x.db')]);
   t.is(refused.status, 2);

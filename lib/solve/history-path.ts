@@ -15,14 +15,22 @@ import type { ForcedBounds } from './forced-bounds.js';
 import type { MoveGraph } from './move-graph.js';
 import { NONE } from './threshold-sets.js';
 
-/** How situations map to the bits of a filter: exact below a size, hashed above it. */
+/**
+ * The most situations whose filters are exact, a bit each: 1×11's 101,982 (16 KiB a filter). Above
+ * it a filter hashes them into 2,048 bits, and a stored result is often refused for a situation
+ * its proof never met, which stalls long searches: 1×9 (13,298 situations), hashed, had not valued
+ * 1% of its states in 600 s; exact, its whole database takes 4 s.
+ */
+export const EXACT_SITUATIONS = 2 ** 17;
+
+/** How situations map to the bits of a filter: exact up to exactUpTo situations, hashed above. */
 export class SituationBits {
   readonly words: number;
-  private readonly exact: boolean;
+  readonly exact: boolean;
   private readonly shift: number;
 
-  constructor(situations: number) {
-    this.exact = situations <= 8192;
+  constructor(situations: number, exactUpTo = EXACT_SITUATIONS) {
+    this.exact = situations <= exactUpTo;
     const bits = this.exact ? Math.max(32, 2 ** Math.ceil(Math.log2(situations))) : 2048;
     this.words = bits >>> 5;
     this.shift = 32 - Math.log2(bits >>> 1);
@@ -48,7 +56,8 @@ export class HistoryPath {
   /** How many situations of the path are on the path: its length. */
   length = 0;
   private readonly counts: Uint32Array;
-  private situations = new Int32Array(64);
+  /** The situations on the path, in order: [0, length). */
+  situations = new Int32Array(64);
   /** Per parity, a stack of arrays by threshold (t + points): the earliest entry into L. */
   private earliest: [Uint32Array, Uint32Array];
   private readonly tops = [0, 0];
@@ -118,7 +127,7 @@ export class HistoryPath {
   }
 }
 
-type GrowableArray = Int32Array | Uint32Array | Int16Array | Uint8Array | Int8Array;
+type GrowableArray = Int32Array | Uint32Array | Int16Array | Uint16Array | Uint8Array | Int8Array;
 
 /** A copy of a typed array with room for `length` items (by default twice as many). */
 export function grown<T extends GrowableArray>(array: T, length = array.length * 2): T {

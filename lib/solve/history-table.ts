@@ -33,11 +33,25 @@ export const MOST_ENTRIES_PER_STATE = 2 * MOST_WAYS;
 /** No forced bound used: every threshold and entry passes. */
 const NO_THRESHOLD = 127;
 
+/**
+ * Non-zero words a record lists, at most: most proofs reach a few situations (98.5% of the bounds
+ * stored in 1×10's first 20 s had reached 32 or fewer), and a record's filter can be 4,096 words long.
+ */
+const LISTED_WORDS = 16;
+/** A record's word count once its non-zero words are more than it lists: its groups say where they are. */
+const UNLISTED = 255;
+
 /** What a bound owes to the history: a set of records, each as described above. */
 export class Dependencies {
   reached: Uint32Array;
   /** Per record, which groups of `reached` words may be non-zero: the rest are never read. */
   groups: Uint32Array;
+  /**
+   * Per record, its non-zero words of `reached` while they are few (`listed` of them, at `list`),
+   * so that clearing, merging and testing it touch those alone; UNLISTED beyond, and its groups serve.
+   */
+  list: Uint16Array;
+  listed: Uint8Array;
   blocked: Int32Array;
   blockedAt: Int32Array;
   blockedCount: Uint8Array;
@@ -54,6 +68,8 @@ export class Dependencies {
     this.groupShift = Math.max(0, Math.log2(words) - 5);
     this.reached = new Uint32Array(records * words);
     this.groups = new Uint32Array(records);
+    this.list = new Uint16Array(records * LISTED_WORDS);
+    this.listed = new Uint8Array(records);
     this.blocked = new Int32Array(records * BLOCKED);
     this.blockedAt = new Int32Array(records * BLOCKED);
     this.blockedCount = new Uint8Array(records);
@@ -73,11 +89,17 @@ export class Dependencies {
 
   /** Nothing owed. */
   clear(r: number): void {
-    const size = 1 << this.groupShift;
-    for (let g = this.groups[r]; g !== 0; g &= g - 1) {
-      const at = r * this.words + this.firstWord(g);
-      this.reached.fill(0, at, at + size);
+    const count = this.listed[r];
+    if (count !== UNLISTED) {
+      for (let i = 0; i < count; i++) this.reached[r * this.words + this.list[r * LISTED_WORDS + i]] = 0;
+    } else {
+      const size = 1 << this.groupShift;
+      for (let g = this.groups[r]; g !== 0; g &= g - 1) {
+        const at = r * this.words + this.firstWord(g);
+        this.reached.fill(0, at, at + size);
+      }
     }
+    this.listed[r] = 0;
     this.groups[r] = 0;
     this.blockedCount[r] = 0;
     this.droppedAt[r] = 0x7fffffff;
@@ -87,14 +109,37 @@ export class Dependencies {
 
   /** A stone move of the proof reached the situation with this filter bit. */
   reach(r: number, bit: number): void {
-    this.reached[r * this.words + (bit >>> 5)] |= 1 << (bit & 31);
-    this.groups[r] |= 1 << ((bit >>> 5) >>> this.groupShift);
+    this.orWord(r, bit >>> 5, 1 << (bit & 31));
+  }
+
+  /** ORs bits into word w of record r's filter, listing the word if it was zero. */
+  private orWord(r: number, w: number, bits: number): void {
+    const at = r * this.words + w;
+    const count = this.listed[r];
+    if (this.reached[at] === 0 && count !== UNLISTED) {
+      if (count === LISTED_WORDS) this.listed[r] = UNLISTED;
+      else {
+        this.list[r * LISTED_WORDS + count] = w;
+        this.listed[r] = count + 1;
+      }
+    }
+    this.reached[at] |= bits;
+    this.groups[r] |= 1 << (w >>> this.groupShift);
   }
 
   /** ORs record f of `from` (its parities swapped if `swap`) into record r's filter. */
   orReached(r: number, from: Dependencies, f: number, swap: number): void {
-    const size = 1 << this.groupShift;
     const { words } = this;
+    const count = from.listed[f];
+    if (count !== UNLISTED) {
+      for (let i = 0; i < count; i++) {
+        const w = from.list[f * LISTED_WORDS + i];
+        const word = from.reached[f * words + w];
+        this.orWord(r, w, swap ? swapParities(word) : word);
+      }
+      return;
+    }
+    const size = 1 << this.groupShift;
     for (let g = from.groups[f]; g !== 0; g &= g - 1) {
       const first = this.firstWord(g);
       for (let w = first; w < first + size; w++) {
@@ -103,18 +148,32 @@ export class Dependencies {
       }
     }
     this.groups[r] |= from.groups[f];
+    this.listed[r] = UNLISTED;
   }
 
-  /** Whether record r's filter (its parities swapped if `swap`) meets the filter given. */
-  meets(r: number, filter: Uint32Array, swap: number): boolean {
-    const size = 1 << this.groupShift;
+  /**
+   * Whether record r's filter (its parities swapped if `swap`) holds a situation of the path: word
+   * by word against the path's filter where r lists no more words than the path is long, else
+   * situation by situation along the path (a large record spans hundreds of words, a path some tens
+   * of situations).
+   */
+  meets(r: number, path: HistoryPath, swap: number): boolean {
     const { words } = this;
-    for (let g = this.groups[r]; g !== 0; g &= g - 1) {
-      const first = this.firstWord(g);
-      for (let w = first; w < first + size; w++) {
+    const count = this.listed[r];
+    if (count !== UNLISTED && count <= path.length) {
+      const { filter } = path;
+      for (let i = 0; i < count; i++) {
+        const w = this.list[r * LISTED_WORDS + i];
         const word = this.reached[r * words + w];
         if ((swap ? swapParities(word) : word) & filter[w]) return true;
       }
+      return false;
+    }
+    const { situations, bits } = path;
+    // Swapping parities moves a situation's bit to its neighbour: the parity is the lowest bit.
+    for (let i = 0; i < path.length; i++) {
+      const bit = bits.bitOf(situations[i]) ^ swap;
+      if (this.reached[r * words + (bit >>> 5)] & (1 << (bit & 31))) return true;
     }
     return false;
   }
@@ -171,6 +230,8 @@ export class Dependencies {
     while (size < records) size *= 2;
     this.reached = grown(this.reached, size * this.words);
     this.groups = grown(this.groups, size);
+    this.list = grown(this.list, size * LISTED_WORDS);
+    this.listed = grown(this.listed, size);
     this.blocked = grown(this.blocked, size * BLOCKED);
     this.blockedAt = grown(this.blockedAt, size * BLOCKED);
     this.droppedAt = grown(this.droppedAt, size);
@@ -217,7 +278,7 @@ export class HistoryTable {
 
   /** Bytes per entry, for sizing the table. */
   static entryBytes(bits: SituationBits): number {
-    return 6 + 2 * (bits.words * 4 + BLOCKED * 8 + 20);
+    return 6 + 2 * (bits.words * 4 + BLOCKED * 8 + 20 + LISTED_WORDS * 2 + 1);
   }
 
   /** The first entry of state s's bucket. */
@@ -312,7 +373,7 @@ export class HistoryTable {
       const t = deps.threshold[2 * r + q];
       if (t !== NO_THRESHOLD && path.breaks(q ^ parity, t, deps.entered[2 * r + q])) return false;
     }
-    return !deps.meets(r, path.filter, parity);
+    return !deps.meets(r, path, parity);
   }
 
   /** Record `into` of `to` becomes what entry i's lower (upper) bound owes, at depth d of the path. */

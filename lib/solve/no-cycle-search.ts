@@ -16,7 +16,7 @@
 
 import { GocountError } from '../errors.js';
 import type { ForcedBounds } from './forced-bounds.js';
-import { grown, HistoryPath, SituationBits } from './history-path.js';
+import { EXACT_SITUATIONS, grown, HistoryPath, SituationBits } from './history-path.js';
 import { Dependencies, HistoryTable, MOST_ENTRIES_PER_STATE } from './history-table.js';
 import { NO_ENDING, type MoveGraph } from './move-graph.js';
 
@@ -98,9 +98,10 @@ export class HistorySearch {
     private readonly bounds?: ForcedBounds,
     tableBytes = TABLE_BYTES,
     private readonly deepening = true,
+    exactSituations = EXACT_SITUATIONS,
   ) {
     this.points = graph.space.board.points;
-    const bits = new SituationBits(graph.space.positions * 2);
+    const bits = new SituationBits(graph.space.positions * 2, exactSituations);
     this.path = new HistoryPath(graph, bits, bounds);
     this.deps = new Dependencies(bits.words, 256);
     if (tableBytes > 0) {
@@ -215,7 +216,7 @@ export class HistorySearch {
       const { m, n } = graph.space.board;
       throw new GocountError(
         `board ${m}x${n}, rule no-cycle: the history search passed ${SEARCH_NODE_LIMIT.toExponential()} positions; ` +
-          'this version solves no-cycle on 1x1 to 1x8, 2x2 to 2x8, 3x3 to 3x5 and 4x4, and the empty board alone of 1x9 (--empty-board-only); cycle-draw on every board of up to 16 points',
+          'this version solves no-cycle on 1x1 to 1x10, 2x2 to 2x8, 3x3 to 3x5 and 4x4, and the empty board alone of 1x11 (--empty-board-only); cycle-draw on every board of up to 16 points',
         1,
         'GOCOUNT_TOO_LARGE',
       );

@@ -25,6 +25,7 @@
 import { MoveGraph, NO_ENDING } from './move-graph.js';
 import { ForcedBounds } from './forced-bounds.js';
 import { HistorySearch, TABLE_BYTES } from './no-cycle-search.js';
+import { EXACT_SITUATIONS } from './history-path.js';
 import { AFTER_PASS, PLAIN, type PhaseProgress } from './state-space.js';
 import { BoardSymmetry } from './symmetry.js';
 import { NONE, spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
@@ -213,6 +214,8 @@ export interface SearchAids {
   readonly emptyBoardOnly?: boolean;
   /** Depth-limited searches with a growing limit (lib/solve/no-cycle-search.ts); else one search at full depth. */
   readonly deepening?: boolean;
+  /** The most situations whose history filters are exact (lib/solve/history-path.ts); hashed above. */
+  readonly exactSituations?: number;
 }
 
 /**
@@ -226,7 +229,14 @@ export function solveNoCycle(
   known: Uint8Array,
   stats: RetrogradeStats,
   progress: PhaseProgress = () => {},
-  { bounded = true, tableBytes = TABLE_BYTES, symmetric = true, emptyBoardOnly = false, deepening = true }: SearchAids = {},
+  {
+    bounded = true,
+    tableBytes = TABLE_BYTES,
+    symmetric = true,
+    emptyBoardOnly = false,
+    deepening = true,
+    exactSituations = EXACT_SITUATIONS,
+  }: SearchAids = {},
 ): HistorySearch {
   const { space } = graph;
   const wanted = emptyBoardOnly ? emptyBoardAndMoves(graph) : undefined;
@@ -234,7 +244,15 @@ export function solveNoCycle(
   const statesOf: number[][] = Array.from({ length: count }, () => []);
   for (let r = 0; r < space.positions; r++) for (let s = space.base[r]; s < space.base[r + 1]; s++) statesOf[component[r]].push(s);
   orderMoves(graph, solveCycleDraw(graph));
-  const search = new HistorySearch(graph, values, component, bounded ? new ForcedBounds(graph) : undefined, tableBytes, deepening);
+  const search = new HistorySearch(
+    graph,
+    values,
+    component,
+    bounded ? new ForcedBounds(graph) : undefined,
+    tableBytes,
+    deepening,
+    exactSituations,
+  );
   // A state and its images under the board's symmetries have the same value with no earlier
   // history: the symmetry maps the games from one onto the games from the other.
   const symmetry = new BoardSymmetry(space.board.m, space.board.n);
