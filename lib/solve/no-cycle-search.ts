@@ -216,7 +216,7 @@ export class HistorySearch {
       const { m, n } = graph.space.board;
       throw new GocountError(
         `board ${m}x${n}, rule no-cycle: the history search passed ${SEARCH_NODE_LIMIT.toExponential()} positions; ` +
-          'this version solves no-cycle on 1x1 to 1x10, 2x2 to 2x8, 3x3 to 3x5 and 4x4, and the empty board alone of 1x11 (--empty-board-only); cycle-draw on every board of up to 16 points',
+          'this version solves no-cycle on 1x1 to 1x11, 2x2 to 2x8, 3x3 to 3x5 and 4x4; cycle-draw on every board of up to 16 points',
         1,
         'GOCOUNT_TOO_LARGE',
       );
