@@ -1,7 +1,7 @@
 import test from 'ava';
 import { ForcedBounds } from '../lib/solve/forced-bounds.js';
 import { HistoryPath, SituationBits } from '../lib/solve/history-path.js';
-import { Dependencies } from '../lib/solve/history-table.js';
+import { Dependencies, UNLISTED } from '../lib/solve/history-table.js';
 import { MoveGraph } from '../lib/solve/move-graph.js';
 import { forwardCheck, positionComponents, RetrogradeStats, SearchAids, solveNoCycle } from '../lib/solve/retrograde.js';
 import { Scoring, SolveBoard } from '../lib/solve/solve-board.js';
@@ -188,7 +188,7 @@ test('a record meets the path exactly when its filter holds a situation of the p
         t.is(deps.meets(1, path, swap ^ 1), expected, `trial ${trial}, swap ${swap}, turned`);
         seen[expected ? 'met' : 'missed']++;
       }
-      seen[deps.listed[0] === 255 ? 'unlisted' : 'listed']++;
+      seen[deps.listed[0] === UNLISTED ? 'unlisted' : 'listed']++;
       for (let i = 0; i < length; i++) path.pop();
     }
   }

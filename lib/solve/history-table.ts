@@ -39,7 +39,7 @@ const NO_THRESHOLD = 127;
  */
 const LISTED_WORDS = 16;
 /** A record's word count once its non-zero words are more than it lists: its groups say where they are. */
-const UNLISTED = 255;
+export const UNLISTED = 255;
 
 /** What a bound owes to the history: a set of records, each as described above. */
 export class Dependencies {
