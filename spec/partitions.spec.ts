@@ -31,27 +31,36 @@ function countFolder(scratch: string, board: string): string {
 
 test('4 partitions through the local launcher equal the oracle, column by column, and leave nothing behind', async (t) => {
   const scratchDir = tempScratch(t);
-  const result = await partitioned(t, 4, 5, { scratchDir });
-  const sweep = { width: 4, columns: 5 };
+  const result = await partitioned(t, 3, 5, { scratchDir });
+  const sweep = { width: 3, columns: 5 };
   t.is(result.legal, countInMemory(sweep));
   t.deepEqual(result.perColumn, countInMemoryByColumn(sweep));
   t.true(result.reports.every((report) => report.runsOut > 0));
   t.deepEqual(readdirSync(scratchDir), []);
 });
 
-test('2 partitions of 2 workers each, merging in rounds (--fan-in 2), one modulus per pass: exact', async (t) => {
+test('2 partitions of 2 workers each, merging in rounds (--fan-in 2): exact', async (t) => {
+  const result = await partitioned(t, 3, 3, {
+    partitioned: { partitions: 2, launcher: 'local', retries: 0 },
+    workers: 2,
+    memory: 4 << 20,
+    fanIn: 2,
+  });
+  t.is(result.legal, countInMemory({ width: 3, columns: 3 }));
+  // Each of the 4 workers reads a run from every worker that made states it owns: more than --fan-in.
+  t.true(result.reports.some((report) => report.runsIn > 8));
+});
+
+test('2 partitions, one modulus per pass: exact', async (t) => {
   // 3×7 is the smallest board whose count needs two moduli: two passes.
   const result = await partitioned(t, 3, 7, {
     partitioned: { partitions: 2, launcher: 'local', retries: 0 },
-    workers: 2,
     memory: 4 << 20,
     fanIn: 2,
     residuesPerPass: 1,
   });
   t.is(result.legal, countInMemory({ width: 3, columns: 7 }));
   t.is(result.passes, 2);
-  // Each of the 4 workers reads a run from every worker that made states it owns: more than --fan-in.
-  t.true(result.reports.some((report) => report.runsIn > 8));
 });
 
 test('2 partitions whose tasks fill their tables and spill runs mid-step: exact', async (t) => {
@@ -74,26 +83,26 @@ test('2 partitions whose tasks fill their tables and spill runs mid-step: exact'
 test('a task killed after writing part of its runs is launched again, and the count stays exact', async (t) => {
   const scratch = tempScratch(t);
   const flag = path.join(scratch, 'killed');
-  const run = await runCli(['4x4', '--partitions', '4', '--scratch', path.join(scratch, 's'), '--memory', '8M', '--retries', '1'], {
-    env: { GOCOUNT_KILL_TASK: `9:2:${flag}` },
+  const run = await runCli(['3x3', '--partitions', '4', '--scratch', path.join(scratch, 's'), '--memory', '8M', '--retries', '1'], {
+    env: { GOCOUNT_KILL_TASK: `6:2:${flag}` },
   });
   t.is(run.status, 0, run.stderr);
-  t.is(run.stdout, '24318165\n');
+  t.is(run.stdout, '12675\n');
   t.true(existsSync(flag), 'the task was killed');
-  t.regex(run.stderr, /step 10: task\(s\) 2 did not finish; launching again \(retry 1 of 1\)/);
+  t.regex(run.stderr, /step 7: task\(s\) 2 did not finish; launching again \(retry 1 of 1\)/);
 });
 
 test('without retries a killed task stops the count with one line; the same command resumes and finishes exact', async (t) => {
   const scratch = tempScratch(t);
   const flag = path.join(scratch, 'killed');
-  const args = ['4x4', '--partitions', '4', '--scratch', path.join(scratch, 's'), '--memory', '8M', '--retries', '0', '--quiet'];
+  const args = ['3x3', '--partitions', '4', '--scratch', path.join(scratch, 's'), '--memory', '8M', '--retries', '0', '--quiet'];
   const failed = await runCli(args, { env: { GOCOUNT_KILL_TASK: `5:1:${flag}` } });
   t.is(failed.status, 1);
   t.regex(
     failed.stderr,
     /^gocount: step 6: task\(s\) 1 did not finish after 0 retries; their output is in .*logs, and the same command resumes with the tasks still missing\n$/,
   );
-  const count = countFolder(path.join(scratch, 's'), '4x4');
+  const count = countFolder(path.join(scratch, 's'), '3x3');
   // The other tasks of step 5 finished: their markers stay, and only task 1 runs again.
   t.deepEqual(
     readdirSync(path.join(count, stepFolderName(6))).filter((name) => name.startsWith('done-')),
@@ -101,22 +110,22 @@ test('without retries a killed task stops the count with one line; the same comm
   );
   const resumed = await runCli(args.filter((arg) => arg !== '--quiet'));
   t.is(resumed.status, 0, resumed.stderr);
-  t.is(resumed.stdout, '24318165\n');
-  t.regex(resumed.stderr, /steps 1–5 of 16 are complete in .*: resuming at step 6/);
+  t.is(resumed.stdout, '12675\n');
+  t.regex(resumed.stderr, /steps 1–5 of 9 are complete in .*: resuming at step 6/);
 });
 
 test('verify checks a partitioned count folder, and catches a flipped byte in a run file and in a done-marker', async (t) => {
   const scratch = tempScratch(t);
-  const run = await runCli(['4x4', '--partitions', '2', '--workers', '2', '--keep', '--quiet', '--scratch', scratch, '--memory', '8M']);
+  const run = await runCli(['3x3', '--partitions', '2', '--workers', '2', '--keep', '--quiet', '--scratch', scratch, '--memory', '8M']);
   t.is(run.status, 0, run.stderr);
-  t.is(run.stdout, '24318165\n');
-  const count = countFolder(scratch, '4x4');
+  t.is(run.stdout, '12675\n');
+  const count = countFolder(scratch, '3x3');
   const clean = await runCli(['verify', scratch]);
   t.is(clean.status, 0, clean.stdout);
-  t.regex(clean.stdout, /^checked 1 count, 17 steps, \d+ run files, \d+ records: no problems\n$/);
+  t.regex(clean.stdout, /^checked 1 count, 10 steps, \d+ run files, \d+ records: no problems\n$/);
 
   const random = replayableRandom(t, 'file and byte');
-  const step = path.join(count, stepFolderName(1 + below(random, 16)));
+  const step = path.join(count, stepFolderName(1 + below(random, 9)));
   const runFiles = filesUnder(step).filter((file) => file.endsWith(RUN_SUFFIX));
   t.true(runFiles.every((file) => /\/for-w\d+\/run-w\d+-\d{5}\.run$/.test(file)));
   for (const file of [runFiles[below(random, runFiles.length)], path.join(step, taskMarkerName(below(random, 2)))]) {
@@ -135,9 +144,9 @@ test('verify checks a partitioned count folder, and catches a flipped byte in a 
 
 test('a partitioned count resumes only with its partitions and workers; a task says when it was done already', async (t) => {
   const scratch = tempScratch(t);
-  const base = ['4x4', '--scratch', scratch, '--memory', '8M', '--quiet'];
+  const base = ['3x3', '--scratch', scratch, '--memory', '8M', '--quiet'];
   t.is((await runCli([...base, '--partitions', '2', '--keep'])).status, 0);
-  const count = countFolder(scratch, '4x4');
+  const count = countFolder(scratch, '3x3');
   const recorded = JSON.parse(readFileSync(path.join(count, COUNT_FILE), 'utf8'));
   t.like(recorded, { partitions: 2, workers: 1 });
   const again = await runCli(['task', count, '--step', '3', '--part', '1']);
@@ -152,13 +161,13 @@ test('a partitioned count resumes only with its partitions and workers; a task s
   writeFileSync(result, '{}');
   const other = await runCli([...base, '--partitions', '3']);
   t.is(other.status, 2);
-  t.regex(other.stderr, /^gocount: --partitions 3: step 16 in .* was written by 2 partition\(s\): resume it with 2\n$/);
+  t.regex(other.stderr, /^gocount: --partitions 3: step 9 in .* was written by 2 partition\(s\): resume it with 2\n$/);
   const single = await runCli(base);
   t.is(single.status, 2);
-  t.regex(single.stderr, /^gocount: --partitions 1: step 16 in .* was written by 2 partition\(s\): resume it with 2\n$/);
+  t.regex(single.stderr, /^gocount: --partitions 1: step 9 in .* was written by 2 partition\(s\): resume it with 2\n$/);
   const resumed = await runCli([...base, '--partitions', '2']);
   t.is(resumed.status, 0, resumed.stderr);
-  t.is(resumed.stdout, '24318165\n');
+  t.is(resumed.stdout, '12675\n');
 });
 
 test('partition options are checked: range, launcher, and retries only with partitions', async (t) => {

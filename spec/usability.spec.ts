@@ -169,13 +169,13 @@ for (const [signal, code, workers] of [
 
 test('a second SIGINT stops the count at once, gives back its lock, and exits 130; the same command resumes', async (t) => {
   const scratch = tempScratch(t);
-  const args = ['10x10', '--workers', '2', '--memory', '16M', '--quiet', '--scratch', scratch];
+  const args = ['9x9', '--workers', '2', '--memory', '8M', '--quiet', '--scratch', scratch];
   const stopped = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const poll = setInterval(() => {
-      const board = path.join(scratch, '10x10');
+      const board = path.join(scratch, '9x9');
       const logs = existsSync(board) ? readdirSync(board).map((name) => path.join(board, name, STEP_LOG_FILE)) : [];
       // Once the steps take a while: the second signal comes while one is under way.
       if (logs.some((log) => existsSync(log) && readFileSync(log, 'utf8').split('\n').length > 35)) {
@@ -191,9 +191,9 @@ test('a second SIGINT stops the count at once, gives back its lock, and exits 13
   });
   t.is(stopped.status, 130);
   t.regex(stopped.stderr, /stopped at once by a second SIGINT; the same command resumes from the last complete step|stopped before step/);
-  const locks = readdirSync(path.join(scratch, '10x10')).filter((name) => existsSync(path.join(scratch, '10x10', name, 'lock.json')));
+  const locks = readdirSync(path.join(scratch, '9x9')).filter((name) => existsSync(path.join(scratch, '9x9', name, 'lock.json')));
   t.deepEqual(locks, []);
   const resumed = await runCliAsync(args);
-  t.is(resumed.stdout, '96498428501909654589630887978835098088148177857\n'); // L(10,10), Table 3
+  t.is(resumed.stdout, `${L9}\n`);
   t.notRegex(resumed.stderr, /took over the lock/);
 });
