@@ -12,7 +12,7 @@ import { FORMAT_VERSION, RunHeader, runHeaderProblem } from '../format/layout.js
 import { RunReader } from '../format/run-reader.js';
 import { RunSummary, RunWriter } from '../format/run-writer.js';
 import { moduliAt } from '../residues/growth.js';
-import { RunMerger } from './merge.js';
+import { KernelMerge, RunMergeKernel } from './run-merge.js';
 import { ownerOf } from './peer.js';
 import { diskError, ScratchFolder } from './scratch.js';
 import type { RecordSink } from './state-table.js';
@@ -40,7 +40,8 @@ export class RunStore {
   private readonly ownerChunks: Buffer[] = [];
   private readonly scratch: ScratchFolder;
   private readonly writeChunk: Buffer;
-  private readonly readBuffers: Buffer[] = [];
+  /** The merge and its read buffers, one per run of a merge, made at the first merge. */
+  private kernel?: RunMergeKernel;
   private readonly stepModuli = new Map<number, number[]>();
 
   constructor(options: RunStoreOptions) {
@@ -119,7 +120,7 @@ export class RunStore {
         try {
           fse.ensureDirSync(dir);
           writer = new RunWriter(file, this.header(step, merged.length + 1), this.writeChunk);
-          new RunMerger(readers, this.moduliAt(step)).drainTo(writer);
+          this.merge(readers, step).drainTo(writer);
           writer.finish();
         } catch (error) {
           writer?.abort();
@@ -134,15 +135,20 @@ export class RunStore {
     return files;
   }
 
+  /** Merges readers that openReaders() gave for `step`: one merge at a time. */
+  merge(readers: RunReader[], step: number): KernelMerge {
+    return this.mergeKernel().merge(readers, this.moduliAt(step));
+  }
+
   /** Readers of the runs of the states after `step` points, each header checked; at most --fan-in. */
   openReaders(files: string[], step: number): RunReader[] {
-    while (this.readBuffers.length < files.length) this.readBuffers.push(Buffer.allocUnsafe(this.options.readBufferBytes));
+    const buffers = this.mergeKernel().buffers;
     const { width, columns } = this.options;
     const expected = { width, columns, step, moduli: this.moduliAt(step) };
     const readers: RunReader[] = [];
     try {
       for (const file of files) {
-        const reader = new RunReader(file, this.readBuffers[readers.length]);
+        const reader = new RunReader(file, buffers[readers.length]);
         readers.push(reader);
         const problem = runHeaderProblem(reader.header, expected);
         if (problem) throw new RunFileError(reader.path, problem);
@@ -152,6 +158,12 @@ export class RunStore {
       throw error;
     }
     return readers;
+  }
+
+  private mergeKernel(): RunMergeKernel {
+    const { fanIn, readBufferBytes, moduli } = this.options;
+    this.kernel ??= new RunMergeKernel(fanIn, readBufferBytes, moduli.length);
+    return this.kernel;
   }
 
   private header(step: number, run: number): RunHeader {

@@ -15,7 +15,6 @@ import { Batch, BatchPool } from './batch.js';
 import type { MemoryPlan } from './budget.js';
 import { ExpandStage, expandTransform } from './expand-stage.js';
 import { MemoryRun } from './memory-run.js';
-import { RunMerger } from './merge.js';
 import { ownerOf, PeerRouter } from './peer.js';
 import { addResidues } from '../residues/sums.js';
 import { PHASE_INDEX, PhaseClock } from './phase-clock.js';
@@ -172,7 +171,7 @@ export class WorkerRunner {
         for (let i = 0; i < batch.size; i++) sink.append(batch.states[2 * i], batch.states[2 * i + 1], batch.residues, i * moduli.length);
       }
     } else {
-      new RunMerger(this.store.openReaders(this.store.mergeDown(step, files), step), moduli).drainTo(sink);
+      this.store.merge(this.store.openReaders(this.store.mergeDown(step, files), step), step).drainTo(sink);
     }
     return Array.from(sums);
   }
@@ -189,7 +188,7 @@ export class WorkerRunner {
       this.clock.time(READ, () => this.store.mergeDown(step, files)),
       step,
     );
-    const merger = new RunMerger(readers, this.store.moduliAt(step));
+    const merger = this.store.merge(readers, step);
     const pool = this.inputPool;
     const clock = this.clock;
     function* batches(): Generator<Batch> {

@@ -12,6 +12,13 @@ import { decodeHeader, decodeTrailer, maxRecordBytes, RunHeader, trailerBytes } 
 import { addModulo } from '../residues/sums.js';
 import { HIGH_UNIT } from '../state/layout.js';
 
+/** The undecoded record bytes of a reader's buffer: [start, end), and whether the file has more. */
+export interface RecordWindow {
+  readonly start: number;
+  readonly end: number;
+  readonly more: boolean;
+}
+
 export class RunReader {
   readonly path: string;
   readonly header: RunHeader;
@@ -101,6 +108,37 @@ export class RunReader {
   close(): void {
     if (this.fd >= 0) closeSync(this.fd);
     this.fd = -1;
+  }
+
+  // A decoder outside this class (the engine's WebAssembly merge, lib/engine/run-merge.ts) decodes
+  // the records in the lent buffer itself, with the same checks, instead of calling next(); the
+  // file's reading, its CRC and its trailer stay here.
+
+  /** Where the undecoded record bytes are in the buffer, and whether the file has more. */
+  recordWindow(): RecordWindow {
+    const end = Math.min(this.bufEnd, this.recordsEnd - this.bufStart);
+    return { start: this.cursor.pos, end, more: this.bufStart + this.bufEnd < this.recordsEnd };
+  }
+
+  /** The outside decoder has used the buffer up to `at`: reads more behind what is left. */
+  readOn(at: number): RecordWindow {
+    this.cursor.pos = at;
+    this.refill();
+    return this.recordWindow();
+  }
+
+  /** The outside decoder reached `at`, the end of the records: checks the trailer against its tallies. */
+  endAt(at: number, records: number, sums: ArrayLike<number>): void {
+    this.cursor.pos = at;
+    this.records = records;
+    for (let r = 0; r < this.sums.length; r++) this.sums[r] = sums[r];
+    this.finish();
+  }
+
+  /** The outside decoder found record `records + 1` broken. */
+  damaged(records: number, problem: string): never {
+    this.records = records;
+    this.fail(problem);
   }
 
   private fail(problem: string): never {

@@ -1,0 +1,319 @@
+/**
+ * AssemblyScript: the k-way merge of sorted run files (lib/engine/run-merge.ts drives it), compiled
+ * to WebAssembly by `npm run build` (asc). Each run's reader keeps its file buffer in this module's
+ * memory; this module decodes the records in those buffers (delta varints, residue words), checks
+ * them as lib/format/run-reader.ts does, keeps each run's record count and residue sums for its
+ * trailer, and merges the runs in a binary heap, adding the residues of equal states.
+ *
+ * The caller fills the buffers. When a run's undecoded bytes are fewer than a record may take and
+ * its file has more, fill() stops with NEED_BYTES and names the run in needRun(); the caller reads
+ * more into that buffer (setWindow) and calls fill() again, which goes on where it stopped.
+ *
+ * A state is one 64-bit integer here, hi · 2^30 + lo: the order of the runs.
+ */
+
+const LOW_BITS: u64 = 30;
+const HIGH_UNIT: u64 = 1 << LOW_BITS;
+const MAX_VARINT_BYTES: i32 = 5;
+
+/** fill()'s answers. */
+const DONE: i32 = 0;
+const NEED_BYTES: i32 = 1;
+const DAMAGED: i32 = 2;
+
+/** advance()'s answers. */
+const RECORD: i32 = 0;
+const END: i32 = 1;
+const WAIT: i32 = 2;
+const BAD: i32 = 3;
+
+/** What a damaged record broke (the caller words it as RunReader does). */
+const BAD_VARINT: i32 = 1;
+const NOT_ABOVE: i32 = 2;
+const OUT_OF_RANGE: i32 = 3;
+const PAST_END: i32 = 4;
+const RESIDUE_TOO_LARGE: i32 = 5;
+
+// Per run (arrays of `most` entries, addresses set by init).
+let bufAt: usize = 0; // u32: the address of its buffer
+let pos: usize = 0; // u32: the next undecoded byte, from the buffer's start
+let end: usize = 0; // u32: the end of the record bytes in the buffer
+let more: usize = 0; // u32: 1 while its file has record bytes not yet in the buffer
+let key: usize = 0; // u64: the current state
+let records: usize = 0; // f64: records decoded
+let current: usize = 0; // u32 × k: the current record's residues
+let sums: usize = 0; // f64 × k: residue sums of the records decoded
+let moduli: usize = 0; // u32 × k
+let heap: usize = 0; // i32: runs by current state, smallest first
+// The batch being filled: states as (hi, lo) words, residues k a record.
+let outStates: usize = 0;
+let outResidues: usize = 0;
+
+let k: i32 = 0;
+let runs: i32 = 0;
+let heapSize: i32 = 0;
+let started: i32 = 0; // runs whose first record is in the heap (or that have none)
+let topPending: bool = false; // the heap's top was taken: advance it before anything else
+let combining: bool = false; // the last record out may still meet equal states
+let lastKey: u64 = 0;
+let filled: i32 = 0;
+let waiting: i32 = -1;
+let problem: i32 = 0;
+let problemRun: i32 = -1;
+let problemValue: u32 = 0;
+let problemResidue: i32 = 0;
+
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+/** Takes the arrays' addresses (each sized by the caller for its most runs and residues). */
+export function init(
+  bufAtAt: usize,
+  posAt: usize,
+  endAt: usize,
+  moreAt: usize,
+  keyAt: usize,
+  recordsAt: usize,
+  currentAt: usize,
+  sumsAt: usize,
+  moduliAt: usize,
+  heapAt: usize,
+  outStatesAt: usize,
+  outResiduesAt: usize,
+): void {
+  bufAt = bufAtAt;
+  pos = posAt;
+  end = endAt;
+  more = moreAt;
+  key = keyAt;
+  records = recordsAt;
+  current = currentAt;
+  sums = sumsAt;
+  moduli = moduliAt;
+  heap = heapAt;
+  outStates = outStatesAt;
+  outResidues = outResiduesAt;
+}
+
+/** A new merge of `n` runs of `residues` residues (their moduli, buffers and windows set). */
+export function begin(n: i32, residues: i32): void {
+  runs = n;
+  k = residues;
+  heapSize = 0;
+  started = 0;
+  topPending = false;
+  combining = false;
+  problem = 0;
+  waiting = -1;
+  for (let i = 0; i < n; i++) {
+    store<u64>(key + 8 * i, 0);
+    store<f64>(records + 8 * i, 0);
+    for (let r = 0; r < k; r++) store<f64>(sums + 8 * (i * k + r), 0);
+  }
+}
+
+/** Empties the batch: fill() writes from its start. */
+export function beginBatch(): void {
+  filled = 0;
+}
+
+export function filledRecords(): i32 {
+  return filled;
+}
+
+export function needRun(): i32 {
+  return waiting;
+}
+
+export function problemCode(): i32 {
+  return problem;
+}
+
+export function problemInRun(): i32 {
+  return problemRun;
+}
+
+export function problemNumber(): u32 {
+  return problemValue;
+}
+
+export function problemResidueIndex(): i32 {
+  return problemResidue;
+}
+
+/**
+ * Fills the batch up to `capacity` distinct states, in order, equal states' residues added.
+ * DONE: the batch is full or every run is spent (filledRecords() tells); NEED_BYTES: run needRun()
+ * wants more bytes; DAMAGED: a record broke a rule (problemCode() and the rest tell).
+ */
+export function fill(capacity: i32): i32 {
+  while (started < runs) {
+    const answer = advance(started);
+    if (answer == WAIT) return stop(started);
+    if (answer == BAD) return DAMAGED;
+    if (answer == RECORD) push(started);
+    started++;
+  }
+  while (true) {
+    if (topPending) {
+      const top = load<i32>(heap);
+      const answer = advance(top);
+      if (answer == WAIT) return stop(top);
+      if (answer == BAD) return DAMAGED;
+      topPending = false;
+      if (answer == RECORD) siftDown(0);
+      else removeTop();
+    }
+    if (combining) {
+      if (heapSize > 0 && load<u64>(key + 8 * load<i32>(heap)) == lastKey) {
+        addInto(filled - 1, load<i32>(heap));
+        topPending = true;
+        continue;
+      }
+      combining = false;
+    }
+    if (filled >= capacity || heapSize == 0) return DONE;
+    const top = load<i32>(heap);
+    lastKey = load<u64>(key + 8 * top);
+    store<u32>(outStates + 8 * filled, <u32>(lastKey >> LOW_BITS));
+    store<u32>(outStates + 8 * filled + 4, <u32>(lastKey & (HIGH_UNIT - 1)));
+    const from = current + 4 * top * k;
+    const to = outResidues + 4 * filled * k;
+    for (let r = 0; r < k; r++) store<u32>(to + 4 * r, load<u32>(from + 4 * r));
+    filled++;
+    combining = true;
+    topPending = true;
+  }
+}
+
+function stop(run: i32): i32 {
+  waiting = run;
+  return NEED_BYTES;
+}
+
+/** Adds run i's current residues into the batch's record `at`. */
+function addInto(at: i32, i: i32): void {
+  const from = current + 4 * i * k;
+  const to = outResidues + 4 * at * k;
+  for (let r = 0; r < k; r++) {
+    const p = <u64>load<u32>(moduli + 4 * r);
+    const s = <u64>load<u32>(to + 4 * r) + <u64>load<u32>(from + 4 * r);
+    store<u32>(to + 4 * r, <u32>(s >= p ? s - p : s));
+  }
+}
+
+/** Decodes run i's next record into its key and residues, checking it. */
+function advance(i: i32): i32 {
+  const at = load<u32>(pos + 4 * i);
+  const stop = load<u32>(end + 4 * i);
+  const k4 = <u32>(4 * k);
+  if (stop - at < 10 + k4 && load<u32>(more + 4 * i) != 0) return WAIT;
+  if (at >= stop) return END;
+  const buf = <usize>load<u32>(bufAt + 4 * i);
+  const count = load<f64>(records + 8 * i);
+  let p = at;
+  // The first varint: 2·lo + 1 starts a new high word (its delta follows), 2·Δlo keeps it.
+  let a: u64 = 0;
+  let shift: u64 = 0;
+  let n = 0;
+  for (;;) {
+    if (p >= stop || n == MAX_VARINT_BYTES) return bad(i, BAD_VARINT);
+    const byte = <u64>load<u8>(buf + p++);
+    a |= (byte & 0x7f) << shift;
+    shift += 7;
+    n++;
+    if (byte < 0x80) break;
+  }
+  if (a >= 0x100000000) return bad(i, BAD_VARINT);
+  const previous = load<u64>(key + 8 * i);
+  let hi = previous >> LOW_BITS;
+  let lo = previous & (HIGH_UNIT - 1);
+  if (a & 1) {
+    let d: u64 = 0;
+    shift = 0;
+    n = 0;
+    for (;;) {
+      if (p >= stop || n == MAX_VARINT_BYTES) return bad(i, BAD_VARINT);
+      const byte = <u64>load<u8>(buf + p++);
+      d |= (byte & 0x7f) << shift;
+      shift += 7;
+      n++;
+      if (byte < 0x80) break;
+    }
+    if (d >= 0x100000000) return bad(i, BAD_VARINT);
+    if (count > 0 && d == 0) return bad(i, NOT_ABOVE);
+    hi += d;
+    lo = (a - 1) >> 1;
+  } else {
+    if (count == 0 || a == 0) return bad(i, NOT_ABOVE);
+    lo += a >> 1;
+  }
+  if (lo >= HIGH_UNIT || hi >= HIGH_UNIT) return bad(i, OUT_OF_RANGE);
+  if (p + k4 > stop) return bad(i, PAST_END);
+  const residues = current + 4 * i * k;
+  const sum = sums + 8 * i * k;
+  for (let r = 0; r < k; r++) {
+    const v = load<u32>(buf + p + 4 * r);
+    const m = load<u32>(moduli + 4 * r);
+    if (v >= m) {
+      problemValue = v;
+      problemResidue = r;
+      return bad(i, RESIDUE_TOO_LARGE);
+    }
+    store<u32>(residues + 4 * r, v);
+    const s = load<f64>(sum + 8 * r) + <f64>v;
+    store<f64>(sum + 8 * r, s >= <f64>m ? s - <f64>m : s);
+  }
+  store<u32>(pos + 4 * i, p + k4);
+  store<u64>(key + 8 * i, (hi << LOW_BITS) | lo);
+  store<f64>(records + 8 * i, count + 1);
+  return RECORD;
+}
+
+function bad(i: i32, what: i32): i32 {
+  problem = what;
+  problemRun = i;
+  return BAD;
+}
+
+function before(a: i32, b: i32): bool {
+  return load<u64>(key + 8 * a) < load<u64>(key + 8 * b);
+}
+
+function push(i: i32): void {
+  let at = heapSize++;
+  while (at > 0) {
+    const parent = (at - 1) >> 1;
+    const up = load<i32>(heap + 4 * parent);
+    if (!before(i, up)) break;
+    store<i32>(heap + 4 * at, up);
+    at = parent;
+  }
+  store<i32>(heap + 4 * at, i);
+}
+
+function removeTop(): void {
+  heapSize--;
+  if (heapSize > 0) {
+    store<i32>(heap, load<i32>(heap + 4 * heapSize));
+    siftDown(0);
+  }
+}
+
+function siftDown(from: i32): void {
+  const item = load<i32>(heap + 4 * from);
+  let at = from;
+  for (;;) {
+    const left = 2 * at + 1;
+    if (left >= heapSize) break;
+    let child = left;
+    const right = left + 1;
+    if (right < heapSize && before(load<i32>(heap + 4 * right), load<i32>(heap + 4 * left))) child = right;
+    const c = load<i32>(heap + 4 * child);
+    if (!before(c, item)) break;
+    store<i32>(heap + 4 * at, c);
+    at = child;
+  }
+  store<i32>(heap + 4 * at, item);
+}
