@@ -3,13 +3,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { RunFileError } from '../lib/errors.js';
 import { Batch } from '../lib/engine/batch.js';
-import { RunMerger } from '../lib/engine/merge.js';
 import { RunMergeKernel } from '../lib/engine/run-merge.js';
 import { FORMAT_VERSION, headerBytes } from '../lib/format/layout.js';
 import { RunReader } from '../lib/format/run-reader.js';
 import { RunWriter } from '../lib/format/run-writer.js';
 import { largestPrimes } from '../lib/residues/moduli.js';
 import { below, replayableRandom } from './support/random.js';
+import { RunMerger } from './support/javascript-merge.js';
 import { tempScratch } from './support/scratch.js';
 
 const BUFFER = 8 << 10;

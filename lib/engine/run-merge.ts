@@ -1,14 +1,13 @@
 /**
  * The engine's k-way merge of sorted runs, in WebAssembly (lib/wasm/run-merge.ts): it decodes and
- * checks the records and merges them, equal states' residues added, as RunReader.next() and
- * RunMerger (lib/engine/merge.ts, which verify and resume still use) do in JavaScript, a record at a
- * time. The runs' read buffers live in the module's memory, laid out once for the most runs a merge
+ * checks the records as RunReader.next() does in JavaScript a record at a time (verify and resuming
+ * still read so), and merges them, equal states' residues added. The runs' read buffers live in the module's memory, laid out once for the most runs a merge
  * takes (--fan-in), so RunReader reads the files straight into it; this class answers the module's
  * requests for more bytes and turns what it reports into the readers' errors and trailer checks.
  */
 
 import { instantiate, align8 as align, type WasmMemory, PAGE_BYTES } from '../wasm-module.js';
-import type { RecordWindow, RunReader } from '../format/run-reader.js';
+import { RECORD_PROBLEMS, residueProblem, type RecordWindow, type RunReader } from '../format/run-reader.js';
 import type { Batch } from './batch.js';
 import type { RecordSink } from './state-table.js';
 
@@ -33,13 +32,7 @@ const NEED_BYTES = 1;
 /** Records the module puts out per call, at most. */
 const OUT_RECORDS = 1024;
 
-/** The problems the module reports, worded as RunReader words them. */
-const PROBLEMS: Record<number, string> = {
-  1: 'damaged varint',
-  2: 'state not above the one before',
-  3: 'state out of range',
-  4: 'record runs past the end of the records',
-};
+/** The module's code for a residue not below its modulus; its other codes are RECORD_PROBLEMS' keys. */
 const RESIDUE_TOO_LARGE = 5;
 
 export class RunMergeKernel {
@@ -147,14 +140,14 @@ export class RunMergeKernel {
     const code = kernel.problemCode();
     const problem =
       code === RESIDUE_TOO_LARGE
-        ? `residue ${kernel.problemNumber() >>> 0} is not below its modulus ${this.moduli[kernel.problemResidueIndex()]}`
-        : PROBLEMS[code];
+        ? residueProblem(kernel.problemNumber() >>> 0, this.moduli[kernel.problemResidueIndex()])
+        : RECORD_PROBLEMS[code as keyof typeof RECORD_PROBLEMS];
     readers.forEach((reader, j) => j === i || reader.close());
     return readers[i].damaged(this.records[i], problem);
   }
 }
 
-/** One merge in progress: RunMerger's interface. */
+/** One merge in progress. */
 export class KernelMerge {
   private ended = false;
 

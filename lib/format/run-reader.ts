@@ -12,6 +12,19 @@ import { decodeHeader, decodeTrailer, maxRecordBytes, RunHeader, trailerBytes } 
 import { addModulo } from '../residues/sums.js';
 import { HIGH_UNIT } from '../state/layout.js';
 
+/**
+ * What a broken record breaks, in the words of the error: the same whichever decoder found it
+ * (next() here, or the engine's WebAssembly merge, whose codes are these keys).
+ */
+export const RECORD_PROBLEMS = {
+  1: 'damaged varint',
+  2: 'state not above the one before',
+  3: 'state out of range',
+  4: 'record runs past the end of the records',
+} as const;
+
+export const residueProblem = (value: number, modulus: number): string => `residue ${value} is not below its modulus ${modulus}`;
+
 /** The undecoded record bytes of a reader's buffer: [start, end), and whether the file has more. */
 export interface RecordWindow {
   readonly start: number;
@@ -78,25 +91,25 @@ export class RunReader {
     if (this.bufEnd - cursor.pos < maxRecordBytes(residues.length)) this.refill();
     const end = Math.min(this.bufEnd, this.recordsEnd - this.bufStart);
     const a = readVarint(buf, cursor, end);
-    if (a < 0) this.fail('damaged varint');
+    if (a < 0) this.fail(RECORD_PROBLEMS[1]);
     if (a % 2 === 1) {
       const d = readVarint(buf, cursor, end);
-      if (d < 0) this.fail('damaged varint');
+      if (d < 0) this.fail(RECORD_PROBLEMS[1]);
       const lo = (a - 1) / 2;
-      if (this.records > 0 && d === 0) this.fail('state not above the one before');
+      if (this.records > 0 && d === 0) this.fail(RECORD_PROBLEMS[2]);
       this.hi += d;
       this.lo = lo;
     } else {
-      if (this.records === 0 || a === 0) this.fail('state not above the one before');
+      if (this.records === 0 || a === 0) this.fail(RECORD_PROBLEMS[2]);
       this.lo += a / 2;
     }
-    if (this.lo >= HIGH_UNIT || this.hi >= HIGH_UNIT) this.fail('state out of range');
+    if (this.lo >= HIGH_UNIT || this.hi >= HIGH_UNIT) this.fail(RECORD_PROBLEMS[3]);
     let pos = cursor.pos;
-    if (pos + 4 * residues.length > end) this.fail('record runs past the end of the records');
+    if (pos + 4 * residues.length > end) this.fail(RECORD_PROBLEMS[4]);
     for (let r = 0; r < residues.length; r++) {
       const v = (buf[pos] | (buf[pos + 1] << 8) | (buf[pos + 2] << 16) | (buf[pos + 3] << 24)) >>> 0;
       pos += 4;
-      if (v >= moduli[r]) this.fail(`residue ${v} is not below its modulus ${moduli[r]}`);
+      if (v >= moduli[r]) this.fail(residueProblem(v, moduli[r]));
       residues[r] = v;
       sums[r] = addModulo(sums[r], v, moduli[r]);
     }

@@ -27,7 +27,7 @@ const END: i32 = 1;
 const WAIT: i32 = 2;
 const BAD: i32 = 3;
 
-/** What a damaged record broke (the caller words it as RunReader does). */
+/** What a damaged record broke: the keys of RECORD_PROBLEMS in lib/format/run-reader.ts, and one more. */
 const BAD_VARINT: i32 = 1;
 const NOT_ABOVE: i32 = 2;
 const OUT_OF_RANGE: i32 = 3;
@@ -206,10 +206,11 @@ function addInto(at: i32, i: i32): void {
 /** Decodes run i's next record into its key and residues, checking it. */
 function advance(i: i32): i32 {
   const at = load<u32>(pos + 4 * i);
-  const stop = load<u32>(end + 4 * i);
+  const limit = load<u32>(end + 4 * i);
   const k4 = <u32>(4 * k);
-  if (stop - at < 10 + k4 && load<u32>(more + 4 * i) != 0) return WAIT;
-  if (at >= stop) return END;
+  // Fewer bytes than the longest record (two varints and the residues) while the file has more.
+  if (limit - at < 10 + k4 && load<u32>(more + 4 * i) != 0) return WAIT;
+  if (at >= limit) return END;
   const buf = <usize>load<u32>(bufAt + 4 * i);
   const count = load<f64>(records + 8 * i);
   let p = at;
@@ -218,7 +219,7 @@ function advance(i: i32): i32 {
   let shift: u64 = 0;
   let n = 0;
   for (;;) {
-    if (p >= stop || n == MAX_VARINT_BYTES) return bad(i, BAD_VARINT);
+    if (p >= limit || n == MAX_VARINT_BYTES) return bad(i, BAD_VARINT);
     const byte = <u64>load<u8>(buf + p++);
     a |= (byte & 0x7f) << shift;
     shift += 7;
@@ -234,7 +235,7 @@ function advance(i: i32): i32 {
     shift = 0;
     n = 0;
     for (;;) {
-      if (p >= stop || n == MAX_VARINT_BYTES) return bad(i, BAD_VARINT);
+      if (p >= limit || n == MAX_VARINT_BYTES) return bad(i, BAD_VARINT);
       const byte = <u64>load<u8>(buf + p++);
       d |= (byte & 0x7f) << shift;
       shift += 7;
@@ -250,7 +251,7 @@ function advance(i: i32): i32 {
     lo += a >> 1;
   }
   if (lo >= HIGH_UNIT || hi >= HIGH_UNIT) return bad(i, OUT_OF_RANGE);
-  if (p + k4 > stop) return bad(i, PAST_END);
+  if (p + k4 > limit) return bad(i, PAST_END);
   const residues = current + 4 * i * k;
   const sum = sums + 8 * i * k;
   for (let r = 0; r < k; r++) {

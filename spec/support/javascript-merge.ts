@@ -1,12 +1,13 @@
 /**
- * k-way merge of sorted runs: a binary heap of readers ordered by their current state. Equal
- * states from different runs are combined (residues added), so each state comes out once.
+ * k-way merge of sorted runs in JavaScript, RunReader.next() a record at a time: a binary heap of
+ * readers ordered by their current state, equal states' residues added. The engine merges in
+ * WebAssembly (lib/engine/run-merge.ts); this is the oracle its tests compare with.
  */
 
-import type { RunReader } from '../format/run-reader.js';
-import type { Batch } from './batch.js';
-import type { RecordSink } from './state-table.js';
-import { addModulo } from '../residues/sums.js';
+import type { RunReader } from '../../lib/format/run-reader.js';
+import type { Batch } from '../../lib/engine/batch.js';
+import type { RecordSink } from '../../lib/engine/state-table.js';
+import { addModulo } from '../../lib/residues/sums.js';
 
 export class RunMerger {
   private readonly heap: RunReader[] = [];
