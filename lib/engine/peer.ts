@@ -16,10 +16,15 @@ import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 
 const MAX_IN_FLIGHT = 4;
 
-/** Which worker owns a state: a hash independent of the state table's slot hash. */
+/**
+ * Which worker owns a state: a hash independent of the state table's slot hash. It leaves out the
+ * field in the lowest slot, the one the next step replaces, so that siblings (states equal but for
+ * it), which share most of their successors, are expanded by one worker and their successors
+ * combine there (lib/wasm/expander.ts, fanOut).
+ */
 export function ownerOf(hi: number, lo: number, workers: number): number {
   if (workers === 1) return 0;
-  let h = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x27d4eb2f);
+  let h = Math.imul((lo >>> 3) ^ Math.imul(hi, 0x85ebca6b), 0x27d4eb2f);
   h ^= h >>> 16;
   return (h >>> 0) % workers;
 }

@@ -4,8 +4,9 @@
  * The JavaScript expander spends most of its time on states split over two 32-bit words; the
  * WebAssembly build holds a state in one 64-bit integer and gives the same successors in the same
  * order about three times faster (docs/performance.md). It also hands each successor, with its
- * parent's residues, to the region of the worker that owns it, and tallies what goes to dropped
- * successors, so that no record is touched one by one in JavaScript. The parents are copied into
+ * parent's residues, to the region of the worker that owns it, combining equal successors of the
+ * batch, and tallies what goes to dropped successors, so that no record is touched one by one in
+ * JavaScript. The parents are copied into
  * the module's memory in one call; the callers read the results through `words`.
  */
 
@@ -39,6 +40,8 @@ interface KernelExports {
     sizes: number,
     moduli: number,
     dropped: number,
+    index: number,
+    indexBits: number,
   ): void;
 }
 
@@ -59,6 +62,9 @@ class Layout {
   /** A region: 3 × parents records, states then residues. */
   readonly regionBytes: number;
   readonly residueOffset: number;
+  /** fanOut's index of the batch's distinct successors: 2^indexBits u32 slots, at most 3/4 full. */
+  readonly index: number;
+  readonly indexBits: number;
   readonly end: number;
 
   constructor(
@@ -81,7 +87,9 @@ class Layout {
     this.regions = this.sizes + align(4 * owners);
     this.residueOffset = 8 * records;
     this.regionBytes = this.residueOffset + 4 * k * records;
-    this.end = this.regions + owners * this.regionBytes;
+    this.index = this.regions + owners * this.regionBytes;
+    this.indexBits = Math.ceil(Math.log2(4 * capacity));
+    this.end = this.index + 4 * 2 ** this.indexBits;
   }
 
   fits(n: number, k: number, owners: number): boolean {
@@ -126,8 +134,9 @@ export class ExpanderKernel {
 
   /**
    * After expand(states, n, y, k, owners): gives each successor its parent's residues
-   * (residues[0 .. k·n)) and puts it in its owner's region; adds what went to dropped successors
-   * to `dropped` modulo `moduli`.
+   * (residues[0 .. k·n)) and puts it in its owner's region, equal successors combined into one
+   * record (in the order of their first appearance); adds what went to dropped successors to
+   * `dropped` modulo `moduli`.
    */
   fanOut(residues: Uint32Array | undefined, n: number, moduli: Float64Array, dropped: Float64Array): void {
     const layout = this.layout!;
@@ -152,6 +161,8 @@ export class ExpanderKernel {
       sizes,
       layout.moduli,
       layout.dropped,
+      layout.index,
+      layout.indexBits,
     );
     for (let r = 0; r < k; r++) {
       const sum = dropped[r] + words[layout.dropped / 4 + r];

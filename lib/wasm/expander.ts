@@ -18,6 +18,10 @@ const UP: u64 = 1;
 const DOWN: u64 = 2;
 const WHITE: i32 = 1;
 const NONE: i32 = -1;
+/** An empty slot of fanOut's index. */
+const NONE_SLOT: u32 = 0xffffffff;
+/** 2^64 / φ, for multiplicative hashing (written in halves: a 64-bit literal is not exact in JavaScript, which lints this file). */
+const GOLDEN: u64 = ((<u64>0x9e3779b9) << 32) | 0x7f4a7c15;
 
 const LOW_BITS: u64 = 30;
 const LOW_MASK: u64 = (1 << LOW_BITS) - 1;
@@ -68,6 +72,10 @@ export function expandBatch(parents: usize, n: i32, step: i32, boardWidth: i32, 
  * k words a parent), to the region of its owner among `owners` (ownerOf in lib/engine/peer.ts). The
  * region of owner d starts at regions + d · regionBytes: its states as (hi, lo) pairs, then from
  * `residueOffset` on its residues, k words a record; sizes + 4d receives its number of records.
+ * Equal successors of the batch are combined on the way, their residues added modulo moduli[r]:
+ * siblings (parents equal but for the field the step replaces) share most of their successors,
+ * and a parent's siblings are its neighbours in state order, so a third or more of the successors
+ * never reach the state table. `index` has 2^indexBits slots (u32, (record << 8) | owner).
  * What the parents send to dropped successors, times × residue for each missing successor, is added
  * modulo moduli[r] (u32 at `moduli`) to the u32 tally at `dropped`.
  */
@@ -84,8 +92,13 @@ export function fanOut(
   sizes: usize,
   moduli: usize,
   dropped: usize,
+  index: usize,
+  indexBits: i32,
 ): void {
   for (let d = 0; d < owners; d++) store<u32>(sizes + ((<usize>d) << 2), 0);
+  const mask = ((<u32>1) << indexBits) - 1;
+  const shift = <u64>(64 - indexBits);
+  memory.fill(index, 0xff, (<usize>mask + 1) << 2);
   const recordBytes = (<usize>k) << 2;
   let from = successors;
   for (let i = 0; i < n; i++) {
@@ -94,15 +107,37 @@ export function fanOut(
     for (let s = 0; s < count; s++, from += 8) {
       const hi = load<u32>(from);
       const lo = load<u32>(from + 4);
-      const d = owners == 1 ? 0 : ownerOf(hi, lo, owners);
-      const sizeAt = sizes + ((<usize>d) << 2);
-      const j = <usize>load<u32>(sizeAt);
-      store<u32>(sizeAt, <u32>(j + 1));
-      const region = regions + <usize>d * regionBytes;
-      store<u32>(region + (j << 3), hi);
-      store<u32>(region + (j << 3) + 4, lo);
-      const to = region + residueOffset + j * recordBytes;
-      for (let r: usize = 0; r < recordBytes; r += 4) store<u32>(to + r, load<u32>(src + r));
+      const key = load<u64>(from);
+      let h = <u32>((key * GOLDEN) >> shift);
+      for (;;) {
+        const slot = index + ((<usize>h) << 2);
+        const e = load<u32>(slot);
+        if (e == NONE_SLOT) {
+          const d = owners == 1 ? 0 : ownerOf(hi, lo, owners);
+          const sizeAt = sizes + ((<usize>d) << 2);
+          const j = <usize>load<u32>(sizeAt);
+          store<u32>(sizeAt, <u32>(j + 1));
+          store<u32>(slot, ((<u32>j) << 8) | (<u32>d));
+          const region = regions + <usize>d * regionBytes;
+          store<u64>(region + (j << 3), key);
+          const to = region + residueOffset + j * recordBytes;
+          for (let r: usize = 0; r < recordBytes; r += 4) store<u32>(to + r, load<u32>(src + r));
+          break;
+        }
+        const j = <usize>(e >> 8);
+        const region = regions + <usize>(e & 0xff) * regionBytes;
+        if (load<u64>(region + (j << 3)) == key) {
+          const to = region + residueOffset + j * recordBytes;
+          for (let r: usize = 0; r < recordBytes; r += 4) {
+            const m = <u64>load<u32>(moduli + r);
+            let sum = <u64>load<u32>(to + r) + <u64>load<u32>(src + r);
+            if (sum >= m) sum -= m;
+            store<u32>(to + r, <u32>sum);
+          }
+          break;
+        }
+        h = (h + 1) & mask;
+      }
     }
     if (count < 3) {
       const times = <u64>(3 - count);
@@ -165,7 +200,7 @@ export function extendResidues(
 
 /** The worker that owns a state: mirrors ownerOf in lib/engine/peer.ts. */
 function ownerOf(hi: u32, lo: u32, owners: i32): i32 {
-  let h = (lo ^ (hi * 0x85ebca6b)) * 0x27d4eb2f;
+  let h = ((lo >> 3) ^ (hi * 0x85ebca6b)) * 0x27d4eb2f;
   h ^= h >> 16;
   return <i32>(h % <u32>owners);
 }
