@@ -114,7 +114,7 @@ test('a pass finished before a crash is not counted again; the next pass resumes
   t.regex(run.stderr, /steps 1–10 of 25 are complete in .*: resuming at step 11/);
 });
 
-test('a folder of another count, format or worker count is refused with exit 2, not overwritten', (t) => {
+test('a folder of another count, format, ownership rule or worker count is refused with exit 2, not overwritten', (t) => {
   const scratch = tempScratch(t);
   t.is(runCli(['4x4', '--keep', '--scratch', scratch, '--workers', '1', '--memory', '300K', '--fan-in', '2']).status, 0);
   const count = path.join(scratch, '4x4', readdirSync(path.join(scratch, '4x4'))[0]);
@@ -138,6 +138,14 @@ test('a folder of another count, format or worker count is refused with exit 2, 
       new RegExp(`holds format version ${old}, this gocount writes 3; remove it or choose another scratch folder\n$`),
     );
   }
+  // A count whose states were shared out by the rule before siblings shared a worker.
+  writeFileSync(countFile, JSON.stringify({ ...identity, ownership: 'ownerOf-v1 mod partitions*workers' }));
+  const ownership = runCli(['4x4', '--scratch', scratch]);
+  t.is(ownership.status, 2);
+  t.regex(
+    ownership.stderr,
+    /shares states out by ownerOf-v1 mod partitions\*workers, this gocount by ownerOf-v2 mod partitions\*workers; remove it or choose another scratch folder\n$/,
+  );
   writeFileSync(countFile, JSON.stringify({ ...identity, columns: 5 }));
   t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /holds a 4-wide sweep of 5 columns, not 4 of 4/);
   rmSync(countFile);

@@ -6,8 +6,8 @@
  * order about three times faster (docs/performance.md). It also hands each successor, with its
  * parent's residues, to the region of the worker that owns it, combining equal successors of the
  * batch, and tallies what goes to dropped successors, so that no record is touched one by one in
- * JavaScript. The parents are copied into
- * the module's memory in one call; the callers read the results through `words`.
+ * JavaScript. The parents are copied into the module's memory in one call; the callers read the
+ * results through `words`.
  */
 
 import type { ResidueExtender } from '../residues/growth.js';
@@ -87,6 +87,8 @@ class Layout {
     this.regions = this.sizes + align(4 * owners);
     this.residueOffset = 8 * records;
     this.regionBytes = this.residueOffset + 4 * k * records;
+    // An index slot holds a record's place in its region above 8 bits, its owner below.
+    if (records >= 2 ** 24 || owners > 256) throw new RangeError(`no index for ${capacity} parents and ${owners} owners`);
     this.index = this.regions + owners * this.regionBytes;
     this.indexBits = Math.ceil(Math.log2(4 * capacity));
     this.end = this.index + 4 * 2 ** this.indexBits;

@@ -20,7 +20,7 @@ const WHITE: i32 = 1;
 const NONE: i32 = -1;
 /** An empty slot of fanOut's index. */
 const NONE_SLOT: u32 = 0xffffffff;
-/** 2^64 / φ, for multiplicative hashing (written in halves: a 64-bit literal is not exact in JavaScript, which lints this file). */
+/** 2^64 / φ, for multiplicative hashing; in halves, since the linter reads a 64-bit literal as a JS number. */
 const GOLDEN: u64 = ((<u64>0x9e3779b9) << 32) | 0x7f4a7c15;
 
 const LOW_BITS: u64 = 30;
@@ -74,7 +74,7 @@ export function expandBatch(parents: usize, n: i32, step: i32, boardWidth: i32, 
  * `residueOffset` on its residues, k words a record; sizes + 4d receives its number of records.
  * Equal successors of the batch are combined on the way, their residues added modulo moduli[r]:
  * siblings (parents equal but for the field the step replaces) share most of their successors,
- * and a parent's siblings are its neighbours in state order, so a third or more of the successors
+ * and a parent's siblings are its neighbours in state order, so about a third of the successors
  * never reach the state table. `index` has 2^indexBits slots (u32, (record << 8) | owner).
  * What the parents send to dropped successors, times × residue for each missing successor, is added
  * modulo moduli[r] (u32 at `moduli`) to the u32 tally at `dropped`.
