@@ -1,9 +1,10 @@
 /**
  * The engine's k-way merge of sorted runs, in WebAssembly (lib/wasm/run-merge.ts): it decodes and
  * checks the records as RunReader.next() does in JavaScript a record at a time (verify and resuming
- * still read so), and merges them, equal states' residues added. The runs' read buffers live in the module's memory, laid out once for the most runs a merge
- * takes (--fan-in), so RunReader reads the files straight into it; this class answers the module's
- * requests for more bytes and turns what it reports into the readers' errors and trailer checks.
+ * still read so), and merges them, equal states' residues added. The runs' read buffers live in the
+ * module's memory, laid out once for the most runs a merge takes (--fan-in), so RunReader reads the
+ * files straight into it; this class answers the module's requests for more bytes and turns what it
+ * reports into the readers' errors and trailer checks.
  */
 
 import { instantiate, align8 as align, type WasmMemory, PAGE_BYTES } from '../wasm-module.js';

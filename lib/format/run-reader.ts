@@ -89,7 +89,7 @@ export class RunReader {
       return false;
     }
     if (this.bufEnd - cursor.pos < maxRecordBytes(residues.length)) this.refill();
-    const end = Math.min(this.bufEnd, this.recordsEnd - this.bufStart);
+    const end = this.recordsEndInBuffer();
     const a = readVarint(buf, cursor, end);
     if (a < 0) this.fail(RECORD_PROBLEMS[1]);
     if (a % 2 === 1) {
@@ -123,13 +123,18 @@ export class RunReader {
     this.fd = -1;
   }
 
+  /** Where the record bytes in the buffer end: at the buffer's end, or the trailer's start. */
+  private recordsEndInBuffer(): number {
+    return Math.min(this.bufEnd, this.recordsEnd - this.bufStart);
+  }
+
   // A decoder outside this class (the engine's WebAssembly merge, lib/engine/run-merge.ts) decodes
   // the records in the lent buffer itself, with the same checks, instead of calling next(); the
   // file's reading, its CRC and its trailer stay here.
 
   /** Where the undecoded record bytes are in the buffer, and whether the file has more. */
   recordWindow(): RecordWindow {
-    const end = Math.min(this.bufEnd, this.recordsEnd - this.bufStart);
+    const end = this.recordsEndInBuffer();
     return { start: this.cursor.pos, end, more: this.bufStart + this.bufEnd < this.recordsEnd };
   }
 

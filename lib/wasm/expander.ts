@@ -105,15 +105,13 @@ export function fanOut(
     const count = <i32>load<u8>(counts + i);
     const src = residues + <usize>i * recordBytes;
     for (let s = 0; s < count; s++, from += 8) {
-      const hi = load<u32>(from);
-      const lo = load<u32>(from + 4);
-      const key = load<u64>(from);
+      const key = load<u64>(from); // hi in its low half, lo in its high half
       let h = <u32>((key * GOLDEN) >> shift);
       for (;;) {
         const slot = index + ((<usize>h) << 2);
         const e = load<u32>(slot);
         if (e == NONE_SLOT) {
-          const d = owners == 1 ? 0 : ownerOf(hi, lo, owners);
+          const d = owners == 1 ? 0 : ownerOf(<u32>key, <u32>(key >> 32), owners);
           const sizeAt = sizes + ((<usize>d) << 2);
           const j = <usize>load<u32>(sizeAt);
           store<u32>(sizeAt, <u32>(j + 1));

@@ -15,6 +15,9 @@
 const LOW_BITS: u64 = 30;
 const HIGH_UNIT: u64 = 1 << LOW_BITS;
 const MAX_VARINT_BYTES: i32 = 5;
+/** Every varint of the format fits 32 bits. */
+const MAX_U32: u64 = 0xffffffff;
+const BROKEN_VARINT: u64 = MAX_U32 + 1;
 
 /** fill()'s answers. */
 const DONE: i32 = 0;
@@ -213,36 +216,17 @@ function advance(i: i32): i32 {
   if (at >= limit) return END;
   const buf = <usize>load<u32>(bufAt + 4 * i);
   const count = load<f64>(records + 8 * i);
-  let p = at;
   // The first varint: 2·lo + 1 starts a new high word (its delta follows), 2·Δlo keeps it.
-  let a: u64 = 0;
-  let shift: u64 = 0;
-  let n = 0;
-  for (;;) {
-    if (p >= limit || n == MAX_VARINT_BYTES) return bad(i, BAD_VARINT);
-    const byte = <u64>load<u8>(buf + p++);
-    a |= (byte & 0x7f) << shift;
-    shift += 7;
-    n++;
-    if (byte < 0x80) break;
-  }
-  if (a >= 0x100000000) return bad(i, BAD_VARINT);
+  const a = readVarint(buf, at, limit);
+  if (a > MAX_U32) return bad(i, BAD_VARINT);
+  let p = varintEnd;
   const previous = load<u64>(key + 8 * i);
   let hi = previous >> LOW_BITS;
   let lo = previous & (HIGH_UNIT - 1);
   if (a & 1) {
-    let d: u64 = 0;
-    shift = 0;
-    n = 0;
-    for (;;) {
-      if (p >= limit || n == MAX_VARINT_BYTES) return bad(i, BAD_VARINT);
-      const byte = <u64>load<u8>(buf + p++);
-      d |= (byte & 0x7f) << shift;
-      shift += 7;
-      n++;
-      if (byte < 0x80) break;
-    }
-    if (d >= 0x100000000) return bad(i, BAD_VARINT);
+    const d = readVarint(buf, p, limit);
+    if (d > MAX_U32) return bad(i, BAD_VARINT);
+    p = varintEnd;
     if (count > 0 && d == 0) return bad(i, NOT_ABOVE);
     hi += d;
     lo = (a - 1) >> 1;
@@ -270,6 +254,27 @@ function advance(i: i32): i32 {
   store<u64>(key + 8 * i, (hi << LOW_BITS) | lo);
   store<f64>(records + 8 * i, count + 1);
   return RECORD;
+}
+
+/** Where the last readVarint stopped: the byte after its varint. */
+let varintEnd: u32 = 0;
+
+/**
+ * The varint at buf + p, which must end before `limit` within MAX_VARINT_BYTES bytes; a broken one
+ * reads as BROKEN_VARINT, above MAX_U32 as any value too large for the format.
+ */
+function readVarint(buf: usize, p: u32, limit: u32): u64 {
+  let value: u64 = 0;
+  let shift: u64 = 0;
+  for (let n = 0; ; n++) {
+    if (p >= limit || n == MAX_VARINT_BYTES) return BROKEN_VARINT;
+    const byte = <u64>load<u8>(buf + p++);
+    value |= (byte & 0x7f) << shift;
+    shift += 7;
+    if (byte < 0x80) break;
+  }
+  varintEnd = p;
+  return value;
 }
 
 function bad(i: i32, what: i32): i32 {
