@@ -134,3 +134,34 @@ test('a damaged run file fails the WebAssembly merge with the JavaScript reader�
   t.true([...messages].some((message) => /varint|not above|out of range|past the end|not below/.test(message)));
   t.true([...messages].some((message) => /CRC-32|residue sum|trailer says/.test(message)));
 });
+
+test('an over-long varint fails both merges as a damaged varint: more than 5 bytes, or a value of 2^32 or more', (t) => {
+  const kernel = new RunMergeKernel(1, BUFFER, 1);
+  const moduli = largestPrimes(1);
+  const dir = tempScratch(t);
+  const file = path.join(dir, 'r.run');
+  const writer = new RunWriter(file, { version: FORMAT_VERSION, width: 19, columns: 19, step: 40, run: 1, moduli }, Buffer.alloc(4096));
+  writer.append(0, 5, Uint32Array.of(1), 0);
+  writer.append(0, 9, Uint32Array.of(2), 0);
+  writer.finish();
+  const bytes = readFileSync(file);
+  const start = headerBytes(1);
+  // The first record's first varint is 2·5 + 1 = 11, one byte; the high word's delta, 0, follows.
+  t.is(bytes[start], 11);
+  const withFirstVarint = (varintBytes: number[]) =>
+    Buffer.concat([bytes.subarray(0, start), Buffer.from(varintBytes), bytes.subarray(start + 1)]);
+  // 11 in five bytes is long but within the format: both merges read the file as written.
+  writeFileSync(file, withFirstVarint([0x8b, 0x80, 0x80, 0x80, 0x00]));
+  t.throws(() => javascriptMerge([file], moduli, 10), { message: /CRC-32 mismatch/ });
+  t.throws(() => kernelMerge(kernel, [file], moduli, 10), { message: /CRC-32 mismatch/ });
+  for (const varintBytes of [
+    [0x8b, 0x80, 0x80, 0x80, 0x80, 0x00], // 11 in six bytes
+    [0xff, 0xff, 0xff, 0xff, 0x1f], // 2^35 − 1 in five
+    [0x81, 0x80, 0x80, 0x80, 0x10], // 2^32 + 1
+  ]) {
+    writeFileSync(file, withFirstVarint(varintBytes));
+    const expected = t.throws(() => javascriptMerge([file], moduli, 10), { instanceOf: RunFileError });
+    t.regex(expected!.message, /: record 1: damaged varint$/, varintBytes.join(' '));
+    t.is(t.throws(() => kernelMerge(kernel, [file], moduli, 10))?.message, expected?.message, varintBytes.join(' '));
+  }
+});
