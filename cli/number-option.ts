@@ -9,7 +9,8 @@ import { UsageError } from '../lib/errors.js';
 export function numberOption(name: string, label = `--${name}`) {
   return {
     type: 'string' as const,
-    coerce: (value: unknown): number => {
+    coerce: (given: unknown): number => {
+      const value = Array.isArray(given) ? given.at(-1) : given; // given twice: the last value counts
       if (typeof value === 'number') return value; // a default
       const text = String(value);
       const number = Number(text);

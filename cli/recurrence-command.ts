@@ -1,9 +1,10 @@
 /** `gocount recurrence M`: the minimal linear recurrence of L(M,n) in n, with λ_M and a_M. */
 
-import { writeFileSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
 import { UsageError } from '../lib/errors.js';
+import { writeFileAtomically } from '../lib/format/atomic.js';
+import { writableFile } from '../lib/format/writable-file.js';
 import { recurrenceOf } from '../lib/recurrence/recurrence-report.js';
 
 interface RecurrenceArgs {
@@ -28,11 +29,12 @@ export const recurrenceCommand: CommandModule<object, RecurrenceArgs> = {
   handler: (args) => {
     if (!Number.isInteger(args.digits) || args.digits < 1 || args.digits > 1000)
       throw new UsageError(`--digits ${args.digits}: must be a whole number from 1 to 1000`);
+    const coefficientsFile = args.coefficients === undefined ? undefined : writableFile('coefficients', args.coefficients);
     const started = performance.now();
     const r = recurrenceOf(args.height, args.digits);
     const seconds = (performance.now() - started) / 1000;
     const coefficients = r.coefficients.map(String);
-    if (args.coefficients) writeFileSync(args.coefficients, coefficients.join('\n') + '\n');
+    if (coefficientsFile !== undefined) writeFileAtomically(coefficientsFile, coefficients.join('\n') + '\n');
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ ...r, coefficients, numerator: r.numerator.map(String), seconds })}\n`);
       return;

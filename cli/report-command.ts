@@ -1,9 +1,9 @@
 /** `gocount report PATH`: a self-contained HTML page with charts of a count's per-step log. */
 
-import path from 'node:path';
 import type { CommandModule } from 'yargs';
-import { UsageError } from '../lib/errors.js';
+import { systemProblem, UsageError } from '../lib/errors.js';
 import { writeFileAtomically } from '../lib/format/atomic.js';
+import { writableFile } from '../lib/format/writable-file.js';
 import { renderReport } from '../lib/report/html-report.js';
 import { loadReport } from '../lib/report/report-data.js';
 
@@ -29,11 +29,11 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .example('gocount report stats.jsonl -o 13x13.html', 'the same from a file written by --stats-json'),
   handler: (args) => {
     const data = loadReport(args.path);
-    const output = path.resolve(args.output);
+    const output = writableFile('output', args.output);
     try {
       writeFileAtomically(output, renderReport(data));
     } catch (error) {
-      throw new UsageError(`--output ${args.output}: cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      throw new UsageError(`--output ${args.output}: cannot be written (${systemProblem(error)})`);
     }
     if (!args.json) {
       process.stdout.write(`${output}\n`);

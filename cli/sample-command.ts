@@ -29,7 +29,9 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
     const result = sample({ m: board.m, n: board.n, runs: args.runs, seed });
     const seconds = (performance.now() - started) / 1000;
     const exact = knownCount(board.m, board.n);
-    const deviations = exact === undefined ? undefined : (result.mean - Number(exact.value)) / result.standardError;
+    const difference = exact === undefined ? undefined : result.mean - Number(exact.value);
+    // Every probe of a board with one border state per step gives the exact count: no error at all.
+    const deviations = difference === undefined || result.standardError === 0 ? undefined : difference / result.standardError;
     const { m, n } = board;
     if (args.json) {
       process.stdout.write(
@@ -51,7 +53,12 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
         `(standard error, ${((100 * result.standardError) / result.mean).toPrecision(3)}%)`,
       `${result.runs} runs, seed ${seed}, ${seconds.toFixed(1)} s`,
     ];
-    if (exact !== undefined) lines.push(`exact ${exact.value}: the estimate is ${deviations!.toFixed(2)} standard errors from it`);
+    if (exact !== undefined)
+      lines.push(
+        deviations === undefined
+          ? `exact ${exact.value}: every probe gave ${difference === 0 ? 'it' : result.mean.toPrecision(6)}`
+          : `exact ${exact.value}: the estimate is ${deviations.toFixed(2)} standard errors from it`,
+      );
     process.stdout.write(`${lines.join('\n')}\n`);
   },
 };

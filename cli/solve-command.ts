@@ -4,6 +4,7 @@ import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
 import { availableMemory } from '../lib/engine/available-memory.js';
 import { UsageError } from '../lib/errors.js';
+import { writableFile } from '../lib/format/writable-file.js';
 import { lookUp } from '../lib/solve/look-up.js';
 import { SCORINGS, type Scoring } from '../lib/solve/solve-board.js';
 import { writeSolveDb } from '../lib/solve/solve-db.js';
@@ -125,6 +126,8 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     const { m, n } = parseBoard(args.size);
     if (args['empty-board-only'] && args.rule === 'no-cycle' && args.db !== undefined)
       throw new UsageError('--db needs every state valued: leave out --empty-board-only');
+    // Checked before the solve, which may take hours: not after it.
+    if (args.db !== undefined) writableFile('db', args.db);
     const started = performance.now();
     const onProgress = solveProgress(`solve ${m}x${n}`, args.quiet || args.json);
     const memory = args.memory === undefined ? undefined : parseSize(args.memory, 'memory', availableMemory().bytes);

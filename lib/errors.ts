@@ -68,3 +68,27 @@ export class AbortedError extends GocountError {
     super(message, exitCode, 'GOCOUNT_ABORTED');
   }
 }
+
+/** An error of the operating system (a file that cannot be opened, a full disk), as Node raises it. */
+export function isSystemError(error: unknown): error is NodeJS.ErrnoException & { code: string; syscall: string; dest?: string } {
+  const e = error as NodeJS.ErrnoException | undefined;
+  return error instanceof Error && typeof e?.code === 'string' && typeof e.syscall === 'string';
+}
+
+/** What went wrong, in a few words: "permission denied (EACCES)"; for any other error its message. */
+export function systemProblem(error: unknown): string {
+  if (isSystemError(error)) {
+    // Node's messages read "EACCES: permission denied, open '/x'".
+    const words = /^[A-Z0-9_]+: ([^,]+)/.exec(error.message)?.[1];
+    return words === undefined ? error.code : `${words} (${error.code})`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Errors that say the path given cannot be used, as against a failure while using it (a full disk). */
+const PATH_PROBLEMS = new Set(['ENOENT', 'ENOTDIR', 'EISDIR', 'EACCES', 'EPERM', 'EROFS', 'ELOOP', 'ENAMETOOLONG', 'EEXIST', 'ENXIO']);
+
+/** The exit code of a system error: 2 when the path given cannot be used, 1 when a run failed. */
+export function systemExitCode(error: NodeJS.ErrnoException): number {
+  return PATH_PROBLEMS.has(error.code ?? '') ? 2 : 1;
+}

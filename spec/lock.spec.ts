@@ -51,6 +51,10 @@ test("a lock left by a dead process of this host is taken over with a note; anot
   await new Promise((resolve) => gone.on('exit', resolve));
   const lock = path.join(count, LOCK_FILE);
   writeFileSync(lock, JSON.stringify({ pid: gone.pid, host: os.hostname(), started: '2026-01-01T00:00:00.000Z' }));
+  // Not a count running: verify checks the steps.
+  const verify = await runCli(['verify', count]);
+  t.is(verify.status, 0, verify.stdout);
+  t.regex(verify.stdout, /checked 1 count, 10 steps, .*: no problems\n$/);
   const taken = await runCli(['3x3', '--scratch', scratch, '--keep']);
   t.is(taken.status, 0, taken.stderr);
   t.is(taken.stdout, '12675\n');

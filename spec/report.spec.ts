@@ -271,6 +271,6 @@ testRefusals([
   [['report', emptyFolder], /nothing: holds no gocount count folder \(count\.json\) and is not a step log$/m],
   [
     ['report', goodLog, '-o', path.join(bad, 'no', 'such', 'dir', 'r.html')],
-    /^gocount: --output .*r\.html: cannot be written \(ENOENT\)$/m,
+    /^gocount: --output .*r\.html: its folder .*no\/such\/dir does not exist$/m,
   ],
 ]);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableMemory } from '../lib/engine/available-memory.js';
 import { STEP_LOG_FILE, parseStepLog } from '../lib/format/step-log.js';
@@ -196,4 +196,51 @@ test('a second SIGINT stops the count at once, gives back its lock, and exits 13
   const resumed = await runCliAsync(args);
   t.is(resumed.stdout, `${L9}\n`);
   t.notRegex(resumed.stderr, /took over the lock/);
+});
+
+test('flags: one without its value is refused, a choice outside the list names the list, one given twice takes its last value', async (t) => {
+  const scratch = tempScratch(t);
+  for (const [args, line] of [
+    [['3x3', '--scratch'], 'gocount: --scratch needs a value\n'],
+    [['report', scratch, '-o'], 'gocount: -o needs a value\n'],
+    [['solve', '2x2', '--rule', 'foo'], 'gocount: --rule foo: must be no-cycle or cycle-draw (see gocount --help)\n'],
+  ] as const) {
+    const run = await runCliAsync([...args]);
+    t.is(run.status, 2, args.join(' '));
+    t.is(run.stderr, line);
+  }
+  // 1K is below what any count needs: refused when it is the value that counts, the last one.
+  t.is((await runCliAsync(['3x3', '--memory', '1K', '--memory', '300M', '--scratch', scratch])).stdout, '12675\n');
+  const last = await runCliAsync(['3x3', '--memory', '300M', '--memory', '1K', '--scratch', scratch]);
+  t.regex(last.stderr, /^gocount: --memory 1.0 KiB: too small/);
+  t.is((await runCliAsync(['solve', '2x2', '--rule', 'foo', '--rule', 'cycle-draw', '--json'])).status, 0);
+});
+
+test('output files are checked before the work; a full output device or scratch under /proc gets one line', async (t) => {
+  const missing = path.join(tempScratch(t), 'no-such-folder');
+  const solve = await runCliAsync(['solve', '2x3', '--db', path.join(missing, 'x.db')]);
+  t.is(solve.status, 2);
+  t.is(solve.stderr, `gocount: --db ${path.join(missing, 'x.db')}: its folder ${missing} does not exist\n`, 'before any progress');
+  const recurrence = await runCliAsync(['recurrence', '3', '--coefficients', path.join(missing, 'c.txt')]);
+  t.is(recurrence.status, 2);
+  t.is(recurrence.stderr, `gocount: --coefficients ${path.join(missing, 'c.txt')}: its folder ${missing} does not exist\n`);
+  // Node's recursive mkdir spins for ever under /proc.
+  const spill = await runCliAsync(
+    ['solve', '2x3', '--rule', 'cycle-draw', '--no-symmetry', '--memory', '32K', '--quiet', '--scratch', '/proc/gocount-x'],
+    {
+      timeout: 20_000,
+    },
+  );
+  t.is(spill.status, 2);
+  t.is(spill.stderr, 'gocount: scratch folder /proc/gocount-x: cannot create /proc/gocount-x: the file system does not allow it\n');
+  const device = openSync('/dev/full', 'w');
+  const full = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [cliPath, '3x3'], { stdio: ['ignore', device, 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (status) => resolve({ status, stderr }));
+  });
+  closeSync(device);
+  t.is(full.status, 1);
+  t.is(full.stderr, 'gocount: cannot write the output: no space left on device (ENOSPC)\n');
 });

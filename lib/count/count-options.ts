@@ -6,7 +6,6 @@
 
 import os from 'node:os';
 import path from 'node:path';
-import fse from 'fs-extra';
 import { InvalidOptionError } from '../errors.js';
 import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
@@ -17,6 +16,7 @@ import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../cluster/driver.js';
 import type { OnProgress } from '../engine/progress.js';
 import { ignoreProgress } from '../engine/progress.js';
 import { parseSize } from '../units.js';
+import { writableFile } from '../format/writable-file.js';
 
 export interface CountOptions {
   /** The board: m rows (the sweep's width unless it is the wider side) by n columns. */
@@ -149,29 +149,14 @@ function defaultMemory(partitioned: NormalizedCountOptions['partitioned']): numb
 
 const MIN_DEFAULT_TASK_MEMORY = 64 * 2 ** 20;
 
-function scratchOption(scratch: string | undefined): string {
+/** The scratch folder, resolved: `scratch` or the default. */
+export function scratchOption(scratch: string | undefined): string {
   if (scratch !== undefined && (typeof scratch !== 'string' || scratch.trim() === ''))
     throw new InvalidOptionError('scratch', `"${String(scratch)}"`, 'not a folder name');
   return path.resolve(scratch ?? DEFAULT_SCRATCH);
 }
 
 /** A file the count will write: its folder must exist, and it must not be a folder itself. */
-function writableFile(option: string, file: string): string {
-  if (typeof file !== 'string' || file.trim() === '') throw new InvalidOptionError(option, `"${String(file)}"`, 'not a file name');
-  const resolved = path.resolve(file);
-  const statOf = (at: string) => {
-    try {
-      return fse.statSync(at, { throwIfNoEntry: false });
-    } catch {
-      return undefined; // a part of the path is a file
-    }
-  };
-  if (statOf(resolved)?.isDirectory()) throw new InvalidOptionError(option, file, 'is a folder, not a file');
-  if (!statOf(path.dirname(resolved))?.isDirectory())
-    throw new InvalidOptionError(option, file, `its folder ${path.dirname(resolved)} does not exist`);
-  return resolved;
-}
-
 function sizeOption(option: string, value: number | string, whole?: number): number {
   if (typeof value === 'string') return parseSize(value, option, whole);
   if (!(Number.isSafeInteger(value) && value > 0)) throw new InvalidOptionError(option, value, 'not a positive whole number of bytes');

@@ -219,14 +219,14 @@ export class ScratchFolder {
   }
 }
 
-/** Turns ENOSPC and friends into one clear line. */
-export function diskError(error: unknown, where: string): unknown {
+/** Turns ENOSPC and friends into one clear line; `advice` says what to do then (a count resumes). */
+export function diskError(
+  error: unknown,
+  where: string,
+  advice = 'finished steps are kept: free some space and run the same count again to resume',
+): unknown {
   const code = (error as NodeJS.ErrnoException)?.code;
   if (code === 'ENOSPC' || code === 'EDQUOT')
-    return new GocountError(
-      `disk full while writing ${where}; finished steps are kept: free some space and run the same count again to resume`,
-      1,
-      'GOCOUNT_DISK_FULL',
-    );
+    return new GocountError(`disk full while writing ${where}; ${advice}`, 1, 'GOCOUNT_DISK_FULL');
   return error;
 }

@@ -1,11 +1,18 @@
-/** Small files (manifests, count and result records) written whole or not at all. */
+/** Small files (manifests, count and result records, solve databases) written whole or not at all. */
 
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { tempPath } from './count-folder.js';
 
-/** Writes `text` under a temporary name, syncs it and renames it into place. */
-export function writeFileAtomically(path: string, text: string): void {
+/**
+ * Writes `text` under a temporary name, syncs it and renames it into place. A device or a pipe
+ * (/dev/stdout, a FIFO) is written to as it is: a rename would replace it with a plain file.
+ */
+export function writeFileAtomically(path: string, text: string | Uint8Array): void {
+  if (isDeviceOrPipe(path)) {
+    writeFileSync(path, text);
+    return;
+  }
   const temp = tempPath(path);
   try {
     writeFileSync(temp, text);
@@ -27,5 +34,14 @@ export function syncDirectory(dir: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+function isDeviceOrPipe(path: string): boolean {
+  try {
+    const stats = statSync(path);
+    return !stats.isFile() && !stats.isDirectory();
+  } catch {
+    return false;
   }
 }

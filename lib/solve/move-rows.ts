@@ -7,9 +7,10 @@
  * stopped or killed leaves nothing behind.
  */
 
-import { closeSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diskError } from '../engine/scratch.js';
+import { makeFolder } from '../format/make-folder.js';
 
 /** Rows of states first .. last - 1: item e of them is items[e - offset]. */
 export interface RowBlock {
@@ -147,7 +148,7 @@ export class RowWriter {
   private write(chunk: Uint32Array, count: number): void {
     try {
       if (this.fd < 0) {
-        mkdirSync(this.spill!.folder, { recursive: true });
+        makeFolder(this.spill!.folder, 'scratch folder');
         const folder = mkdtempSync(path.join(this.spill!.folder, 'solve-'));
         this.fd = openSync(path.join(folder, 'rows.u32'), 'w+');
         try {
@@ -158,7 +159,7 @@ export class RowWriter {
       }
       writeSync(this.fd, new Uint8Array(chunk.buffer, chunk.byteOffset, count * 4));
     } catch (error) {
-      throw diskError(error, this.spill!.folder);
+      throw diskError(error, this.spill!.folder, 'free some space, or give --scratch a folder with more, and solve again');
     }
   }
 

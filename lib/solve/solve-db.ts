@@ -7,9 +7,10 @@
  * and the values against the moves (lib/solve/retrograde.ts for where that applies).
  */
 
-import { closeSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { UsageError } from '../errors.js';
+import { GocountError, isSystemError, systemExitCode, systemProblem, UsageError } from '../errors.js';
+import { writeFileAtomically } from '../format/atomic.js';
 import type { Problem } from '../verify/problems.js';
 import { MoveGraph } from './move-graph.js';
 import { bestOfChildren, positionComponents } from './retrograde.js';
@@ -61,13 +62,11 @@ export function writeSolveDb(file: string, solved: SolvedBoard): void {
   const body = Buffer.from(values.buffer, values.byteOffset, values.length);
   const trailer = Buffer.alloc(4);
   trailer.writeUInt32LE(crc32(body, crc32(head)));
-  const temporary = `${file}.partial-${process.pid}`;
   try {
-    writeFileSync(temporary, Buffer.concat([head, body, trailer]));
-    renameSync(temporary, file);
+    writeFileAtomically(file, Buffer.concat([head, body, trailer]));
   } catch (error) {
-    rmSync(temporary, { force: true });
-    throw new UsageError(`${file}: cannot write the database (${(error as Error).message})`);
+    const message = `${file}: cannot write the database (${systemProblem(error)})`;
+    throw new GocountError(message, isSystemError(error) ? systemExitCode(error) : 1);
   }
 }
 

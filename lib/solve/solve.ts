@@ -6,8 +6,7 @@
  */
 
 import os from 'node:os';
-import path from 'node:path';
-import { DEFAULT_SCRATCH } from '../count/count-options.js';
+import { scratchOption } from '../count/count-options.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { GocountError, InvalidOptionError } from '../errors.js';
 import { formatBytes } from '../units.js';
@@ -187,7 +186,7 @@ export function solveBoard(options: SolveOptions): SolvedBoard {
   const symmetry = rule === 'cycle-draw' && options.symmetry !== false ? new BoardSymmetry(m, n) : undefined;
   const space = new StateSpace(board, rule, phase('positions'), symmetry && symmetry.count > 1 ? symmetry : undefined);
   onProgress('positions', 1, 1);
-  const spill = { folder: path.resolve(options.scratch ?? DEFAULT_SCRATCH), ...movesInMemory(space, memory) };
+  const spill = { folder: scratchOption(options.scratch), ...movesInMemory(space, memory) };
   const graph = new MoveGraph(space, phase('moves'), spill);
   onProgress('moves', 1, 1);
   try {

@@ -6,6 +6,7 @@
  * and result.json carry.
  */
 
+import os from 'node:os';
 import path from 'node:path';
 import fse from 'fs-extra';
 import {
@@ -27,6 +28,7 @@ import {
 const SWEEP_NAME = /^\d+x\d+$/;
 import type { StepManifest } from '../format/manifest.js';
 import type { Problem } from './problems.js';
+import { isAlive, readLockHolder } from '../engine/count-lock.js';
 import { checkStep, StepCheck } from './step-check.js';
 
 export interface CountCheck {
@@ -53,8 +55,10 @@ export function checkCount(dir: string, onStep?: (step: StepCheck) => void): Cou
     path.basename(here) === moduliFolderName(identity.moduli) && (!SWEEP_NAME.test(parent) || parent === sweepFolderName(identity));
   if (!named) problems.push({ file: countFile, problem: "describes another count than its folder's name (board or moduli changed)" });
   const lockFile = path.join(dir, LOCK_FILE);
-  if (fse.pathExistsSync(lockFile)) {
-    const holder = fse.readJsonSync(lockFile, { throws: false }) as { pid?: number; host?: string; started?: string } | null;
+  const holder = readLockHolder(dir);
+  // The lock of a count that was killed on this host is taken over by the next count: not a count running.
+  const stale = holder !== undefined && holder.host === os.hostname() && !isAlive(holder.pid);
+  if (fse.pathExistsSync(lockFile) && !stale) {
     const who = holder ? `process ${holder.pid} on ${holder.host} since ${holder.started}` : 'a process whose lock file is unreadable';
     // Its files change while the count runs: checking them now would report changes, not damage.
     problems.push({ file: lockFile, problem: `locked by ${who}: a count is running here, so its steps were not checked` });

@@ -1,0 +1,31 @@
+/**
+ * Every option that takes a value requires one: yargs otherwise reads `--scratch` with nothing after
+ * it as an empty value, and the command goes on with its default.
+ */
+
+import type { Argv, CommandModule } from 'yargs';
+
+/** What yargs's getOptions() gives, in part (it is missing from yargs's types). */
+interface ParsedOptions {
+  key: Record<string, unknown>;
+  boolean: string[];
+}
+
+/** The command with its builder extended: each of its options but the booleans requires a value. */
+export function valuesRequired<T, U>(command: CommandModule<T, U>): CommandModule<T, U> {
+  const builder = command.builder;
+  if (typeof builder !== 'function') return command;
+  // Positionals are named in the command itself: "solve [size..]", "verify <path>".
+  const positionals = new Set([...String(command.command).matchAll(/[<[]([\w-]+)/g)].map((match) => match[1]));
+  return {
+    ...command,
+    builder: (y: Argv<T>) => {
+      const built = builder(y) as Argv<U>;
+      const { key, boolean } = (built as unknown as { getOptions(): ParsedOptions }).getOptions();
+      const flags = Object.keys(key).filter(
+        (name) => !boolean.includes(name) && !positionals.has(name) && name !== 'help' && name !== 'version',
+      );
+      return built.requiresArg(flags);
+    },
+  };
+}
