@@ -132,7 +132,9 @@ const badSizes: Array<[string[], RegExp]> = [
   [['3x3', '--workers', '1.5'], /--workers 1.5: must be an integer from 1 to 256/],
   [['3x3', '--workers', '257'], /--workers 257: must be an integer from 1 to 256/],
   [['3x3', '--fan-in', '1'], /--fan-in 1: must be an integer of at least 2/],
-  [['3x3', '--residues-per-pass', '0'], /--residues-per-pass 0: must be an integer of at least 1/],
+  [['3x3', '--residues-per-pass', '0'], /--residues-per-pass 0: must be an integer from 1 to 64/],
+  [['3x3', '--residues-per-pass', '65'], /--residues-per-pass 65: must be an integer from 1 to 64/],
+  [['2x70000'], /board 2x70000: 70000 columns, above the most a run file records \(65535\)/],
   [['9x9', '--memory', '4M', '--disk', '1K'], /--disk 1.0 KiB: less than the .* of disk this count may need/],
   [['3x3', '--scratch', '/etc/hostname/inside'], /scratch folder .*: \/etc\/hostname is a file, not a folder/],
 ];

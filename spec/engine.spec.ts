@@ -6,6 +6,7 @@ import { countWithEngine, EngineOptions } from '../lib/engine/count.js';
 import { ignoreProgress } from '../lib/engine/progress.js';
 import type { Sweep } from '../lib/board/shape.js';
 import { tempScratch } from './support/scratch.js';
+import { buildColumnTransfer, exactTerms } from '../lib/recurrence/column-transfer.js';
 import { MANIFEST_FILE, stepFolderName } from '../lib/format/count-folder.js';
 
 const engine = (t: import('ava').ExecutionContext, sweep: Sweep, options: Partial<EngineOptions> = {}) =>
@@ -136,4 +137,12 @@ test('two workers with a tiny budget, --keep, and passes: runs from both workers
 test('the column-boundary sums with two workers', async (t) => {
   const sweep = { width: 3, columns: 8 };
   t.deepEqual((await engine(t, sweep, { workers: 2 })).perColumn, countInMemoryByColumn(sweep));
+});
+
+test('a board whose moduli are more than a state table holds (64) is counted in passes of 64: 2×700 equals the column transfer', async (t) => {
+  const sweep = { width: 2, columns: 700 };
+  const result = await engine(t, sweep);
+  t.is(result.moduli.length, 70);
+  t.is(result.passes, 2);
+  t.is(result.legal, exactTerms(buildColumnTransfer(2), 701)[700]);
 });

@@ -31,8 +31,16 @@ export function sweepOf(board: Board, keepOrientation = false): Sweep {
       'GOCOUNT_INVALID_SIZE',
     );
   }
+  if (columns > MAX_COLUMNS)
+    throw new UsageError(
+      `board ${board.m}x${board.n}: ${columns} columns, above the most a run file records (${MAX_COLUMNS})`,
+      'GOCOUNT_INVALID_SIZE',
+    );
   return { width, columns };
 }
+
+/** Run files record the columns of their count in 16 bits. */
+export const MAX_COLUMNS = 65535;
 
 /** The board m × n given as numbers, checked as parseBoard checks words. */
 export function boardOf(m: number, n: number): Board {

@@ -11,6 +11,7 @@ import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { availableMemory } from '../engine/available-memory.js';
 import { MAX_WORKERS } from '../engine/count.js';
+import { MOST_RESIDUES } from '../engine/state-table.js';
 import { LAUNCHERS, LauncherName } from '../cluster/launcher.js';
 import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../cluster/driver.js';
 import type { OnProgress } from '../engine/progress.js';
@@ -90,8 +91,8 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= MAX_WORKERS)) {
     throw new InvalidOptionError('workers', workers, `must be an integer from 1 to ${MAX_WORKERS}`);
   }
-  if (residuesPerPass !== undefined && !(Number.isInteger(residuesPerPass) && residuesPerPass >= 1)) {
-    throw new InvalidOptionError('residuesPerPass', residuesPerPass, 'must be an integer of at least 1');
+  if (residuesPerPass !== undefined && !(Number.isInteger(residuesPerPass) && residuesPerPass >= 1 && residuesPerPass <= MOST_RESIDUES)) {
+    throw new InvalidOptionError('residuesPerPass', residuesPerPass, `must be an integer from 1 to ${MOST_RESIDUES}`);
   }
   const partitioned = partitionOptions(options);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal))

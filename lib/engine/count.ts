@@ -15,6 +15,7 @@ import { formatBytes } from '../units.js';
 import { MemoryPlan, planMemory } from './budget.js';
 import { availableMemory } from './available-memory.js';
 import { PassRunner } from './pass.js';
+import { MOST_RESIDUES } from './state-table.js';
 import { PartitionedPass } from '../cluster/driver.js';
 import { LauncherName, makeLauncher } from '../cluster/launcher.js';
 import { ScratchFolder } from './scratch.js';
@@ -85,7 +86,7 @@ export interface EngineSetup {
 export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>): EngineSetup {
   const { sweep, fanIn } = options;
   const moduli = moduliFor(sweep.width * sweep.columns);
-  const passes = splitIntoPasses(moduli, options.residuesPerPass ?? moduli.length);
+  const passes = splitIntoPasses(moduli, options.residuesPerPass ?? Math.min(moduli.length, MOST_RESIDUES));
   const recorded = new ScratchFolder(options.scratchDir, {
     width: sweep.width,
     columns: sweep.columns,

@@ -48,8 +48,9 @@ const PREFIX_BITS = 16;
 const BUCKET_STATES = 1 << 12;
 /** Share of each bucket's range spread evenly over all prefixes, for states the plan did not foresee. */
 const UNIFORM_SHARE = 0.05;
-/** Residues a record may carry, at most: room for their moduli in the module's memory. */
-const MOST_RESIDUES = 64;
+/** Residues a record may carry, at most: room for their moduli in the module's memory. A count whose
+ * moduli are more (boards of about 1,290 points and more) takes them in passes of this many. */
+export const MOST_RESIDUES = 64;
 
 export interface RecordSink {
   append(hi: number, lo: number, residues: Uint32Array, at: number): void;
