@@ -1,7 +1,7 @@
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { FORMAT_VERSION } from '../lib/format/layout.js';
+import { decodeHeader, FORMAT_VERSION, RunHeader, trailerBytes } from '../lib/format/layout.js';
 import { writeManifest } from '../lib/format/manifest.js';
 import { RunWriter } from '../lib/format/run-writer.js';
 import { verifyPath } from '../lib/verify/verify.js';
@@ -212,6 +212,20 @@ test('inspect of a run file cut short exits 1 whatever --first asks for', (t) =>
     t.is(run.status, 1, `--first ${first}`);
     t.regex(run.stderr, /^gocount: .+\n$/);
   }
+});
+
+test('inspect of a run file with a byte changed past the records it prints exits 1 with the problem', (t) => {
+  const file = path.join(tempScratch(t), runFileName(1));
+  const whole = readFileSync(path.join(count4, stepFolderName(6), runFileName(1)));
+  const changed = Buffer.from(whole);
+  // A residue byte of the last record: its state still decodes, so only the sums and the CRC-32 tell.
+  const k = (decodeHeader(whole) as RunHeader).moduli.length;
+  changed[changed.length - trailerBytes(k) - 1] ^= 1;
+  writeFileSync(file, changed);
+  const run = runCli(['inspect', file, '--first', '1']);
+  t.is(run.status, 1);
+  t.regex(run.stdout, /^ {7}1 {2}/m, 'the record asked for is printed');
+  t.regex(run.stderr, /^gocount: .*: (residue sum \d+ is|CRC-32 mismatch)[^\n]*\n$/);
 });
 
 const badInput: Array<[string[], RegExp]> = [

@@ -66,6 +66,9 @@ export function inspectRun(file: string, skip: number, limit: number): Inspectio
       }
       records.push({ record: reader.records, state, code: describeCode(reader.hi, reader.lo), residues: Array.from(reader.residues) });
     }
+    // The rest is read too, unprinted: the records shown are then known to come from a sound file
+    // (its records, count, sums and CRC-32 checked), or the problem is reported.
+    while (reader.next());
   } catch (failure) {
     if (!(failure instanceof GocountError)) throw failure;
     error = failure.message;

@@ -7,5 +7,7 @@ export interface Problem {
 }
 
 export function formatProblem({ file, record, problem }: Problem): string {
-  return record === undefined ? `${file}: ${problem}` : `${file}: record ${record}: ${problem}`;
+  // One line a problem, whatever a parser's message holds.
+  const text = problem.replace(/\s*\n\s*/g, ' ');
+  return record === undefined ? `${file}: ${text}` : `${file}: record ${record}: ${text}`;
 }
