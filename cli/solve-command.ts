@@ -14,13 +14,13 @@ import { parseSize } from '../lib/units.js';
 
 interface SolveArgs {
   size?: (string | number)[];
-  rule: CycleRule;
-  scoring: Scoring;
+  rule?: CycleRule;
+  scoring?: Scoring;
   json: boolean;
   stats: boolean;
   db?: string;
   position?: string;
-  'to-move': 'black' | 'white';
+  'to-move'?: 'black' | 'white';
   'after-pass': boolean;
   ko?: string;
   quiet: boolean;
@@ -55,6 +55,36 @@ const scoringText: Record<Scoring, string> = {
   'split-shared': 'area scoring, shared points split',
 };
 
+/** Flags of a solve that a look-up (--position) has no use for, and the other way round. */
+const SOLVE_ONLY: Array<[string, (args: SolveArgs) => boolean]> = [
+  ['--memory', (args) => args.memory !== undefined],
+  ['--scratch', (args) => args.scratch !== undefined],
+  ['--no-symmetry', (args) => !args.symmetry],
+  ['--empty-board-only', (args) => args['empty-board-only']],
+  ['--stats', (args) => args.stats],
+];
+const LOOK_UP_ONLY: Array<[string, (args: SolveArgs) => boolean]> = [
+  ['--to-move', (args) => args['to-move'] !== undefined],
+  ['--after-pass', (args) => args['after-pass']],
+  ['--ko', (args) => args.ko !== undefined],
+];
+
+function refuseFlags(args: SolveArgs, flags: Array<[string, (args: SolveArgs) => boolean]>, onlyTo: string): void {
+  const given = flags.filter(([, isGiven]) => isGiven(args)).map(([flag]) => flag);
+  if (given.length > 0) throw new UsageError(`${given.join(', ')} ${given.length === 1 ? 'applies' : 'apply'} only to ${onlyTo}`);
+}
+
+/** A size, rule or scoring given with --position must be the database's: the look-up answers for the database's alone. */
+function checkAgainstDatabase(args: SolveArgs, header: { m: number; n: number; rule: string; scoring: string }): void {
+  const db = `${args.db} holds ${header.m}x${header.n} under ${header.rule} with ${header.scoring} scoring`;
+  if (args.size !== undefined && args.size.length > 0) {
+    const { m, n } = parseBoard(args.size);
+    if (m !== header.m || n !== header.n) throw new UsageError(`board ${m}x${n} given, but ${db}`);
+  }
+  if (args.rule !== undefined && args.rule !== header.rule) throw new UsageError(`--rule ${args.rule} given, but ${db}`);
+  if (args.scoring !== undefined && args.scoring !== header.scoring) throw new UsageError(`--scoring ${args.scoring} given, but ${db}`);
+}
+
 export const solveCommand: CommandModule<object, SolveArgs> = {
   command: 'solve [size..]',
   describe: 'the value of the empty board and its best first moves, by retrograde analysis over every legal position (up to 16 points)',
@@ -63,14 +93,13 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true })
       .option('rule', {
         choices: CYCLE_RULES,
-        default: 'no-cycle' as CycleRule,
-        describe: 'no-cycle: no move may repeat a position (situational superko); cycle-draw: simple ko, a longer cycle is a draw',
+        describe:
+          'no-cycle (the default): no move may repeat a position (situational superko); cycle-draw: simple ko, a longer cycle is a draw',
       })
       .option('scoring', {
         choices: SCORINGS,
-        default: 'tromp-taylor' as Scoring,
         describe:
-          'tromp-taylor: empty points reaching both colours count for nobody; split-shared: they are split, an odd one to the player who passed first (the paper)',
+          'tromp-taylor (the default): empty points reaching both colours count for nobody; split-shared: they are split, an odd one to the player who passed first (the paper)',
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON (its value field is the value)' })
       .option('stats', { type: 'boolean', default: false, describe: 'also print the retrograde analysis: epochs, cycles, states by value' })
@@ -78,8 +107,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .option('position', { type: 'string', describe: 'look a position up in --db: rows from the top, separated by /, of X, O and .' })
       .option('to-move', {
         choices: ['black', 'white'] as const,
-        default: 'black' as const,
-        describe: 'with --position: the player to move',
+        describe: 'with --position: the player to move (default black)',
       })
       .option('after-pass', { type: 'boolean', default: false, describe: 'with --position: the last move was a pass' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress lines on stderr' })
@@ -107,8 +135,10 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
   handler: (args) => {
     if (args.position !== undefined) {
       if (args.db === undefined) throw new UsageError('--position needs --db FILE, a database written by gocount solve MxN --db FILE');
-      const toMove = args['to-move'];
+      refuseFlags(args, SOLVE_ONLY, 'a solve, not to a look-up with --position');
+      const toMove = args['to-move'] ?? 'black';
       const found = lookUp(args.db, { position: args.position, toMove, afterPass: args['after-pass'], ko: args.ko });
+      checkAgainstDatabase(args, found.header);
       if (args.json) {
         process.stdout.write(
           `${JSON.stringify({ ...found.header, value: found.value, bestMoves: found.bestMoves, moves: found.moves })}\n`,
@@ -123,8 +153,10 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     }
     if (args.size === undefined || args.size.length === 0)
       throw new UsageError('solve needs a board size (MxN), or --db FILE with --position');
+    refuseFlags(args, LOOK_UP_ONLY, 'a look-up with --position');
+    const rule = args.rule ?? 'no-cycle';
     const { m, n } = parseBoard(args.size);
-    if (args['empty-board-only'] && args.rule === 'no-cycle' && args.db !== undefined)
+    if (args['empty-board-only'] && rule === 'no-cycle' && args.db !== undefined)
       throw new UsageError('--db needs every state valued: leave out --empty-board-only');
     // Checked before the solve, which may take hours: not after it.
     if (args.db !== undefined) writableFile('db', args.db);
@@ -134,8 +166,8 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     const solved = solveBoard({
       m,
       n,
-      rule: args.rule,
-      scoring: args.scoring,
+      rule,
+      scoring: args.scoring ?? 'tromp-taylor',
       memory,
       scratch: args.scratch,
       symmetry: args.symmetry,

@@ -306,6 +306,25 @@ test('gocount solve --db FILE --position looks a position up; bad positions get 
   const bad = runCli(['solve', '--db', file, '--position', 'XO/O']);
   t.is(bad.status, 2);
   t.is(bad.stderr.trim(), `gocount: position "XO/O": give 2 rows of 2 points each, separated by '/'`);
+  // What the look-up cannot honour is refused, not ignored; the database's own size and rule may be given.
+  t.is(JSON.parse(runCli(['solve', '2x2', '--rule', 'no-cycle', '--db', file, '--position', '../..', '--json']).stdout).value, 1);
+  for (const [args, line] of [
+    [['3x3', '--db', file, '--position', '../..'], `board 3x3 given, but ${file} holds 2x2 under no-cycle with tromp-taylor scoring`],
+    [
+      ['--db', file, '--position', '../..', '--rule', 'cycle-draw'],
+      `--rule cycle-draw given, but ${file} holds 2x2 under no-cycle with tromp-taylor scoring`,
+    ],
+    [
+      ['--db', file, '--position', '../..', '--memory', '4Q', '--stats'],
+      '--memory, --stats apply only to a solve, not to a look-up with --position',
+    ],
+    [['2x2', '--ko', 'a1'], '--ko applies only to a look-up with --position'],
+    [['2x2', '--to-move', 'white', '--after-pass'], '--to-move, --after-pass apply only to a look-up with --position'],
+  ] as Array<[string[], string]>) {
+    const refused = runCli(['solve', ...args]);
+    t.is(refused.status, 2, args.join(' '));
+    t.is(refused.stderr, `gocount: ${line}\n`);
+  }
   const splitFile = path.join(dir, 'split.db');
   const split = runCli(['solve', '2x2', '--rule', 'cycle-draw', '--scoring', 'split-shared', '--db', splitFile, '--quiet']);
   t.regex(split.stdout, /^2x2, rule cycle-draw: 0 for Black, a draw, with best play \(area scoring, shared points split, komi 0\)/);
