@@ -8,6 +8,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { GocountError, isSystemError, systemExitCode, systemProblem, UsageError } from '../lib/errors.js';
 import { errorLine } from './errors.js';
+import { parseBoard } from '../lib/board/shape.js';
 import { EXIT_CODES, formatHelp } from './help-text.js';
 import { countCommand } from './count-command.js';
 import { estimateCommand } from './estimate-command.js';
@@ -129,6 +130,10 @@ function joinSizeValues(args: string[]): string[] {
   const joined: string[] = [];
   for (let i = 0; i < args.length; i++) {
     if (SIZE_OPTIONS.includes(args[i]) && /^-\d/.test(args[i + 1] ?? '')) joined.push(`${args[i]}=${args[++i]}`);
+    // "-S4M" as GNU sort takes it, not the flags -S, -4 and -M.
+    else if (/^-S[^=]/.test(args[i])) joined.push(`--memory=${args[i].slice(2)}`);
+    // "-3x3" is a board size with a negative side, not the flags -3 and -x: parseBoard says so.
+    else if (/^-\d+[x×X]/.test(args[i])) parseBoard([args[i]]);
     else joined.push(args[i]);
   }
   return joined;

@@ -33,7 +33,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
     try {
       writeFileAtomically(output, renderReport(data));
     } catch (error) {
-      throw new UsageError(`--output ${args.output}: cannot be written (${systemProblem(error)})`);
+      throw new UsageError(`--output ${args.output}: cannot be written: ${systemProblem(error)}`);
     }
     if (!args.json) {
       process.stdout.write(`${output}\n`);

@@ -135,6 +135,8 @@ const badSizes: Array<[string[], RegExp]> = [
   [['3x3', '--residues-per-pass', '0'], /--residues-per-pass 0: must be an integer from 1 to 64/],
   [['3x3', '--residues-per-pass', '65'], /--residues-per-pass 65: must be an integer from 1 to 64/],
   [['2x70000'], /board 2x70000: 70000 columns, above the most a run file records \(65535\)/],
+  [['-3x3'], /^gocount: board size "-3x3": m = "-3" is not a positive integer$/m],
+  [['99999999999999999999x3'], /m = 99999999999999999999 is too large/],
   [['9x9', '--memory', '4M', '--disk', '1K'], /--disk 1.0 KiB: less than the .* of disk this count may need/],
   [['3x3', '--scratch', '/etc/hostname/inside'], /scratch folder .*: \/etc\/hostname is a file, not a folder/],
 ];

@@ -63,7 +63,9 @@ export function parseBoard(words: readonly (string | number)[]): Board {
 
 function parseSide(part: string, name: string, text: string): number {
   const trimmed = part.trim();
-  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1 || !Number.isSafeInteger(Number(trimmed))) {
+  if (/^\d+$/.test(trimmed) && !Number.isSafeInteger(Number(trimmed)))
+    throw new UsageError(`board size "${text}": ${name} = ${trimmed} is too large`, 'GOCOUNT_INVALID_SIZE');
+  if (!/^\d+$/.test(trimmed) || Number(trimmed) < 1) {
     throw new UsageError(`board size "${text}": ${name} = "${trimmed}" is not a positive integer`, 'GOCOUNT_INVALID_SIZE');
   }
   return Number(trimmed);
