@@ -283,6 +283,13 @@ test('a database file verifies, and verify finds a damaged byte and a value its 
   damaged[damaged.length - 100] ^= 1;
   writeFileSync(file, damaged);
   t.deepEqual(checkSolveDb(file).problems, [{ file, problem: 'CRC-32 mismatch: the file is damaged' }]);
+  // Cut inside its header, even inside its first bytes: a database cut short, not some other file.
+  for (const length of [16, 60]) {
+    writeFileSync(file, damaged.subarray(0, length));
+    const run = runCli(['verify', file]);
+    t.is(run.status, 1);
+    t.is(run.stdout.split('\n')[0], `${file}: cut short in its header (${length} bytes)`);
+  }
 
   // A wrong value with a correct CRC: the consistency check finds it.
   const values = Int8Array.from(solved.values);

@@ -11,7 +11,7 @@ import { writeFileAtomically } from '../format/atomic.js';
 import { pathProblem } from '../format/make-folder.js';
 import { appendStepLog, formatStepLog, readStepLog, STEP_LOG_FILE, StepLogEntry, stepLogEntry } from '../format/step-log.js';
 import type { StepReport } from './progress.js';
-import type { ScratchFolder } from './scratch.js';
+import { diskError, type ScratchFolder } from './scratch.js';
 
 export class StepLogger {
   /**
@@ -48,6 +48,9 @@ export class StepLogger {
     try {
       writeFileAtomically(this.copyTo, formatStepLog(this.entries()));
     } catch (error) {
+      // A full disk is a failed run, which resumes; any other refusal says the file cannot be used.
+      const full = diskError(error, this.copyTo);
+      if (full !== error) throw full;
       throw new InvalidOptionError('statsJson', this.copyTo, `cannot be written: ${pathProblem((error as NodeJS.ErrnoException).code)}`);
     }
   }

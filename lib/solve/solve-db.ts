@@ -70,12 +70,14 @@ export function writeSolveDb(file: string, solved: SolvedBoard): void {
   }
 }
 
-/** Whether a file starts as a solve database does. */
+/** Whether a file starts as a solve database does (or is one cut short). */
 export function isSolveDb(file: string): boolean {
   const fd = openSync(file, 'r');
   try {
     const start = Buffer.alloc(SOLVE_DB_MAGIC.length);
-    return readSync(fd, start, 0, start.length, 0) === start.length && start.toString() === SOLVE_DB_MAGIC;
+    const read = readSync(fd, start, 0, start.length, 0);
+    // A database cut inside its magic is still one (a damaged one): at least '{"format":"g'.
+    return read >= '{"format":"g'.length && start.subarray(0, read).toString() === SOLVE_DB_MAGIC.slice(0, read);
   } finally {
     closeSync(fd);
   }
@@ -91,7 +93,10 @@ export function readSolveDb(file: string): { header: SolveDbHeader; values: Int8
     return code === 'ENOENT' ? 'no such file' : `cannot be read (${message})`;
   }
   const newline = data.indexOf(10);
-  if (newline < 0 || !data.subarray(0, SOLVE_DB_MAGIC.length).equals(Buffer.from(SOLVE_DB_MAGIC))) return 'not a gocount solve database';
+  const start = data.subarray(0, SOLVE_DB_MAGIC.length).toString('latin1');
+  if (newline < 0 && start.length > 0 && start === SOLVE_DB_MAGIC.slice(0, start.length))
+    return `cut short in its header (${data.length} bytes)`;
+  if (newline < 0 || start !== SOLVE_DB_MAGIC) return 'not a gocount solve database';
   let header: SolveDbHeader;
   try {
     header = JSON.parse(data.subarray(0, newline).toString()) as SolveDbHeader;
