@@ -74,7 +74,7 @@ test('an aborted count stops between steps with GOCOUNT_ABORTED, and the same co
 const refusals: Array<[string, object, GocountErrorCode, RegExp]> = [
   ['fanIn', { fanIn: 1 }, 'GOCOUNT_INVALID_OPTION', /^fanIn 1: must be an integer of at least 2$/],
   ['workers', { workers: 0 }, 'GOCOUNT_INVALID_OPTION', /^workers 0: must be an integer from 1 to 256$/],
-  ['residuesPerPass', { residuesPerPass: 1.5 }, 'GOCOUNT_INVALID_OPTION', /^residuesPerPass 1.5: must be an integer of at least 1$/],
+  ['residuesPerPass', { residuesPerPass: 1.5 }, 'GOCOUNT_INVALID_OPTION', /^residuesPerPass 1.5: must be an integer from 1 to 64$/],
   ['memory', { memory: '12Q' }, 'GOCOUNT_INVALID_OPTION', /^memory 12Q: not a size/],
   ['memory', { memory: -5 }, 'GOCOUNT_INVALID_OPTION', /^memory -5: not a positive whole number of bytes$/],
   [

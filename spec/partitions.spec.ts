@@ -1,5 +1,5 @@
 import test from 'ava';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { boardOf, sweepOf } from '../lib/board/shape.js';
 import { countInMemory, countInMemoryByColumn } from '../lib/count/in-memory.js';
@@ -152,6 +152,15 @@ test('a partitioned count resumes only with its partitions and workers; a task s
   const again = await runCli(['task', count, '--step', '3', '--part', '1']);
   t.is(again.status, 0, again.stderr);
   t.is(again.stdout, 'task 1 of step 3 was done already\n');
+  // Its marker gone, the task of a committed step is refused, and the step is left as it was.
+  const marker = path.join(count, stepFolderName(4), taskMarkerName(1));
+  const kept = readFileSync(marker);
+  rmSync(marker);
+  const late = await runCli(['task', count, '--step', '3', '--part', '1']);
+  t.is(late.status, 2);
+  t.regex(late.stderr, /^gocount: step 4 is complete in .*: the tasks of step 3 have nothing left to do\n$/);
+  writeFileSync(marker, kept);
+  t.is((await runCli(['verify', count])).status, 0);
   const notThere = await runCli(['task', scratch, '--step', '3', '--part', '1']);
   t.is(notThere.status, 2);
   t.regex(notThere.stderr, /^gocount: .* is not a count folder: it has no readable count\.json\n$/);

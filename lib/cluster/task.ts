@@ -61,8 +61,8 @@ export async function runTask(options: TaskOptions): Promise<TaskOutcome> {
   const markerFile = taskMarkerPath(scratch, step + 1, part);
   const done = readMarkerIfWhole(markerFile, step + 1, part);
   if (done) return { alreadyDone: true, marker: done };
-  // The driver commits step S + 1 once every task of step S is done, and then clears their markers:
-  // a task run again after that would rewrite runs of a committed step.
+  // Step S + 1 is committed only once every task of step S is done: a task run again after that,
+  // its marker gone, would rewrite runs of a committed step.
   if (fse.pathExistsSync(path.join(scratch.stepDir(step + 1), MANIFEST_FILE)))
     throw new UsageError(`step ${step + 1} is complete in ${scratch.root}: the tasks of step ${step} have nothing left to do`);
 
