@@ -27,10 +27,11 @@ export interface Inspection {
   readonly header: RunHeader;
   readonly trailer: RunTrailer | string;
   readonly records: InspectedRecord[];
-  /** Set when reading stopped at a damaged record. */
+  /** Set when the file is damaged anywhere: a record, the trailer's count or sums, the CRC-32. */
   readonly error?: string;
 }
 
+/** The header, trailer and records skip + 1 … skip + limit of a run file, which is read and checked whole. */
 export function inspectRun(file: string, skip: number, limit: number): Inspection {
   // Opening a pipe would wait for a writer: only plain files are read.
   const stat = statSync(file, { throwIfNoEntry: false });
