@@ -1,9 +1,12 @@
 /**
  * Every option that takes a value requires one: yargs otherwise reads `--scratch` with nothing after
- * it as an empty value, and the command goes on with its default.
+ * it as an empty value, and the command goes on with its default. And a switch takes no value but
+ * true or false: yargs reads `--json=maybe` as false.
  */
 
 import type { Argv, CommandModule } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { UsageError } from '../lib/errors.js';
 
 /** What yargs's getOptions() gives, in part (it is missing from yargs's types). */
 interface ParsedOptions {
@@ -25,7 +28,18 @@ export function valuesRequired<T, U>(command: CommandModule<T, U>): CommandModul
       const flags = Object.keys(key).filter(
         (name) => !boolean.includes(name) && !positionals.has(name) && name !== 'help' && name !== 'version',
       );
+      refuseSwitchValues(boolean);
       return built.requiresArg(flags);
     },
   };
+}
+
+/** A switch written with a value other than true or false (`--json=maybe`) is refused. */
+function refuseSwitchValues(switches: string[]): void {
+  for (const arg of hideBin(process.argv)) {
+    if (arg === '--') return;
+    const given = /^--(?:no-)?([\w-]+)=(.*)$/.exec(arg);
+    if (given && switches.includes(given[1]) && given[2] !== 'true' && given[2] !== 'false')
+      throw new UsageError(`${arg}: --${given[1]} takes no value (or true or false)`);
+  }
 }

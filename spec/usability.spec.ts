@@ -204,6 +204,7 @@ test('flags: one without its value is refused, a choice outside the list names t
     [['3x3', '--scratch'], 'gocount: --scratch needs a value\n'],
     [['report', scratch, '-o'], 'gocount: -o needs a value\n'],
     [['solve', '2x2', '--rule', 'foo'], 'gocount: --rule foo: must be no-cycle or cycle-draw (see gocount --help)\n'],
+    [['3x3', '--json=maybe'], 'gocount: --json=maybe: --json takes no value (or true or false)\n'],
   ] as const) {
     const run = await runCliAsync([...args]);
     t.is(run.status, 2, args.join(' '));
