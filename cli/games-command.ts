@@ -9,6 +9,7 @@ import { games } from '../lib/toolkit.js';
 interface GamesArgs {
   size: (string | number)[];
   json: boolean;
+  quiet: boolean;
 }
 
 export const gamesCommand: CommandModule<object, GamesArgs> = {
@@ -19,11 +20,20 @@ export const gamesCommand: CommandModule<object, GamesArgs> = {
   builder: (y) =>
     y
       .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true, demandOption: true })
-      .option('json', { type: 'boolean', default: false, describe: 'print the figures as JSON' }),
+      .option('json', { type: 'boolean', default: false, describe: 'print the figures as JSON' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'no progress lines on stderr while the games are counted' }),
   handler: (args) => {
     const { m, n } = parseBoard(args.size);
     const started = performance.now();
-    const { nodes, edges, games: counted } = games(m, n);
+    // The search reports every few seconds; a line every 5 s at most.
+    let shown = started;
+    const progress = (paths: number) => {
+      const now = performance.now();
+      if (now - shown < 5000) return;
+      shown = now;
+      process.stderr.write(`games ${m}x${n}: ${paths.toExponential(2)} simple paths searched, ${((now - started) / 1000).toFixed(0)} s\n`);
+    };
+    const { nodes, edges, games: counted } = games(m, n, args.quiet || args.json ? undefined : progress);
     const seconds = (performance.now() - started) / 1000;
     const outdegree = nodes > 0 ? edges / nodes : 0;
     if (args.json) {

@@ -40,12 +40,19 @@ export interface GamesResult {
   readonly games?: GameCount;
 }
 
-/** The game graph of a tiny board, and its number of games where that can be counted. */
-export function games(m: number, n: number): GamesResult {
+/**
+ * The game graph of a tiny board, and its number of games where that can be counted (2×2 takes
+ * minutes: `onProgress` hears the simple paths searched so far every few seconds).
+ */
+export function games(m: number, n: number, onProgress?: (pathsSearched: number) => void): GamesResult {
   const board = boardOf(m, n);
   if (board.m * board.n > MAX_GRAPH_POINTS) {
     throw new UsageError(`board ${board.m}x${board.n}: games handles boards of up to ${MAX_GRAPH_POINTS} points`, 'GOCOUNT_INVALID_SIZE');
   }
   const graph = buildGameGraph(board.m, board.n);
-  return { nodes: nodeCount(graph), edges: edgeCount(graph), games: board.m * board.n <= MAX_GAME_POINTS ? countGames(graph) : undefined };
+  return {
+    nodes: nodeCount(graph),
+    edges: edgeCount(graph),
+    games: board.m * board.n <= MAX_GAME_POINTS ? countGames(graph, onProgress) : undefined,
+  };
 }

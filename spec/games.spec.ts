@@ -35,11 +35,18 @@ test('Table 8: the average outdegree of every board up to 3×4; the nodes are th
   }
 });
 
-test('Table 7: 1, 9, 907 and 2098407841 games on 1×1 … 1×4', (t) => {
+test('Table 7: 1, 9, 907 and 2098407841 games on 1×1 … 1×4; a long count reports the paths searched as it goes', (t) => {
+  const reports: number[] = [];
   for (const board of ['1x1', '1x2', '1x3', '1x4']) {
     const [m, n] = board.split('x').map(Number);
-    t.is(countGames(buildGameGraph(m, n)).games, tables.games[board], board);
+    t.is(countGames(buildGameGraph(m, n), (paths) => reports.push(paths)).games, tables.games[board], board);
   }
+  // 1×4 searches 2 of its 8 first moves, 524,601,960 paths (2098407840 / 4), with a report every
+  // 2^26 paths of each: the paths searched so far, the first move's path itself counted.
+  t.is(reports.length, 7);
+  t.is(reports[0], 2 ** 26 + 1);
+  t.true(reports.every((paths, i) => i === 0 || paths > reports[i - 1]));
+  t.true(reports.at(-1)! < 524_601_960);
 });
 
 test('counting by symmetry equals counting every first move', (t) => {

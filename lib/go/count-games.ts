@@ -20,7 +20,11 @@ export interface GameCount {
   readonly firstMoves: number;
 }
 
-export function countGames(graph: GameGraph): GameCount {
+/** Simple paths between two progress reports: a few seconds' work. */
+const PROGRESS_EVERY = 1 << 26;
+
+/** `onProgress`, if given, hears the simple paths searched so far every few seconds of a long search. */
+export function countGames(graph: GameGraph, onProgress?: (pathsSearched: number) => void): GameCount {
   const { rowStart, targets } = graph;
   const firstMoves = [...new Set(targets.subarray(rowStart[0], rowStart[1]))];
   const orbits = new Map<number, number>(); // canonical first move → how many first moves it stands for
@@ -29,12 +33,18 @@ export function countGames(graph: GameGraph): GameCount {
     orbits.set(canonical, (orbits.get(canonical) ?? 0) + 1);
   }
   let games = 1; // the empty game: pass, pass
-  for (const [node, size] of orbits) games += size * pathsFrom(graph, node);
+  let searched = 0;
+  const report = onProgress && ((paths: number) => onProgress(searched + paths));
+  for (const [node, size] of orbits) {
+    const paths = pathsFrom(graph, node, report);
+    searched += paths;
+    games += size * paths;
+  }
   return { games, firstMovesSearched: orbits.size, firstMoves: firstMoves.length };
 }
 
 /** Simple paths 0 → node → …, counted with every prefix: a depth-first search. */
-export function pathsFrom(graph: GameGraph, start: number): number {
+export function pathsFrom(graph: GameGraph, start: number, onProgress?: (paths: number) => void): number {
   const { rowStart, targets } = graph;
   const size = graph.codes.length;
   const visited = new Uint8Array(size);
@@ -46,6 +56,7 @@ export function pathsFrom(graph: GameGraph, start: number): number {
   next[0] = rowStart[start];
   let depth = 0;
   let paths = 1;
+  let untilReport = PROGRESS_EVERY;
   while (depth >= 0) {
     const node = nodes[depth];
     const edge = next[depth];
@@ -59,6 +70,10 @@ export function pathsFrom(graph: GameGraph, start: number): number {
     if (visited[target]) continue;
     visited[target] = 1;
     paths++;
+    if (--untilReport === 0) {
+      untilReport = PROGRESS_EVERY;
+      onProgress?.(paths);
+    }
     depth++;
     nodes[depth] = target;
     next[depth] = rowStart[target];
