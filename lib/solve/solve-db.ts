@@ -65,7 +65,7 @@ export function writeSolveDb(file: string, solved: SolvedBoard): void {
   try {
     writeFileAtomically(file, Buffer.concat([head, body, trailer]));
   } catch (error) {
-    const message = `${file}: cannot write the database (${systemProblem(error)})`;
+    const message = `${file}: cannot write the database: ${systemProblem(error)}`;
     throw new GocountError(message, isSystemError(error) ? systemExitCode(error) : 1);
   }
 }
