@@ -10,6 +10,7 @@ import { countInMemory } from '../lib/count/in-memory.js';
 import { checkFinalCount } from '../lib/count/final-check.js';
 import { defaultWorkers, MAX_WORKERS } from '../lib/engine/count.js';
 import { UsageError } from '../lib/errors.js';
+import { refuseFlags } from './refuse-flags.js';
 import { progressDisplay } from './progress-display.js';
 import { numberOption } from './number-option.js';
 import { suggestCommand } from './suggest.js';
@@ -260,9 +261,8 @@ function refuseEngineFlags(args: CountArgs): void {
     ['--stats', args.stats],
     ['--stats-json', args['stats-json'] !== undefined],
   ];
-  const ignored = given.filter(([, set]) => set).map(([flag]) => flag);
-  if (ignored.length > 0)
-    throw new UsageError(
-      `--oracle counts in memory without the engine: ${ignored.join(', ')} ${ignored.length === 1 ? 'does' : 'do'} not apply to it`,
-    );
+  refuseFlags(
+    given,
+    (names, several) => `--oracle counts in memory without the engine: ${names} ${several ? 'do' : 'does'} not apply to it`,
+  );
 }

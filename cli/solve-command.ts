@@ -4,6 +4,7 @@ import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
 import { availableMemory } from '../lib/engine/available-memory.js';
 import { UsageError } from '../lib/errors.js';
+import { refuseFlags } from './refuse-flags.js';
 import { writableFile } from '../lib/format/writable-file.js';
 import { lookUp } from '../lib/solve/look-up.js';
 import { SCORINGS, type Scoring } from '../lib/solve/solve-board.js';
@@ -56,23 +57,19 @@ const scoringText: Record<Scoring, string> = {
 };
 
 /** Flags of a solve that a look-up (--position) has no use for, and the other way round. */
-const SOLVE_ONLY: Array<[string, (args: SolveArgs) => boolean]> = [
-  ['--memory', (args) => args.memory !== undefined],
-  ['--scratch', (args) => args.scratch !== undefined],
-  ['--no-symmetry', (args) => !args.symmetry],
-  ['--empty-board-only', (args) => args['empty-board-only']],
-  ['--stats', (args) => args.stats],
+const solveOnly = (args: SolveArgs): Array<[string, boolean]> => [
+  ['--memory', args.memory !== undefined],
+  ['--scratch', args.scratch !== undefined],
+  ['--no-symmetry', !args.symmetry],
+  ['--empty-board-only', args['empty-board-only']],
+  ['--stats', args.stats],
 ];
-const LOOK_UP_ONLY: Array<[string, (args: SolveArgs) => boolean]> = [
-  ['--to-move', (args) => args['to-move'] !== undefined],
-  ['--after-pass', (args) => args['after-pass']],
-  ['--ko', (args) => args.ko !== undefined],
+const lookUpOnly = (args: SolveArgs): Array<[string, boolean]> => [
+  ['--to-move', args['to-move'] !== undefined],
+  ['--after-pass', args['after-pass']],
+  ['--ko', args.ko !== undefined],
 ];
-
-function refuseFlags(args: SolveArgs, flags: Array<[string, (args: SolveArgs) => boolean]>, onlyTo: string): void {
-  const given = flags.filter(([, isGiven]) => isGiven(args)).map(([flag]) => flag);
-  if (given.length > 0) throw new UsageError(`${given.join(', ')} ${given.length === 1 ? 'applies' : 'apply'} only to ${onlyTo}`);
-}
+const onlyTo = (what: string) => (names: string, several: boolean) => `${names} ${several ? 'apply' : 'applies'} only to ${what}`;
 
 /** A size, rule or scoring given with --position must be the database's: the look-up answers for the database's alone. */
 function checkAgainstDatabase(args: SolveArgs, header: { m: number; n: number; rule: string; scoring: string }): void {
@@ -135,7 +132,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
   handler: (args) => {
     if (args.position !== undefined) {
       if (args.db === undefined) throw new UsageError('--position needs --db FILE, a database written by gocount solve MxN --db FILE');
-      refuseFlags(args, SOLVE_ONLY, 'a solve, not to a look-up with --position');
+      refuseFlags(solveOnly(args), onlyTo('a solve, not to a look-up with --position'));
       const toMove = args['to-move'] ?? 'black';
       const found = lookUp(args.db, { position: args.position, toMove, afterPass: args['after-pass'], ko: args.ko });
       checkAgainstDatabase(args, found.header);
@@ -153,7 +150,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     }
     if (args.size === undefined || args.size.length === 0)
       throw new UsageError('solve needs a board size (MxN), or --db FILE with --position');
-    refuseFlags(args, LOOK_UP_ONLY, 'a look-up with --position');
+    refuseFlags(lookUpOnly(args), onlyTo('a look-up with --position'));
     const rule = args.rule ?? 'no-cycle';
     const { m, n } = parseBoard(args.size);
     if (args['empty-board-only'] && rule === 'no-cycle' && args.db !== undefined)

@@ -45,7 +45,7 @@ export class CountLock {
           if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         }
         const holder = readLockHolder(dir);
-        if (!holder || holder.host !== me.host || isAlive(holder.pid)) throw lockedError(dir, holder);
+        if (!holder || !isStale(holder)) throw lockedError(dir, holder);
         note(`took over the lock of ${dir} from process ${holder.pid}, which is no longer running`);
         rmSync(file, { force: true });
       }
@@ -75,6 +75,14 @@ export function readLockHolder(dir: string): LockHolder | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether a lock's holder is known to have stopped: a process of this host that is no longer running.
+ * One on another host may be running, whatever this host says.
+ */
+export function isStale(holder: LockHolder): boolean {
+  return holder.host === os.hostname() && !isAlive(holder.pid);
 }
 
 /** Whether a process of this host is running (a process of another user counts as running). */

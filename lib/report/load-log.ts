@@ -5,11 +5,10 @@
  */
 
 import { closeSync, openSync, readSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import fse from 'fs-extra';
 import { UsageError } from '../errors.js';
-import { isAlive, readLockHolder } from '../engine/count-lock.js';
+import { isStale, readLockHolder } from '../engine/count-lock.js';
 import { COUNT_FILE, LOCK_FILE } from '../format/count-folder.js';
 import { findCountFolders, statUserPath } from '../format/find-counts.js';
 import { parseStepLog, STEP_LOG_FILE, STEP_LOG_FORMAT, StepLogEntry } from '../format/step-log.js';
@@ -110,8 +109,7 @@ function lockOf(folders: readonly string[]): LoadedLog['lock'] {
     if (!fse.pathExistsSync(path.join(dir, LOCK_FILE))) continue;
     const holder = readLockHolder(dir);
     if (!holder) return { holder: 'a process whose lock file is unreadable', alive: true };
-    const alive = holder.host !== os.hostname() || isAlive(holder.pid);
-    return { holder: `process ${holder.pid} on ${holder.host} since ${holder.started}`, alive };
+    return { holder: `process ${holder.pid} on ${holder.host} since ${holder.started}`, alive: !isStale(holder) };
   }
   return undefined;
 }

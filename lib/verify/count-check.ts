@@ -6,7 +6,6 @@
  * and result.json carry.
  */
 
-import os from 'node:os';
 import path from 'node:path';
 import fse from 'fs-extra';
 import {
@@ -28,7 +27,7 @@ import {
 const SWEEP_NAME = /^\d+x\d+$/;
 import type { StepManifest } from '../format/manifest.js';
 import type { Problem } from './problems.js';
-import { isAlive, readLockHolder } from '../engine/count-lock.js';
+import { isStale, readLockHolder } from '../engine/count-lock.js';
 import { checkStep, StepCheck } from './step-check.js';
 
 export interface CountCheck {
@@ -57,8 +56,7 @@ export function checkCount(dir: string, onStep?: (step: StepCheck) => void): Cou
   const lockFile = path.join(dir, LOCK_FILE);
   const holder = readLockHolder(dir);
   // The lock of a count that was killed on this host is taken over by the next count: not a count running.
-  const stale = holder !== undefined && holder.host === os.hostname() && !isAlive(holder.pid);
-  if (fse.pathExistsSync(lockFile) && !stale) {
+  if (fse.pathExistsSync(lockFile) && !(holder && isStale(holder))) {
     const who = holder ? `process ${holder.pid} on ${holder.host} since ${holder.started}` : 'a process whose lock file is unreadable';
     // Its files change while the count runs: checking them now would report changes, not damage.
     problems.push({ file: lockFile, problem: `locked by ${who}: a count is running here, so its steps were not checked` });

@@ -22,16 +22,20 @@ export function runCli(args: string[], options: { cwd?: string; timeout?: number
  * runCli without blocking: a spec whose tests run counts in this process, or watch their timers,
  * keeps its event loop free while the command runs.
  */
-export function runCliAsync(args: string[], options: { env?: Record<string, string>; timeout?: number } = {}): Promise<CliResult> {
+export function runCliAsync(
+  args: string[],
+  options: { env?: Record<string, string>; timeout?: number; stdout?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
+    // `stdout`: a file descriptor the command writes to instead of a pipe (its stdout then reads '').
     const child = spawn(process.execPath, [cliPath, ...args], {
       env: { ...process.env, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.stdout?.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout ?? 120_000);
     child.on('close', (status) => {
       clearTimeout(timer);
