@@ -114,6 +114,14 @@ test('--oracle counts with the in-memory BigInt counter', (t) => {
   t.is(run.stdout, '62567386502084877\n');
 });
 
+test('--oracle refuses at once a board whose steps outgrow its Map (width 13 and more); a sweep 13 wide and 1 long is counted', (t) => {
+  // runCli kills the command after 60 s: filling the Map first took minutes at 13x13.
+  const run = runCli(['13x13', '--oracle']);
+  t.is(run.status, 1);
+  t.is(run.stderr, 'gocount: width 13 needs more states than the in-memory counter can hold (about 16 million per step)\n');
+  t.is(runCli(['13x1', '--oracle', '--keep-orientation']).stdout, '391049\n'); // L(1,13), as the engine counts 1x13
+});
+
 const badSizes: Array<[string[], RegExp]> = [
   [['0x3'], /board size "0x3": m = "0" is not a positive integer/],
   [['3x-2'], /n = "-2" is not a positive integer/],

@@ -1,4 +1,4 @@
-import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { decodeHeader, FORMAT_VERSION, RunHeader, trailerBytes } from '../lib/format/layout.js';
@@ -72,7 +72,7 @@ test('a changed byte in a manifest is caught by its CRC; a .run file without its
   t.regex(run.stdout, /run-00001\.run: not a gocount run file \(bad magic\)/);
 });
 
-test('verify reports a broken conservation law, missing, extra and temporary files, and unfinished steps', (t) => {
+test('verify reports a broken conservation law, missing, extra and temporary files (and folders named as runs), and unfinished steps', (t) => {
   const runs = copyFixtureRuns(tempScratch(t));
   const count = fixtureCount(runs, '4x4');
   const manifestFile = path.join(count, stepFolderName(5), MANIFEST_FILE);
@@ -82,6 +82,7 @@ test('verify reports a broken conservation law, missing, extra and temporary fil
   writeManifest(manifestFile, { ...manifest, crc: undefined });
   rmSync(path.join(count, stepFolderName(9), runFileName(1)));
   writeFileSync(path.join(count, stepFolderName(10), runFileName(2)), 'stray');
+  mkdirSync(path.join(count, stepFolderName(10), runFileName(3))); // a folder named as a run
   writeFileSync(path.join(count, stepFolderName(11), tempPath(runFileName(2))), 'half');
   rmSync(path.join(count, stepFolderName(12), MANIFEST_FILE));
   const run = runCli(['verify', runs]);
@@ -91,10 +92,11 @@ test('verify reports a broken conservation law, missing, extra and temporary fil
     `${count}/step-00005: conservation fails from step 4: 3 × its sum ≠ this step's sum + the dropped sum, modulo ${P}`,
     `${count}/step-00009/manifest.json: lists run-00001.run, which is missing`,
     `${count}/step-00010/run-00002.run: run file not listed in the manifest`,
+    `${count}/step-00010/run-00003.run: run file not listed in the manifest`,
     `${count}/step-00011/run-00002.run.tmp: temporary file left by an interrupted write`,
     `${count}/step-00012/manifest.json: no manifest: this step was never completed`,
   ]);
-  t.is(lines.at(-1), 'checked 2 counts, 27 steps, 35 run files, 1164 records: 5 problems');
+  t.is(lines.at(-1), 'checked 2 counts, 27 steps, 35 run files, 1164 records: 6 problems');
 });
 
 test('a count whose steps carry more residues as they grow verifies clean, and its checks hold across the growth', (t) => {

@@ -5,6 +5,7 @@
  */
 
 import { GocountError } from '../errors.js';
+import { maxStates } from '../board/table1.js';
 import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
 import { Expander } from '../state/expander.js';
 import { HIGH_UNIT, MAX_EXACT_NUMBER_WIDTH } from '../state/layout.js';
@@ -18,18 +19,27 @@ type StateKey = number | bigint;
  * error, not a RangeError.
  */
 export function countInMemoryByColumn(sweep: Sweep): bigint[] {
+  // A sweep at least as long as it is wide reaches about Table 1's bound (13×13: 49.8M states in a
+  // step against 50.3M): from width 13 on, more than a Map holds. Refused at once, not after minutes
+  // of filling one; shorter sweeps may fit, and the Map's own limit is caught below.
+  if (sweep.columns >= sweep.width && maxStates(sweep.width) > MAP_CAPACITY) throw tooLarge(sweep.width);
   try {
     return sweepInMemory(sweep);
   } catch (error) {
-    if (error instanceof RangeError && /Map maximum size/.test(error.message)) {
-      throw new GocountError(
-        `width ${sweep.width} needs more states than the in-memory counter can hold (about 16 million per step)`,
-        1,
-        'GOCOUNT_TOO_LARGE',
-      );
-    }
+    if (error instanceof RangeError && /Map maximum size/.test(error.message)) throw tooLarge(sweep.width);
     throw error;
   }
+}
+
+/** The most entries a Map holds (V8). */
+const MAP_CAPACITY = 2 ** 24;
+
+function tooLarge(width: number): GocountError {
+  return new GocountError(
+    `width ${width} needs more states than the in-memory counter can hold (about 16 million per step)`,
+    1,
+    'GOCOUNT_TOO_LARGE',
+  );
 }
 
 /** L for the whole sweep. */

@@ -91,10 +91,9 @@ export const OWNED_FOLDER_PREFIX = 'for-w';
 export function stepFilesEndingIn(stepDir: string, suffix: string): string[] {
   const found: string[] = [];
   for (const entry of readdirSync(stepDir, { withFileTypes: true })) {
-    if (entry.isFile() && entry.name.endsWith(suffix)) found.push(entry.name);
-    else if (entry.isDirectory() && entry.name.startsWith(OWNED_FOLDER_PREFIX)) {
+    if (entry.isDirectory() && entry.name.startsWith(OWNED_FOLDER_PREFIX)) {
       for (const name of readdirSync(path.join(stepDir, entry.name))) if (name.endsWith(suffix)) found.push(`${entry.name}/${name}`);
-    }
+    } else if (entry.name.endsWith(suffix)) found.push(entry.name); // a folder so named too: it is not a run
   }
   return found.sort();
 }
