@@ -39,11 +39,12 @@ function solveProgress(label: string, quiet: boolean): SolveProgress {
   if (quiet) return () => {};
   const started = Date.now();
   let shown = started;
-  return (phase, done, total) => {
+  return (phase, done, total, detail) => {
     const now = Date.now();
     const seconds = ((now - started) / 1000).toFixed(1);
+    const percent = `${Math.floor((100 * done) / total)}%${detail ? ` (${detail})` : ''}`;
     if (done >= total) process.stderr.write(`${label}: ${phase} done, ${seconds} s\n`);
-    else if (now - shown >= 5000) process.stderr.write(`${label}: ${phase} ${Math.floor((100 * done) / total)}%, ${seconds} s\n`);
+    else if (now - shown >= 5000) process.stderr.write(`${label}: ${phase} ${percent}, ${seconds} s\n`);
     else return;
     shown = now;
   };

@@ -350,6 +350,26 @@ test('gocount solve --db FILE --position looks a position up; bad positions get 
   t.is(missing.stderr.trim(), `gocount: ${path.join(dir, 'none.db')}: no such file`);
 });
 
+test('a long history search reports its search nodes while one state is searched', (t) => {
+  // 1x8's empty board and its moves take 111,457 search nodes: one report, inside the first state.
+  const reports: Array<[number, string | undefined]> = [];
+  const result = solve({
+    m: 1,
+    n: 8,
+    emptyBoardOnly: true,
+    onProgress: (phase, done, _total, detail) => {
+      if (phase === 'history search' && detail) reports.push([done, detail]);
+    },
+  });
+  const nodes = reports.map(([, detail]) => Number(/^(\d+) positions searched$/.exec(detail!)?.[1]));
+  t.deepEqual(
+    nodes,
+    Array.from({ length: Math.floor(result.retrograde.searchNodes / 65_536) }, (_, i) => 65_536 * (i + 1)),
+  );
+  t.true(nodes.length >= 1, `${result.retrograde.searchNodes} search nodes`);
+  t.true(reports.every(([done]) => done === reports[0][0]));
+});
+
 test('no-cycle, --empty-board-only: the value and first moves of the whole solve with less search; 1x8 +3, 1x9 a draw; no database', (t) => {
   for (const [m, n] of [
     [1, 6],

@@ -81,8 +81,13 @@ class Frames {
   }
 }
 
+/** Search nodes between two calls of HistorySearch.onNodes. */
+const NODES_PER_REPORT = 2 ** 16;
+
 export class HistorySearch {
   nodes = 0;
+  /** Called every NODES_PER_REPORT search nodes: a search of one state can take hours. */
+  onNodes: (nodes: number) => void = () => {};
   readonly table?: HistoryTable;
   private readonly path: HistoryPath;
   private readonly deps: Dependencies;
@@ -212,7 +217,8 @@ export class HistorySearch {
    */
   private enter(d: number): boolean {
     const { graph, bounds, path, deps, table, points, frames: f } = this;
-    if (++this.nodes > SEARCH_NODE_LIMIT) {
+    if (++this.nodes % NODES_PER_REPORT === 0) this.onNodes(this.nodes);
+    if (this.nodes > SEARCH_NODE_LIMIT) {
       const { m, n } = graph.space.board;
       throw new GocountError(
         `board ${m}x${n}, rule no-cycle: the history search passed ${SEARCH_NODE_LIMIT.toExponential()} positions; ` +

@@ -265,6 +265,7 @@ export function solveNoCycle(
     return searched[image] ? image : -1;
   };
   let valued = 0;
+  search.onNodes = (nodes) => progress(valued, graph.states, `${nodes} positions searched`);
   for (let k = 0; k < count; k++) {
     const members = statesOf[k];
     if (!cyclic[k]) {

@@ -43,12 +43,16 @@ export interface SolveOptions {
    * to write (default false). cycle-draw values every state either way.
    */
   readonly emptyBoardOnly?: boolean;
-  /** Called as each phase advances, and with done = total when it ends. */
+  /**
+   * Called as each phase advances, and with done = total when it ends. Within one long search of
+   * the history search (done unchanged), it is called again every 65,536 search nodes with
+   * `detail`: "N positions searched".
+   */
   readonly onProgress?: SolveProgress;
 }
 
 export type SolvePhase = 'positions' | 'moves' | 'forward checking' | 'retrograde' | 'history search';
-export type SolveProgress = (phase: SolvePhase, done: number, total: number) => void;
+export type SolveProgress = (phase: SolvePhase, done: number, total: number, detail?: string) => void;
 
 export interface MoveValue {
   /** A point as column letter and row number (a1 is the first point), or 'pass'. */
@@ -110,8 +114,8 @@ function solvedBoard(
 const phases =
   (onProgress: SolveProgress) =>
   (name: SolvePhase): PhaseProgress =>
-  (done, total) =>
-    onProgress(name, done, total);
+  (done, total, detail) =>
+    onProgress(name, done, total, detail);
 
 /**
  * What a solve holds in memory whatever the budget, per state (statuses, row starts, values, the

@@ -14,8 +14,8 @@ import type { BoardSymmetry } from './symmetry.js';
 
 export type CycleRule = 'no-cycle' | 'cycle-draw';
 
-/** How far a phase of a solve has come: done of total. */
-export type PhaseProgress = (done: number, total: number) => void;
+/** How far a phase of a solve has come: done of total, and what else shows it moving (`detail`). */
+export type PhaseProgress = (done: number, total: number, detail?: string) => void;
 export const CYCLE_RULES: readonly CycleRule[] = ['no-cycle', 'cycle-draw'];
 
 /** A state's status. */
