@@ -44,9 +44,9 @@ export interface SolveOptions {
    */
   readonly emptyBoardOnly?: boolean;
   /**
-   * Called as each phase advances, and with done = total when it ends. Within one long search of
-   * the history search (done unchanged), it is called again every 65,536 search nodes with
-   * `detail`: "N positions searched".
+   * Called as each phase advances, and with done = total when it ends. In the history search, where
+   * one state's search can take minutes, also every 65,536 search nodes, with `detail` "N positions
+   * searched" (done unchanged).
    */
   readonly onProgress?: SolveProgress;
 }
