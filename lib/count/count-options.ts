@@ -157,7 +157,6 @@ export function scratchOption(scratch: string | undefined): string {
   return path.resolve(scratch ?? DEFAULT_SCRATCH);
 }
 
-/** A file the count will write: its folder must exist, and it must not be a folder itself. */
 function sizeOption(option: string, value: number | string, whole?: number): number {
   if (typeof value === 'string') return parseSize(value, option, whole);
   if (!(Number.isSafeInteger(value) && value > 0)) throw new InvalidOptionError(option, value, 'not a positive whole number of bytes');
