@@ -75,6 +75,23 @@ test('the WebAssembly kernel gives the reference successors on random walks at w
   }
 });
 
+test('the kernel refuses a last-column state that still has fields above y − 1 on its border', (t) => {
+  const width = 6;
+  const reference = new BorderStates(width);
+  // Step 3 of an inner column: fields 0 … 2 are the new column's, on the border.
+  let frontier = new Map<number, number[]>([[0, [START_HI, START_LO]]]);
+  for (let step = 0; step < width + 3; step++) {
+    const expected = referenceSuccessors(reference, [...frontier.values()], step % width, false);
+    frontier = new Map(expected.flat().map((v) => [v, [Math.floor(v / HIGH_UNIT), v % HIGH_UNIT]]));
+  }
+  const parents = [...frontier.values()];
+  const kernel = new ExpanderKernel(width);
+  t.true(kernel.expand(Uint32Array.from(parents.flat()), parents.length, 3, false) > 0);
+  t.throws(() => kernel.expand(Uint32Array.from(parents.flat()), parents.length, 3, true), {
+    message: "a state of the last column's step 3 has fields above 2 on its border",
+  });
+});
+
 test('the kernel hands each successor with its parent residues to its owner, equal ones combined, and tallies the dropped ones', (t) => {
   const random = replayableRandom(t, 'residues');
   const width = 6;
@@ -82,10 +99,10 @@ test('the kernel hands each successor with its parent residues to its owner, equ
   const moduli = Float64Array.from([4294967291, 4294967279, 65521, 7]);
   const k = moduli.length;
   const reference = new BorderStates(width);
-  // Every state of the last column's step 3 on a 6-wide board: some have fewer than 3 successors.
+  // Every state of the last column's step 3 on a 6-wide board (4 columns): some have fewer than 3 successors.
   let frontier = new Map<number, number[]>([[0, [START_HI, START_LO]]]);
   for (let step = 0; step < 3 * width + 3; step++) {
-    const expected = referenceSuccessors(reference, [...frontier.values()], step % width, false);
+    const expected = referenceSuccessors(reference, [...frontier.values()], step % width, step >= 3 * width);
     frontier = new Map(expected.flat().map((v) => [v, [Math.floor(v / HIGH_UNIT), v % HIGH_UNIT]]));
   }
   const parents = [...frontier.values()];

@@ -123,7 +123,9 @@ export class ExpanderKernel {
   expand(states: Uint32Array, n: number, y: number, lastColumn: boolean, k = 0, owners = 1): number {
     const layout = this.reserve(n, k, owners);
     this.words.set(states.subarray(0, 2 * n), layout.parents / 4);
-    return this.kernel.expandBatch(layout.parents, n, y, this.width, lastColumn, layout.successors, layout.counts);
+    const made = this.kernel.expandBatch(layout.parents, n, y, this.width, lastColumn, layout.successors, layout.counts);
+    if (made < 0) throw new RangeError(`a state of the last column's step ${y} has fields above ${y - 1} on its border`);
+    return made;
   }
 
   get successorStart(): number {

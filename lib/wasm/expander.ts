@@ -1,13 +1,14 @@
 /**
  * AssemblyScript: the successor expansion of lib/state/expander.ts, compiled to WebAssembly by
- * `npm run build` (asc). It mirrors Expander.expand line for line; what differs is the state, held
- * here as one 64-bit integer (hi · 2^30 + lo, the field slots of lib/state/layout.ts), which spares
- * the two-word shifts, and the batch: one call expands a whole batch of parents.
+ * `npm run build` (asc). It gives the successors of Expander.expand in the same order; what differs
+ * is the state, held here as one 64-bit integer (hi · 2^30 + lo, the field slots of
+ * lib/state/layout.ts), which spares the two-word shifts, the decoding, which reads only the strings
+ * through the two neighbours of the point placed and the colours needed instead of the whole
+ * border, and the batch: one call expands a whole batch of parents. In the board's last column the
+ * same code runs, and each successor then forgets field y − 1 (finish).
  *
  * Memory belongs to the caller (lib/state/expander-kernel.ts), which places the parents, the
- * successors and the per-parent counts above heapBase(). Below it are this module's scratch fields.
- * In the board's last column, which forgets fields, a parent is decoded and each successor encoded
- * from scratch, as BorderStates.expandReference does (lastColumn below).
+ * successors and the per-parent counts above heapBase().
  */
 
 // Field codes, as in lib/state/border.ts.
@@ -28,19 +29,18 @@ const LOW_MASK: u64 = (1 << LOW_BITS) - 1;
 /** Bit 0 of every field slot. */
 const FIELD_ONES: u64 = ((<u64>0o1111111111) << LOW_BITS) | 0o1111111111;
 
-// The parent, decoded: per field its code, a stone's colour, a libertyless stone's string label and
-// string neighbours (the nearest stone of its string above and below), and the stack of open strings.
-const fields = memory.data(32);
-const colour = memory.data(32);
-const group = memory.data(32);
-const above = memory.data(32);
-const below = memory.data(32);
-const stack = memory.data(32);
-
 let width: i32 = 0;
 let y: i32 = 0;
-/** The successor being built, in the parent's layout. */
+/** In the board's last column, where a step forgets field y − 1 (fields above it are EDGE already). */
+let forgetting = false;
+/** The first field on the border (fields above it are EDGE): a libertyless stone there keeps its colour in its UP bit. */
+let top: i32 = 0;
+/** The parent being expanded, and the successor being built in its layout. */
+let parentState: u64 = 0;
 let state: u64 = 0;
+/** The parent's field whose colour finish last looked up (NONE for a new parent), and that colour. */
+let referenceField: i32 = NONE;
+let referenceColour: i32 = 0;
 
 /** Where the caller's memory starts. */
 export function heapBase(): usize {
@@ -49,18 +49,26 @@ export function heapBase(): usize {
 
 /**
  * Expands the n parents at `parents` ((hi, lo) u32 pairs) for step `step` of a board `boardWidth`
- * wide, not in its last column. Writes the successors contiguously at `successors` as (hi, lo) pairs
- * for the next step (in the last column, lastColumn), and each parent's number of successors as a byte at counts + i. Returns the
- * number of successors.
+ * wide (lastColumn: its last column). Writes the successors contiguously at `successors` as (hi, lo)
+ * pairs for the next step, and each parent's number of successors as a byte at counts + i. Returns
+ * the number of successors, or −1 when a parent in the last column still has a field above y − 1
+ * on the border (a count reaches step y of that column only through its steps 0 … y − 1, which
+ * forget them).
  */
 export function expandBatch(parents: usize, n: i32, step: i32, boardWidth: i32, lastColumn: bool, successors: usize, counts: usize): i32 {
   width = boardWidth;
   y = step;
+  forgetting = lastColumn && step > 0;
+  top = forgetting ? step - 1 : 0;
+  // The slots of fields 0 … y − 2 (slots y … 2), which must be EDGE (0) in the last column.
+  const through = <u64>(3 * step + 3);
+  const forgotten: u64 = forgetting ? (((<u64>1) << through) - 1) & ~(<u64>0o77) : 0;
   let out = successors;
   for (let i = 0; i < n; i++) {
     const at = parents + ((<usize>i) << 3);
     const s = ((<u64>load<u32>(at)) << LOW_BITS) | (<u64>load<u32>(at + 4));
-    const made = lastColumn ? expandForgetting(s, out) : expandOne(s, out);
+    if ((s & forgotten) != 0) return -1;
+    const made = expandOne(s, out);
     store<u8>(counts + i, <u8>made);
     out += (<usize>made) << 3;
   }
@@ -205,50 +213,54 @@ function ownerOf(hi: u32, lo: u32, owners: i32): i32 {
 
 function expandOne(parent: u64, out: usize): i32 {
   const left = parent & 7; // field y is in slot 0, field y − 1 in slot 1
-  const up: u64 = y > 0 ? (parent >> 3) & 7 : 0;
+  const up: u64 = y > 0 ? (parent >> 3) & 7 : 0; // the top edge acts like EDGE: no stone, no liberty
   if (left < LIBERTYLESS_CODE && up < LIBERTYLESS_CODE) return expandQuick(parent, left, up, out);
-  readParent(parent);
-  const upCode: u64 = y > 0 ? fieldAt(y - 1) : 0; // the top edge acts like EDGE: no stone, no liberty
-  const leftCode = fieldAt(y);
+  // Only the strings through the two neighbours are decoded, and only the colours needed.
+  parentState = parent;
+  referenceField = NONE;
+  const upString = up >= LIBERTYLESS_CODE ? stringOf(parent, y - 1) : 0;
+  const leftString = left >= LIBERTYLESS_CODE ? stringOf(parent, y) : 0;
+  const upColour = up >= STONE_CODE ? colourOf(y - 1) : NONE;
+  const leftColour = left >= LIBERTYLESS_CODE ? WHITE : left >= STONE_CODE ? <i32>(left & 1) : NONE;
 
   // Empty: frees the strings above and to the left.
   state = parent;
-  if (upCode >= LIBERTYLESS_CODE) liberate(y - 1);
-  if (leftCode >= LIBERTYLESS_CODE) liberate(y);
+  liberate(upString, upColour);
+  liberate(leftString, leftColour);
   setField(y, EMPTY_CODE);
-  finish(state, out, 0, NONE);
-  let count = 1;
+  let count = <i32>finish(state, out, 0, NONE);
 
   for (let c = 0; c <= WHITE; c++) {
-    const upSame = upCode >= STONE_CODE && colourAt(y - 1) == c;
-    const leftSame = leftCode >= STONE_CODE && colourAt(y) == c;
-    const leftLeaves = leftCode >= LIBERTYLESS_CODE && !leftSame;
-    if (leftLeaves && aboveAt(y) == NONE && belowAt(y) == NONE) continue; // its last liberty
+    const upSame = upColour == c;
+    const leftSame = leftColour == c;
+    const leftLeaves = left >= LIBERTYLESS_CODE && !leftSame;
+    if (leftLeaves && leftString == (<u32>1) << y) continue; // its last liberty
     state = parent;
-    if (leftLeaves) dropFromString(y);
-    const liberty =
-      upCode == EMPTY_CODE || leftCode == EMPTY_CODE || (upSame && upCode < LIBERTYLESS_CODE) || (leftSame && leftCode < LIBERTYLESS_CODE);
+    if (leftLeaves) dropFromString(leftString);
+    const liberty = up == EMPTY_CODE || left == EMPTY_CODE || (upSame && up < LIBERTYLESS_CODE) || (leftSame && left < LIBERTYLESS_CODE);
     if (liberty) {
-      if (upSame && upCode >= LIBERTYLESS_CODE) liberate(y - 1);
-      if (leftSame && leftCode >= LIBERTYLESS_CODE) liberate(y);
+      if (upSame) liberate(upString, c);
+      if (leftSame) liberate(leftString, c);
       setField(y, STONE_CODE | (<u64>c));
     } else if (leftSame) {
       // Continues the left stone's string in its place: same flags, same colour.
-      if (upSame && groupAt(y - 1) != groupAt(y)) joinStrings(groupAt(y - 1), groupAt(y));
+      if (upSame && (upString & ((<u32>1) << y)) == 0) joinStrings(upString | leftString);
     } else if (upSame) {
       // Hangs below the stone above: after it in its string, before whatever followed it.
-      setField(y, LIBERTYLESS_CODE | UP | (fieldAt(y - 1) & DOWN));
-      setField(y - 1, fieldAt(y - 1) | DOWN);
+      setField(y, LIBERTYLESS_CODE | UP | (up & DOWN));
+      setField(y - 1, up | DOWN);
     } else {
       setField(y, y == 0 ? LIBERTYLESS_CODE | (<u64>c) : LIBERTYLESS_CODE);
     }
-    finish(state, out + ((<usize>count) << 3), c, NONE);
-    count++;
+    if (finish(state, out + ((<usize>count) << 3), c, NONE)) count++;
   }
   return count;
 }
 
-/** Neither neighbour is a libertyless stone: each successor is the parent with field y replaced. */
+/**
+ * Neither neighbour is a libertyless stone: each successor is the parent with field y replaced (and
+ * none dies when the last column forgets field y − 1, which has a liberty or is empty).
+ */
 function expandQuick(parent: u64, left: u64, up: u64, out: usize): i32 {
   const rest = parent & ~(<u64>7);
   finish(rest | EMPTY_CODE, out, 0, <i32>left);
@@ -268,51 +280,73 @@ function bitOf(i: i32): u64 {
   return <u64>(3 * slot);
 }
 
-/** Decodes the colour, string label and string neighbours of the parent's stones. */
-function readParent(parent: u64): void {
-  let depth = 0;
-  for (let i = 0; i < width; i++) {
-    const code = (parent >> bitOf(i)) & 7;
-    store<u8>(fields + i, <u8>code);
-    if (code < LIBERTYLESS_CODE) {
-      store<u8>(colour + i, <u8>(code & 1));
-      continue;
-    }
-    const linkedUp = i > 0 && (code & UP) != 0;
-    let c: i32;
-    if (i == 0) c = <i32>(code & UP);
-    else if (i == y) c = WHITE;
-    else if (fieldAt(i - 1) < LIBERTYLESS_CODE) c = colourAt(i - 1) ^ 1;
-    else c = linkedUp && load<i8>(stack + depth - 1) == i - 1 ? colourAt(i - 1) : colourAt(i - 1) ^ 1;
-    store<u8>(colour + i, <u8>c);
-    if (linkedUp) {
-      const mate = <i32>load<i8>(stack + --depth);
-      store<i8>(above + i, <i8>mate);
-      store<i8>(below + mate, <i8>i);
-      store<i8>(group + i, load<i8>(group + mate));
-    } else {
-      store<i8>(above + i, <i8>NONE);
-      store<i8>(group + i, <i8>i);
-    }
-    store<i8>(below + i, <i8>NONE);
-    if ((code & DOWN) != 0) store<i8>(stack + depth++, <i8>i);
-  }
+/** The code of field i in state s. */
+function codeIn(s: u64, i: i32): u64 {
+  return (s >> bitOf(i)) & 7;
 }
 
-function fieldAt(i: i32): u64 {
-  return <u64>load<u8>(fields + i);
+/** The parent's code of field i. */
+function codeAt(i: i32): u64 {
+  return codeIn(parentState, i);
 }
-function colourAt(i: i32): i32 {
-  return <i32>load<u8>(colour + i);
+
+/**
+ * The colour of the parent's stone at field i. A libertyless stone has the colour opposite its upper
+ * neighbour's, unless linked to it (its UP bit, the neighbour's DOWN bit); the stone at `top` keeps
+ * its colour in its UP bit, and one at y is white (the normalisation's reference).
+ */
+function colourOf(i: i32): i32 {
+  let flip = 0;
+  let code = codeAt(i);
+  for (; code >= LIBERTYLESS_CODE && i != top && i != y; i--) {
+    const upper = codeAt(i - 1);
+    if ((code & UP) == 0 || upper < LIBERTYLESS_CODE || (upper & DOWN) == 0) flip ^= 1;
+    code = upper;
+  }
+  const c = code < LIBERTYLESS_CODE ? <i32>(code & 1) : i == top ? <i32>(code & UP) : WHITE;
+  return c ^ flip;
 }
-function groupAt(i: i32): i32 {
-  return <i32>load<i8>(group + i);
-}
-function aboveAt(i: i32): i32 {
-  return <i32>load<i8>(above + i);
-}
-function belowAt(i: i32): i32 {
-  return <i32>load<i8>(below + i);
+
+/**
+ * The fields of the libertyless string through field i of state s, as a mask (bit j for field j).
+ * Along the border a DOWN bit opens a string and an UP bit (below `top`) closes the last one
+ * opened, like brackets: a member's next member up or down is its bracket's match.
+ */
+function stringOf(s: u64, i: i32): u32 {
+  let members = (<u32>1) << i;
+  for (let j = i; j > top && (codeIn(s, j) & UP) != 0;) {
+    let open = 0;
+    let m = j - 1;
+    for (; m >= top; m--) {
+      const code = codeIn(s, m);
+      if (code < LIBERTYLESS_CODE) continue;
+      if ((code & DOWN) != 0) {
+        if (open == 0) break;
+        open--;
+      }
+      if (m > top && (code & UP) != 0) open++;
+    }
+    if (m < top) break; // no match: not a valid state
+    members |= (<u32>1) << m;
+    j = m;
+  }
+  for (let j = i; (codeIn(s, j) & DOWN) != 0;) {
+    let open = 0;
+    let m = j + 1;
+    for (; m < width; m++) {
+      const code = codeIn(s, m);
+      if (code < LIBERTYLESS_CODE) continue;
+      if ((code & UP) != 0) {
+        if (open == 0) break;
+        open--;
+      }
+      if ((code & DOWN) != 0) open++;
+    }
+    if (m >= width) break;
+    members |= (<u32>1) << m;
+    j = m;
+  }
+  return members;
 }
 
 /** Sets field i of the successor being built to `code`. */
@@ -321,26 +355,30 @@ function setField(i: i32, code: u64): void {
   state = (state & ~((<u64>7) << bit)) | (code << bit);
 }
 
-/** Gives a liberty to every stone of the string through field i. */
-function liberate(i: i32): void {
-  for (let j = i; j != NONE; j = aboveAt(j)) setField(j, STONE_CODE | (<u64>colourAt(j)));
-  for (let j = belowAt(i); j != NONE; j = belowAt(j)) setField(j, STONE_CODE | (<u64>colourAt(j)));
+/** Gives a liberty to every stone of a string (a mask of fields, all of one colour). */
+function liberate(members: u32, c: i32): void {
+  for (let m = members; m != 0; m &= m - 1) setField(<i32>ctz(m), STONE_CODE | (<u64>c));
 }
 
-/** Field i leaves the border while its string stays on it: its string neighbours lose that link. */
-function dropFromString(i: i32): void {
-  const up = aboveAt(i);
-  const down = belowAt(i);
-  if (up == NONE) setField(down, fieldAt(down) & ~UP);
-  else if (down == NONE) setField(up, fieldAt(up) & ~DOWN);
+/** Field y leaves the border while the rest of its string stays on it: its string neighbours lose that link. */
+function dropFromString(members: u32): void {
+  const upper = members & (((<u32>1) << y) - 1);
+  const lower = members >> (<u32>(y + 1));
+  if (upper == 0) {
+    const down = <i32>ctz(lower) + y + 1;
+    setField(down, codeAt(down) & ~UP);
+  } else if (lower == 0) {
+    const up = 31 - <i32>clz(upper);
+    setField(up, codeAt(up) & ~DOWN);
+  }
 }
 
-/** Makes the strings labelled a and b one: every member but the first links up, all but the last down. */
-function joinStrings(a: i32, b: i32): void {
+/** Makes the strings of `members` one: every member but the first links up, all but the last down. */
+function joinStrings(members: u32): void {
   let last = NONE;
-  for (let i = 0; i < width; i++) {
-    if (fieldAt(i) < LIBERTYLESS_CODE || (groupAt(i) != a && groupAt(i) != b)) continue;
-    if (last == NONE) setField(i, i == 0 ? fieldAt(i) & ~DOWN : LIBERTYLESS_CODE);
+  for (let m = members; m != 0; m &= m - 1) {
+    const i = <i32>ctz(m);
+    if (last == NONE) setField(i, i == top ? codeAt(i) & ~DOWN : LIBERTYLESS_CODE);
     else {
       setField(i, LIBERTYLESS_CODE | UP);
       const bit = bitOf(last);
@@ -352,10 +390,23 @@ function joinStrings(a: i32, b: i32): void {
 
 /**
  * Normalises the successor s (the first stone from field y + 1 on, wrapping, is white), moves it to
- * the next step's layout and stores it at `out`. `placed` is the colour of the stone at y; `left` is
- * the parent's field y when it came by expandQuick (colours not decoded), else NONE.
+ * the next step's layout and stores it at `out`; in the last column, first forgets field y − 1.
+ * `placed` is the colour of the stone at y; `left` is the parent's field y when it came by
+ * expandQuick (colours not decoded), else NONE. Returns false for a successor that dies.
  */
-function finish(s: u64, out: usize, placed: i32, left: i32): void {
+function finish(s: u64, out: usize, placed: i32, left: i32): bool {
+  if (forgetting) {
+    // Field y − 1 (slot 1) leaves the border. A libertyless string there with no other member dies;
+    // else its next member becomes the string's first and loses its UP link.
+    if (((s >> 3) & LIBERTYLESS_CODE) != 0) {
+      const lower = stringOf(s, y - 1) >> (<u32>y);
+      if (lower == 0) return false;
+      s &= ~(UP << bitOf(<i32>ctz(lower) + y));
+    }
+    s &= ~((<u64>7) << 3);
+    // Field y is now the first on the border: a libertyless stone there keeps its colour in its UP bit.
+    if ((s & LIBERTYLESS_CODE) != 0) s = (s & ~UP) | (<u64>placed);
+  }
   const stones = ((s >> 1) | (s >> 2)) & FIELD_ONES;
   if (stones != 0) {
     const bit = 63 - <i32>clz(stones);
@@ -365,173 +416,26 @@ function finish(s: u64, out: usize, placed: i32, left: i32): void {
     let reference: i32;
     if (code < LIBERTYLESS_CODE) reference = <i32>(code & 1);
     else if (field == y) reference = placed;
-    else if (left == NONE) reference = colourAt(field);
-    else reference = field == 0 ? <i32>(code & UP) : (left & 1) ^ 1;
+    else if (left != NONE) reference = field == 0 ? <i32>(code & UP) : (left & 1) ^ 1;
+    else {
+      // The successors of a parent mostly share this field: its colour is looked up once.
+      if (field != referenceField) {
+        referenceColour = colourOf(field);
+        referenceField = field;
+      }
+      reference = referenceColour;
+    }
     if (reference != WHITE) {
-      // Codes 2 and 3 swap; field 0 keeps its colour in its UP bit.
+      // Codes 2 and 3 swap; the first field on the border keeps its colour in its UP bit.
       s ^= (~s >> 2) & (s >> 1) & FIELD_ONES;
-      const zero = <u64>(3 * y);
-      if (((s >> zero) & LIBERTYLESS_CODE) != 0) s ^= (<u64>1) << zero;
+      const first = forgetting ? 0 : <u64>(3 * y);
+      if (((s >> first) & LIBERTYLESS_CODE) != 0) s ^= (<u64>1) << first;
     }
   }
   // Next layout: every field one slot up, field y + 1 from the top slot to slot 0.
-  const top = <u64>(3 * (width - 1));
-  s = ((s << 3) & (((<u64>1) << (top + 3)) - 1)) | ((s >> top) & 7);
+  const last = <u64>(3 * (width - 1));
+  s = ((s << 3) & (((<u64>1) << (last + 3)) - 1)) | ((s >> last) & 7);
   store<u32>(out, <u32>(s >> LOW_BITS));
   store<u32>(out + 4, <u32>(s & LOW_MASK));
-}
-
-// The last column, as lib/state/border.ts: the parent decoded into point kinds, colours and string
-// labels; each successor built in next*, its forgotten fields made EDGE, and encoded from scratch.
-const EDGE: u8 = 0;
-const EMPTY: u8 = 1;
-const STONE: u8 = 2;
-const LIBERTYLESS: u8 = 3;
-const EMPTY_CHOICE: i32 = -1;
-
-const kind = memory.data(32);
-const nextKind = memory.data(32);
-const nextColour = memory.data(32);
-const nextGroup = memory.data(32);
-const seen = memory.data(32);
-const hasUp = memory.data(32);
-
-function expandForgetting(parent: u64, out: usize): i32 {
-  decode(parent);
-  let count = 0;
-  for (let c = EMPTY_CHOICE; c <= WHITE; c++) {
-    if (placePoint(c) && forgetAbove()) {
-      encodeNext(out + ((<usize>count) << 3));
-      count++;
-    }
-  }
-  return count;
-}
-
-/** BorderStates.decode for a valid state: kind, colour and string label (group) of every field. */
-function decode(parent: u64): void {
-  let depth = 0;
-  for (let i = 0; i < width; i++) {
-    const code = (parent >> bitOf(i)) & 7;
-    if (code < LIBERTYLESS_CODE) {
-      store<u8>(kind + i, code < STONE_CODE ? <u8>code : STONE);
-      store<u8>(colour + i, <u8>(code & 1));
-      store<u8>(group + i, 0);
-      continue;
-    }
-    store<u8>(kind + i, LIBERTYLESS);
-    const colourOnTop = i == 0 || load<u8>(kind + i - 1) == EDGE;
-    const linkedUp = !colourOnTop && (code & UP) != 0;
-    let c: i32;
-    if (colourOnTop) c = <i32>(code & UP);
-    else if (i == y) c = WHITE;
-    else if (load<u8>(kind + i - 1) == STONE) c = colourAt(i - 1) ^ 1;
-    else c = linkedUp && load<i8>(stack + depth - 1) == i - 1 ? colourAt(i - 1) : colourAt(i - 1) ^ 1;
-    store<u8>(colour + i, <u8>c);
-    if (linkedUp) store<u8>(group + i, load<u8>(group + <i32>load<i8>(stack + --depth)));
-    else store<u8>(group + i, <u8>i);
-    if ((code & DOWN) != 0) store<i8>(stack + depth++, <i8>i);
-  }
-}
-
-/** BorderStates.placePoint: the border in next* after point y gets `choice`; false when that is illegal. */
-function placePoint(choice: i32): bool {
-  memory.copy(nextKind, kind, width);
-  memory.copy(nextColour, colour, width);
-  memory.copy(nextGroup, group, width);
-  const upKind = y > 0 ? load<u8>(kind + y - 1) : EDGE;
-  const leftKind = load<u8>(kind + y);
-  if (choice == EMPTY_CHOICE) {
-    if (upKind == LIBERTYLESS) liberateLabel(load<u8>(group + y - 1));
-    if (leftKind == LIBERTYLESS) liberateLabel(load<u8>(group + y));
-    store<u8>(nextKind + y, EMPTY);
-    return true;
-  }
-  const upSame = upKind >= STONE && colourAt(y - 1) == choice;
-  const leftSame = leftKind >= STONE && colourAt(y) == choice;
-  // A libertyless enemy stone leaving the border must have a string mate still on it.
-  if (leftKind == LIBERTYLESS && !leftSame && members(load<u8>(group + y)) == 1) return false;
-  const liberty = upKind == EMPTY || leftKind == EMPTY || (upSame && upKind == STONE) || (leftSame && leftKind == STONE);
-  if (liberty) {
-    if (upSame && upKind == LIBERTYLESS) liberateLabel(load<u8>(group + y - 1));
-    if (leftSame && leftKind == LIBERTYLESS) liberateLabel(load<u8>(group + y));
-    store<u8>(nextKind + y, STONE);
-  } else {
-    // Joins the libertyless strings of its same-coloured neighbours; takes over the left one's label.
-    const label = leftSame ? load<u8>(group + y) : <u8>width;
-    if (upSame) relabel(load<u8>(group + y - 1), label);
-    store<u8>(nextKind + y, LIBERTYLESS);
-    store<u8>(nextGroup + y, label);
-  }
-  store<u8>(nextColour + y, <u8>choice);
   return true;
-}
-
-/** BorderStates.forgetAbove: fields above y become EDGE; false when a string there can never get a liberty. */
-function forgetAbove(): bool {
-  memory.fill(seen, 0, 32);
-  for (let i = y; i < width; i++) if (load<u8>(nextKind + i) == LIBERTYLESS) store<u8>(seen + load<u8>(nextGroup + i), 1);
-  for (let i = 0; i < y; i++) {
-    if (load<u8>(nextKind + i) == LIBERTYLESS && load<u8>(seen + load<u8>(nextGroup + i)) == 0) return false;
-    store<u8>(nextKind + i, EDGE);
-  }
-  return true;
-}
-
-function liberateLabel(label: u8): void {
-  for (let i = 0; i < width; i++) {
-    if (load<u8>(nextKind + i) == LIBERTYLESS && load<u8>(nextGroup + i) == label) store<u8>(nextKind + i, STONE);
-  }
-}
-
-function relabel(from: u8, to: u8): void {
-  for (let i = 0; i < width; i++) {
-    if (load<u8>(nextKind + i) == LIBERTYLESS && load<u8>(nextGroup + i) == from) store<u8>(nextGroup + i, to);
-  }
-}
-
-/** Border stones of libertyless string `label` in the parent. */
-function members(label: u8): i32 {
-  let n = 0;
-  for (let i = 0; i < width; i++) if (load<u8>(kind + i) == LIBERTYLESS && load<u8>(group + i) == label) n++;
-  return n;
-}
-
-/** BorderStates.encodeBorder of next* for the next step, stored at `out` as (hi, lo). */
-function encodeNext(out: usize): void {
-  const nextY = y + 1 == width ? 0 : y + 1;
-  // Normalise: the first stone from field nextY on, wrapping round, is white.
-  let flip = 0;
-  for (let k = 0, i = nextY; k < width; k++, i = i + 1 == width ? 0 : i + 1) {
-    if (load<u8>(nextKind + i) >= STONE) {
-      flip = (<i32>load<u8>(nextColour + i)) ^ WHITE;
-      break;
-    }
-  }
-  memory.fill(seen, 0, 32);
-  for (let i = 0; i < width; i++) {
-    if (load<u8>(nextKind + i) != LIBERTYLESS) continue;
-    const label = load<u8>(nextGroup + i);
-    store<u8>(hasUp + i, load<u8>(seen + label));
-    store<u8>(seen + label, 1);
-  }
-  memory.fill(seen, 0, 32);
-  let s: u64 = 0;
-  for (let i = width - 1; i >= 0; i--) {
-    const k = load<u8>(nextKind + i);
-    let code: u64;
-    if (k == LIBERTYLESS) {
-      const label = load<u8>(nextGroup + i);
-      const down: u64 = load<u8>(seen + label) == 1 ? DOWN : 0;
-      store<u8>(seen + label, 1);
-      const top = i == 0 || load<u8>(nextKind + i - 1) == EDGE ? load<u8>(nextColour + i) ^ flip : load<u8>(hasUp + i);
-      code = LIBERTYLESS_CODE | down | (<u64>top);
-    } else if (k == STONE) code = STONE_CODE | (<u64>(load<u8>(nextColour + i) ^ flip));
-    else code = <u64>k; // EDGE_CODE or EMPTY_CODE
-    const slot = i <= nextY ? nextY - i : nextY - i + width;
-    const bit = <u64>(3 * slot);
-    s |= code << bit;
-  }
-  store<u32>(out, <u32>(s >> LOW_BITS));
-  store<u32>(out + 4, <u32>(s & LOW_MASK));
 }
