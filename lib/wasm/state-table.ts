@@ -265,7 +265,7 @@ export function copyRecords(from: i32, to: i32): void {
   for (let j = <usize>from; j < <usize>to; j++) {
     const record = records + ((<usize>load<u32>(keyRecords + (j << 2))) << 2);
     store<u64>(states, load<u64>(record));
-    memory.copy(residues, record + 8, bytes);
+    copyWords(residues, record + 8, <usize>k);
     states += 8;
     residues += bytes;
   }
@@ -297,7 +297,7 @@ export function encode(from: i32, to: i32, prevHi: u32, prevLo: u32, first: bool
       first = false;
     } else pos = putVarint(pos, (lo - prevLo) << 1);
     const from = ((<usize>load<u32>(at, 8)) << 2) + 8; // the record's residues
-    memory.copy(pos, from, bytes);
+    copyWords(pos, from, <usize>k);
     for (let r: usize = 0; r < <usize>k; r++) {
       const sum = sumScratch + (r << 3);
       store<u64>(sum, load<u64>(sum) + <u64>load<u32>(from + (r << 2)));
@@ -400,7 +400,7 @@ function combine(p: i32): i32 {
           writeFill = 0;
         }
         const toWord = (<u32>writeChunk * R + writeFill++) * stride;
-        if (toWord != fromWord) memory.copy(records + ((<usize>toWord) << 2), from, (<usize>stride) << 2);
+        if (toWord != fromWord) copyWords(records + ((<usize>toWord) << 2), from, <usize>stride);
         store<i32>(slot, <i32>toWord);
         written++;
         break;
@@ -497,6 +497,16 @@ const GOLDEN: u64 = ((<u64>0x9e3779b9) << 32) | 0x7f4a7c15;
 const MIX: u64 = ((<u64>0xbf58476d) << 32) | 0x1ce4e5b9;
 
 /** A 32-bit mix of a record's two state words. */
+/**
+ * Copies `words` 32-bit words from `from` up to `to` (forward: `to` below `from` or clear of it).
+ * memory.copy is a call into the engine, which costs more than a record of a few words.
+ */
+function copyWords(to: usize, from: usize, words: usize): void {
+  let i: usize = 0;
+  for (; i + 2 <= words; i += 2) store<u64>(to + (i << 2), load<u64>(from + (i << 2)));
+  if (i < words) store<u32>(to + (i << 2), load<u32>(from + (i << 2)));
+}
+
 function slotHash(key: u64): u32 {
   let h = key * GOLDEN;
   h ^= h >> 29;
