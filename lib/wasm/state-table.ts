@@ -496,7 +496,6 @@ function tally(s: u64): void {
 const GOLDEN: u64 = ((<u64>0x9e3779b9) << 32) | 0x7f4a7c15;
 const MIX: u64 = ((<u64>0xbf58476d) << 32) | 0x1ce4e5b9;
 
-/** A 32-bit mix of a record's two state words. */
 /**
  * Copies `words` 32-bit words from `from` up to `to` (forward: `to` below `from` or clear of it).
  * memory.copy is a call into the engine, which costs more than a record of a few words.
@@ -507,6 +506,7 @@ function copyWords(to: usize, from: usize, words: usize): void {
   if (i < words) store<u32>(to + (i << 2), load<u32>(from + (i << 2)));
 }
 
+/** A 32-bit mix of a record's two state words. */
 function slotHash(key: u64): u32 {
   let h = key * GOLDEN;
   h ^= h >> 29;
