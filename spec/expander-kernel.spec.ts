@@ -52,6 +52,19 @@ test('the WebAssembly kernel gives the reference successors, in order, for every
   t.true(compared > 200_000, `compared ${compared} states`);
 });
 
+/** The owner the kernel gives each successor of the parents among `owners`, by fanOut's regions. */
+function kernelOwners(kernel: ExpanderKernel, parents: number[][], y: number, lastColumn: boolean, owners: number): Map<number, number> {
+  const moduli = Float64Array.of(7);
+  kernel.expand(Uint32Array.from(parents.flat()), parents.length, y, lastColumn, 1, owners);
+  kernel.fanOut(new Uint32Array(parents.length).fill(1), parents.length, moduli, new Float64Array(1));
+  const found = new Map<number, number>();
+  for (let d = 0; d < owners; d++) {
+    const at = kernel.statesOf(d);
+    for (let j = 0; j < kernel.sizeOf(d); j++) found.set(kernel.words[at + 2 * j] * HIGH_UNIT + kernel.words[at + 2 * j + 1], d);
+  }
+  return found;
+}
+
 test('the WebAssembly kernel gives the reference successors on random walks at widths 8 to 19', (t) => {
   const random = replayableRandom(t, 'walks');
   for (let width = 8; width <= 19; width++) {
@@ -65,6 +78,14 @@ test('the WebAssembly kernel gives the reference successors on random walks at w
       const lastColumn = step >= 4 * width;
       const expected = referenceSuccessors(reference, walks, y, lastColumn);
       t.deepEqual(kernelSuccessors(kernel, walks, y, lastColumn), expected, `width ${width}, step ${step}`);
+      // Each successor goes to the worker that ownerOf names at this width.
+      const owners = kernelOwners(kernel, walks, y, lastColumn, 3);
+      const named = [...new Set(expected.flat())].sort((a, b) => a - b);
+      t.deepEqual(
+        named.map((v) => owners.get(v)),
+        named.map((v) => ownerOf(Math.floor(v / HIGH_UNIT), v % HIGH_UNIT, 3, width)),
+        `owners at width ${width}, step ${step}`,
+      );
       walks = walks.map(([hi, lo]) => {
         const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
         if (made === 0) return [START_HI, START_LO]; // a dead end of the last column: start again
@@ -122,7 +143,7 @@ test('the kernel hands each successor with its parent residues to its owner, equ
     const expectedDropped = new Float64Array(k).fill(1);
     successors.forEach((values, i) => {
       for (const v of values) {
-        const owner = ownerOf(Math.floor(v / HIGH_UNIT), v % HIGH_UNIT, owners);
+        const owner = ownerOf(Math.floor(v / HIGH_UNIT), v % HIGH_UNIT, owners, width);
         const sums = expectedSums[owner].get(v) ?? new Float64Array(k);
         addResidues(sums, residues, k * i, 1, moduli);
         expectedSums[owner].set(v, sums);

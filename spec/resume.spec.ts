@@ -138,13 +138,13 @@ test('a folder of another count, format, ownership rule or worker count is refus
       new RegExp(`holds format version ${old}, this gocount writes 3; remove it or choose another scratch folder\n$`),
     );
   }
-  // A count whose states were shared out by the rule before siblings shared a worker.
-  writeFileSync(countFile, JSON.stringify({ ...identity, ownership: 'ownerOf-v1 mod partitions*workers' }));
+  // A count whose states were shared out by an earlier rule (one field left out, not up to four).
+  writeFileSync(countFile, JSON.stringify({ ...identity, ownership: 'ownerOf-v2 mod partitions*workers' }));
   const ownership = runCli(['4x4', '--scratch', scratch]);
   t.is(ownership.status, 2);
   t.regex(
     ownership.stderr,
-    /shares states out by ownerOf-v1 mod partitions\*workers, this gocount by ownerOf-v2 mod partitions\*workers; remove it or choose another scratch folder\n$/,
+    /shares states out by ownerOf-v2 mod partitions\*workers, this gocount by ownerOf-v3 over partitions\*workers; remove it or choose another scratch folder\n$/,
   );
   writeFileSync(countFile, JSON.stringify({ ...identity, columns: 5 }));
   t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /holds a 4-wide sweep of 5 columns, not 4 of 4/);

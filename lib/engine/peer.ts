@@ -17,16 +17,28 @@ import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 const MAX_IN_FLIGHT = 4;
 
 /**
- * Which worker owns a state: a hash independent of the state table's slot hash. It leaves out the
- * field in the lowest slot, the one the next step replaces, so that siblings (states equal but for
- * it), which share most of their successors, are expanded by one worker and their successors
- * combine there (lib/wasm/expander.ts, fanOut).
+ * Low bits of a state that its owner does not depend on, at a board `width` wide: the fields the
+ * last steps placed and the next ones replace (slot 0 is the field the next step replaces, slot 1
+ * the one just placed, …). States that differ only there have many successors in common, and the
+ * parents of one class are neighbours in state order: one worker then expands them together and
+ * their successors combine in its batches (lib/wasm/expander.ts, fanOut) instead of in two tables.
+ * The classes must stay many for the workers to get about equal shares: the rest of the border
+ * keeps at least seven fields. At 11×11, leaving out four fields instead of one made the records
+ * that reach the tables 6% fewer (docs/performance.md).
  */
-export function ownerOf(hi: number, lo: number, workers: number): number {
+export function ownerShift(width: number): number {
+  return 3 * Math.min(4, Math.max(1, width - 7));
+}
+
+/**
+ * Which worker owns a state: a multiplicative hash of the state without its ownerShift(width) low
+ * bits, independent of the state table's slot hash, scaled to [0, workers) by its high bits (a
+ * multiplication, where a remainder would cost a division for every successor in the kernel).
+ */
+export function ownerOf(hi: number, lo: number, workers: number, width: number): number {
   if (workers === 1) return 0;
-  let h = Math.imul((lo >>> 3) ^ Math.imul(hi, 0x85ebca6b), 0x27d4eb2f);
-  h ^= h >>> 16;
-  return (h >>> 0) % workers;
+  const h = Math.imul((lo >>> ownerShift(width)) ^ Math.imul(hi, 0x85ebca6b), 0x27d4eb2f) >>> 0;
+  return Math.floor((h * workers) / 2 ** 32);
 }
 
 type BatchMessage = { t: 'batch'; step: number; size: number; states: Uint32Array; residues: Uint32Array };

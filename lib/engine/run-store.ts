@@ -80,7 +80,7 @@ export class RunStore {
 
   /** writeRun in a partitioned count: a writer, with a chunk of its own, for each owner met. */
   private writeOwnedRuns(step: number, run: number, fill: (sink: RecordSink) => void): RunSummary[] {
-    const { worker: source, workers } = this.options;
+    const { worker: source, workers, width } = this.options;
     const writers = new Array<RunWriter | undefined>(workers);
     const stepDir = this.scratch.stepDir(step);
     const open = (owner: number): RunWriter => {
@@ -92,7 +92,7 @@ export class RunStore {
     try {
       fill({
         append(hi, lo, residues, at) {
-          const owner = ownerOf(hi, lo, workers);
+          const owner = ownerOf(hi, lo, workers, width);
           (writers[owner] ?? open(owner)).append(hi, lo, residues, at);
         },
       });

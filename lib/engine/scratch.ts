@@ -37,7 +37,7 @@ export interface CountLayout {
  * Which worker owns a state, as count.json records it: ownerOf (engine/peer.ts) over partitions ×
  * workers. A count is resumed only under the same rule.
  */
-export const OWNERSHIP = 'ownerOf-v2 mod partitions*workers';
+export const OWNERSHIP = 'ownerOf-v3 over partitions*workers';
 
 /**
  * The count folder at `dir`, found from its count.json, and how its states are shared out: for a

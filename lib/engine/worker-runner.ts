@@ -95,8 +95,8 @@ export class WorkerRunner {
     const memory = this.memory();
     const k = this.store.moduliAt(0).length;
     memory.reset(k);
-    const { worker, workers, partitioned } = this.options;
-    if (!partitioned && ownerOf(START_HI, START_LO, workers) !== worker) return toFiles ? this.store.writeRun(0, 1, () => {}) : [];
+    const { worker, workers, partitioned, width } = this.options;
+    if (!partitioned && ownerOf(START_HI, START_LO, workers, width) !== worker) return toFiles ? this.store.writeRun(0, 1, () => {}) : [];
     const one = new Uint32Array(k).fill(1);
     memory.append(START_HI, START_LO, one, 0);
     return toFiles ? this.store.writeRun(0, 1, (sink) => sink.append(START_HI, START_LO, one, 0)) : [];
