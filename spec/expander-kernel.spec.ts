@@ -2,7 +2,7 @@ import test from 'ava';
 import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../lib/state/border.js';
 import { ExpanderKernel } from '../lib/state/expander-kernel.js';
 import { HIGH_UNIT } from '../lib/state/layout.js';
-import { ownerOf } from '../lib/engine/peer.js';
+import { ownerOf } from '../lib/state/ownership.js';
 import { addResidues } from '../lib/residues/sums.js';
 import { ResidueExtender } from '../lib/residues/growth.js';
 import { moduliFor } from '../lib/residues/moduli.js';

@@ -13,7 +13,7 @@ import { RunReader } from '../format/run-reader.js';
 import { RunSummary, RunWriter } from '../format/run-writer.js';
 import { moduliAt } from '../residues/growth.js';
 import { KernelMerge, RunMergeKernel } from './run-merge.js';
-import { ownerOf } from './peer.js';
+import { ownerOf } from '../state/ownership.js';
 import { diskError, ScratchFolder } from './scratch.js';
 import type { RecordSink } from './state-table.js';
 

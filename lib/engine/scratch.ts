@@ -34,8 +34,8 @@ export interface CountLayout {
 }
 
 /**
- * Which worker owns a state, as count.json records it: ownerOf (engine/peer.ts) over partitions ×
- * workers. A count is resumed only under the same rule.
+ * Which worker owns a state, as count.json records it: ownerOf (state/ownership.ts) over
+ * partitions × workers. A count is resumed only under the same rule.
  */
 export const OWNERSHIP = 'ownerOf-v3 over partitions*workers';
 

@@ -11,6 +11,7 @@
  */
 
 import type { ResidueExtender } from '../residues/growth.js';
+import { ownerShift } from './ownership.js';
 import { align8 as align, instantiate, PAGE_BYTES, type WasmMemory } from '../wasm-module.js';
 
 interface KernelExports {
@@ -34,6 +35,7 @@ interface KernelExports {
     successors: number,
     counts: number,
     owners: number,
+    ownerShift: number,
     regions: number,
     regionBytes: number,
     residueOffset: number,
@@ -159,6 +161,7 @@ export class ExpanderKernel {
       layout.successors,
       layout.counts,
       owners,
+      ownerShift(this.width),
       regions,
       regionBytes,
       residueOffset,

@@ -31,8 +31,6 @@ const FIELD_ONES: u64 = ((<u64>0o1111111111) << LOW_BITS) | 0o1111111111;
 
 let width: i32 = 0;
 let y: i32 = 0;
-/** Low bits of a state its owner does not depend on: ownerShift(width) in lib/engine/peer.ts. */
-let ownerShift: u32 = 3;
 /** In the board's last column, where a step forgets field y − 1 (fields above it are EDGE already). */
 let forgetting = false;
 /** The first field on the border (fields above it are EDGE): a libertyless stone there keeps its colour in its UP bit. */
@@ -59,7 +57,6 @@ export function heapBase(): usize {
  */
 export function expandBatch(parents: usize, n: i32, step: i32, boardWidth: i32, lastColumn: bool, successors: usize, counts: usize): i32 {
   width = boardWidth;
-  ownerShift = <u32>(3 * min(4, max(1, boardWidth - 7)));
   y = step;
   forgetting = lastColumn && step > 0;
   top = forgetting ? step - 1 : 0;
@@ -80,10 +77,10 @@ export function expandBatch(parents: usize, n: i32, step: i32, boardWidth: i32, 
 
 /**
  * Sends the successors of the last expandBatch, each with its parent's k residues (at `residues`,
- * k words a parent), to the region of its owner among `owners` (ownerOf in lib/engine/peer.ts, at
- * the width of that expandBatch). The region of owner d starts at regions + d · regionBytes: its
- * states as (hi, lo) pairs, then from `residueOffset` on its residues, k words a record; sizes + 4d
- * receives its number of records.
+ * k words a parent), to the region of its owner among `owners` (ownerOf in lib/state/ownership.ts,
+ * whose low `ownerShift` bits of a state it leaves out). The region of owner d starts at regions +
+ * d · regionBytes: its states as (hi, lo) pairs, then from `residueOffset` on its residues, k words
+ * a record; sizes + 4d receives its number of records.
  * Equal successors of the batch are combined on the way, their residues added modulo moduli[r]:
  * siblings (parents equal but for the field the step replaces) share most of their successors,
  * and a parent's siblings are its neighbours in state order, so about a third of the successors
@@ -98,6 +95,7 @@ export function fanOut(
   successors: usize,
   counts: usize,
   owners: i32,
+  ownerShift: u32,
   regions: usize,
   regionBytes: usize,
   residueOffset: usize,
@@ -123,7 +121,7 @@ export function fanOut(
         const slot = index + ((<usize>h) << 2);
         const e = load<u32>(slot);
         if (e == NONE_SLOT) {
-          const d = owners == 1 ? 0 : ownerOf(<u32>key, <u32>(key >> 32), owners);
+          const d = owners == 1 ? 0 : ownerOf(<u32>key, <u32>(key >> 32), owners, ownerShift);
           const sizeAt = sizes + ((<usize>d) << 2);
           const j = <usize>load<u32>(sizeAt);
           store<u32>(sizeAt, <u32>(j + 1));
@@ -208,8 +206,8 @@ export function extendResidues(
   }
 }
 
-/** The worker that owns a state: mirrors ownerOf in lib/engine/peer.ts. */
-function ownerOf(hi: u32, lo: u32, owners: i32): i32 {
+/** The worker that owns a state: mirrors ownerOf in lib/state/ownership.ts. */
+function ownerOf(hi: u32, lo: u32, owners: i32, ownerShift: u32): i32 {
   const h = ((lo >> ownerShift) ^ (hi * 0x85ebca6b)) * 0x27d4eb2f;
   return <i32>((<u64>h * <u64>owners) >> 32);
 }
