@@ -11,7 +11,7 @@ import { SCORINGS, type Scoring } from '../lib/solve/solve-board.js';
 import { writeSolveDb } from '../lib/solve/solve-db.js';
 import { solveResult, solveBoard, type SolveProgress } from '../lib/solve/solve.js';
 import { CYCLE_RULES, type CycleRule } from '../lib/solve/state-space.js';
-import { parseSize } from '../lib/units.js';
+import { formatBytes, parseSize } from '../lib/units.js';
 
 interface SolveArgs {
   size?: (string | number)[];
@@ -112,9 +112,9 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .option('memory', {
         type: 'string',
         describe:
-          "memory budget, like 512M, 4G or 50%: moves beyond it are kept in files under --scratch and read in blocks; under no-cycle what it leaves holds the search's table of earlier results (default: half the free memory)",
+          "memory budget, like 512M, 4G or 50%: moves beyond it are kept in files under --scratch and read in blocks, and under cycle-draw the states too when they do not fit; under no-cycle what it leaves holds the search's table of earlier results (default: half the free memory)",
       })
-      .option('scratch', { type: 'string', describe: 'folder for the files of moves beyond --memory (default: ./scratch)' })
+      .option('scratch', { type: 'string', describe: 'folder for the files of moves and states beyond --memory (default: ./scratch)' })
       .option('symmetry', {
         type: 'boolean',
         default: true,
@@ -197,9 +197,12 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     if (args.stats) {
       const r = result.retrograde;
       lines.push(
-        `forward checking: ${r.epochs} epochs, ${r.stable} states stable, ${r.unstable} unstable`,
+        r.statesOnDisk
+          ? `forward checking: not run, the states were kept on disk (beyond --memory); threshold games: ${r.rounds} rounds; ` +
+              `working files: ${formatBytes(r.diskBytes)} at most`
+          : `forward checking: ${r.epochs} epochs, ${r.stable} states stable, ${r.unstable} unstable`,
         r.movesOnDisk && result.rule === 'cycle-draw'
-          ? 'positions in cycles: not found, the moves were kept on disk (beyond --memory)'
+          ? `positions in cycles: not found, the ${r.statesOnDisk ? 'states' : 'moves'} were kept on disk (beyond --memory)`
           : `positions in cycles: ${r.cyclePositions} in ${r.cycleComponents} components (largest ${r.largestComponent}), ${r.cycleStates} states` +
               (result.rule === 'no-cycle'
                 ? `; history search: ${r.searchNodes} positions, ${r.tableHits} bounded by earlier results, ` +

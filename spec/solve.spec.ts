@@ -89,7 +89,9 @@ test('every 2x2 state reached from the empty board has the value a history searc
   const byScoring = new Map<string, Int8Array>();
   for (const rule of RULES)
     for (const scoring of SCORINGS) {
-      const { space, graph, values } = solveBoard({ m: 2, n: 2, rule, scoring, symmetry: false });
+      const solved = solveBoard({ m: 2, n: 2, rule, scoring, symmetry: false });
+      const { space, values } = solved;
+      const graph = solved.graph!;
       byScoring.set(`${rule} ${scoring}`, values);
       const root = space.stateOf(0, PLAIN);
       const reached = new Set([root]);
@@ -189,20 +191,20 @@ test('with a --memory below its moves, a board is solved with the moves on disk,
   // 3x3 holds about 780 KiB whatever the budget; 900K leaves blocks of about 15,000 of its 97,537 moves.
   const onDisk = solveBoard({ m: 3, n: 3, rule: 'cycle-draw', memory: 900 * 1024, scratch: dir, symmetry: false });
   t.true(onDisk.stats.movesOnDisk);
-  const blocks = [...onDisk.graph.parents().blocks()].length;
+  const blocks = [...onDisk.graph!.parents().blocks()].length;
   t.true(blocks > 4, `${blocks} blocks of parents`);
   t.deepEqual(Array.from(onDisk.values), Array.from(inMemory.values));
   t.deepEqual(solveResult(onDisk, 0).moves, solveResult(inMemory, 0).moves);
   // The reverse rows filled range by range from the file equal those built in memory.
-  const parents = inMemory.graph.parents();
+  const parents = inMemory.graph!.parents();
   const rows: number[] = [];
-  for (const { first, last, offset, items } of onDisk.graph.parents().blocks()) {
+  for (const { first, last, offset, items } of onDisk.graph!.parents().blocks()) {
     rows.push(...items.subarray(parents.start[first] - offset, parents.start[last] - offset));
   }
   t.deepEqual(rows, Array.from(parents.items!));
   // The moves and their reverse are on disk, in files whose names went as they were opened.
-  t.is(onDisk.graph.rows.bytesOnDisk, 4 * onDisk.graph.edges);
-  t.is(onDisk.graph.parents().bytesOnDisk, 4 * onDisk.graph.edges);
+  t.is(onDisk.graph!.rows.bytesOnDisk, 4 * onDisk.graph!.edges);
+  t.is(onDisk.graph!.parents().bytesOnDisk, 4 * onDisk.graph!.edges);
   t.deepEqual(readdirSync(dir), [], 'nothing named in the scratch folder, to be left behind by a killed solve');
   onDisk.dispose();
 
@@ -224,7 +226,7 @@ test('with a --memory below its moves, a board is solved with the moves on disk,
 test('no-cycle: the table of earlier results takes what --memory leaves; without room for it the values are the same', (t) => {
   const whole = solveBoard({ m: 2, n: 4 });
   // What a no-cycle solve holds beside its table: 51 bytes a state, 42 a position, 8 a move.
-  const held = 51 * whole.space.states + 42 * whole.space.positions + 8 * whole.graph.edges;
+  const held = 51 * whole.space.states + 42 * whole.space.positions + 8 * whole.graph!.edges;
   const none = solveBoard({ m: 2, n: 4, memory: held });
   const some = solveBoard({ m: 2, n: 4, memory: held + 100 * 1024 });
   t.is(none.stats.tableHits, 0);

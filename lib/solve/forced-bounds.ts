@@ -34,7 +34,7 @@ export class ForcedBounds {
     this.points = graph.space.board.points;
     const enteredW = (this.enteredW = new Uint32Array(states));
     const enteredL = (this.enteredL = new Uint32Array(states));
-    const sets = new ThresholdSets(graph, (u) => {
+    const sets = ThresholdSets.of(graph, (u) => {
       const plain = base[rankOf[u]];
       return enteredL[plain] === 0 || enteredL[plain] > enteredL[u];
     });

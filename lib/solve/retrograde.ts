@@ -28,7 +28,7 @@ import { HistorySearch, TABLE_BYTES } from './no-cycle-search.js';
 import { EXACT_SITUATIONS } from './history-path.js';
 import { AFTER_PASS, PLAIN, type PhaseProgress } from './state-space.js';
 import { BoardSymmetry } from './symmetry.js';
-import { NONE, spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
+import { spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
 
 export interface RetrogradeStats {
   /** Forward-checking sweeps, the last one changing nothing. */
@@ -50,6 +50,14 @@ export interface RetrogradeStats {
   fromImages: number;
   /** The moves were kept on disk (beyond --memory): cycle-draw then finds no components. */
   movesOnDisk: boolean;
+  /**
+   * cycle-draw: the states were kept on disk too (lib/solve/cycle-draw-on-disk.ts), without forward
+   * checking; `rounds` counts the threshold games' rounds, over every threshold.
+   */
+  statesOnDisk: boolean;
+  rounds: number;
+  /** With the states on disk, the most bytes their working files held at once. */
+  diskBytes: number;
 }
 
 /** Values of every state; unknown where known[s] is 0. Returns the sweeps made. */
@@ -91,15 +99,14 @@ export function forwardCheck(graph: MoveGraph, values: Int8Array, known: Uint8Ar
 export function solveCycleDraw(graph: MoveGraph, progress: PhaseProgress = () => {}): Int8Array {
   const points = graph.space.board.points;
   const rows = graph.parents();
-  const sets = new ThresholdSets(graph);
+  const sets = ThresholdSets.of(graph);
   const spread = rows.items ? spreadByQueue(rows, rows.items, sets, false) : spreadByRounds(rows, sets);
   for (let t = points; t >= 1; t--) {
     progress(points - t, points);
     spread(t);
   }
   const values = new Int8Array(graph.states);
-  const { highestW, highestL } = sets;
-  for (let s = 0; s < values.length; s++) values[s] = highestW[s] !== NONE ? highestW[s] : highestL[s] !== NONE ? -highestL[s] : 0;
+  for (let s = 0; s < values.length; s++) values[s] = sets.value(s);
   return values;
 }
 

@@ -11,6 +11,7 @@ import { defaultMemoryBudget } from '../engine/budget.js';
 import { GocountError, InvalidOptionError } from '../errors.js';
 import { formatBytes } from '../units.js';
 import { ForcedBounds } from './forced-bounds.js';
+import { onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw-on-disk.js';
 import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
 import { HistorySearch } from './no-cycle-search.js';
 import { cycleFigures, forwardCheck, positionComponents, RetrogradeStats, solveCycleDraw, solveNoCycle } from './retrograde.js';
@@ -27,7 +28,8 @@ export interface SolveOptions {
   readonly scoring?: Scoring;
   /**
    * Bytes the solve may hold (default: half the free memory). Moves beyond it go to files in
-   * `scratch` (default: ./scratch), read back in blocks.
+   * `scratch` (default: ./scratch), read back in blocks; under cycle-draw, states that do not fit
+   * in it go there too (lib/solve/cycle-draw-on-disk.ts).
    */
   readonly memory?: number;
   readonly scratch?: string;
@@ -89,7 +91,9 @@ export interface SolveResult {
 /** The database of a board: its state space, moves and every state's value. */
 export interface SolvedBoard {
   readonly space: StateSpace;
-  readonly graph: MoveGraph;
+  /** The moves; absent when the states were on disk (lib/solve/cycle-draw-on-disk.ts). */
+  readonly graph?: MoveGraph;
+  readonly edges: number;
   readonly values: Int8Array;
   readonly stats: RetrogradeStats;
   /** no-cycle: the history search, which values a state's moves (their values depend on the history). */
@@ -107,7 +111,7 @@ function solvedBoard(
   search?: HistorySearch,
   emptyBoardOnly = false,
 ): SolvedBoard {
-  return { space: graph.space, graph, values, stats, search, emptyBoardOnly, dispose: () => graph.dispose() };
+  return { space: graph.space, graph, edges: graph.edges, values, stats, search, emptyBoardOnly, dispose: () => graph.dispose() };
 }
 
 /** Progress callbacks per phase. */
@@ -118,9 +122,10 @@ const phases =
     onProgress(name, done, total, detail);
 
 /**
- * What a solve holds in memory whatever the budget, per state (statuses, row starts, values, the
- * threshold sets) and per position (keys and starts); with the moves in memory, also the strongly
- * connected components' arrays, per position.
+ * What a solve with its states in memory holds whatever the budget, per state (statuses, row
+ * starts, values, the threshold sets) and per position (keys and starts); with the moves in memory,
+ * also the strongly connected components' arrays, per position. Below that, cycle-draw keeps its
+ * states on disk (onDiskFloor).
  */
 const STATE_BYTES = 27;
 const POSITION_BYTES = 8;
@@ -176,6 +181,9 @@ function emptyStats(epochs: number): RetrogradeStats {
     tableHits: 0,
     fromImages: 0,
     movesOnDisk: false,
+    statesOnDisk: false,
+    rounds: 0,
+    diskBytes: 0,
   };
 }
 
@@ -190,6 +198,8 @@ export function solveBoard(options: SolveOptions): SolvedBoard {
   const symmetry = rule === 'cycle-draw' && options.symmetry !== false ? new BoardSymmetry(m, n) : undefined;
   const space = new StateSpace(board, rule, phase('positions'), symmetry && symmetry.count > 1 ? symmetry : undefined);
   onProgress('positions', 1, 1);
+  if (rule === 'cycle-draw' && memory < inMemoryFloor(space))
+    return solvedOnDisk(space, memory, scratchOption(options.scratch), onProgress);
   const spill = { folder: scratchOption(options.scratch), ...movesInMemory(space, memory) };
   const graph = new MoveGraph(space, phase('moves'), spill);
   onProgress('moves', 1, 1);
@@ -201,23 +211,40 @@ export function solveBoard(options: SolveOptions): SolvedBoard {
   }
 }
 
+/** The least memory for the states in memory: what they hold, and a block of one row of moves. */
+function inMemoryFloor(space: StateSpace): number {
+  return STATE_BYTES * space.states + POSITION_BYTES * space.positions + MOVE_BYTES * (space.board.points + 1);
+}
+
+/** A budget below a solve's least memory, refused before the work starts. */
+function tooLarge(space: StateSpace, floor: number, memory: number): GocountError {
+  const { m, n } = space.board;
+  return new GocountError(
+    `board ${m}x${n}, rule ${space.rule}: its ${space.states} states need at least ${formatBytes(floor)} in memory, more than --memory ${formatBytes(memory)}`,
+    2,
+    'GOCOUNT_TOO_LARGE',
+  );
+}
+
 /**
  * How many moves fit in memory beside what the states hold (all of them, or they go to disk), and
  * how many a block read from disk holds; a budget too small for one row is refused.
  */
 function movesInMemory(space: StateSpace, memory: number): { memoryItems: number; blockItems: number } {
+  if (memory < inMemoryFloor(space)) throw tooLarge(space, inMemoryFloor(space), memory);
   const fixed = STATE_BYTES * space.states + POSITION_BYTES * space.positions;
   const blockItems = Math.floor((memory - fixed) / MOVE_BYTES);
-  if (blockItems < space.board.points + 1) {
-    const { m, n } = space.board;
-    throw new GocountError(
-      `board ${m}x${n}, rule ${space.rule}: its ${space.states} states need at least ${formatBytes(fixed + MOVE_BYTES * (space.board.points + 1))} ` +
-        `in memory, more than --memory ${formatBytes(memory)}`,
-      2,
-      'GOCOUNT_TOO_LARGE',
-    );
-  }
   return { memoryItems: Math.max(0, blockItems - Math.ceil((COMPONENT_BYTES * space.positions) / MOVE_BYTES)), blockItems };
+}
+
+/** cycle-draw with the states on disk (lib/solve/cycle-draw-on-disk.ts): the budget is below what they hold in memory. */
+function solvedOnDisk(space: StateSpace, memory: number, folder: string, onProgress: SolveProgress): SolvedBoard {
+  if (memory < onDiskFloor(space)) throw tooLarge(space, onDiskFloor(space), memory);
+  const phase = phases(onProgress);
+  const solved = solveCycleDrawOnDisk(space, memory, folder, { moves: phase('moves'), retrograde: phase('retrograde') });
+  onProgress('retrograde', 1, 1);
+  const stats = { ...emptyStats(0), movesOnDisk: true, statesOnDisk: true, rounds: solved.rounds, diskBytes: solved.bytesOnDisk };
+  return { space, edges: solved.edges, values: solved.values, stats, emptyBoardOnly: false, dispose: () => {} };
 }
 
 /** The bytes a no-cycle solve with its moves in memory leaves of the budget for its table of earlier results. */
@@ -268,7 +295,7 @@ export function solve(options: SolveOptions): SolveResult {
 
 /** What solve reports of a solved board: the empty board's value and moves, and the figures. */
 export function solveResult(solved: SolvedBoard, seconds: number): SolveResult {
-  const { space, graph, values } = solved;
+  const { space, values } = solved;
   const { m, n } = space.board;
   const root = space.stateOf(0, PLAIN);
   const moves = firstMoves(solved, 0, PLAIN);
@@ -289,7 +316,7 @@ export function solveResult(solved: SolvedBoard, seconds: number): SolveResult {
     legalPositions: space.legalPositions,
     symmetries: space.symmetry?.count ?? 1,
     states: space.states,
-    edges: graph.edges,
+    edges: solved.edges,
     valueCounts,
     emptyBoardOnly: solved.emptyBoardOnly,
     retrograde: solved.stats,

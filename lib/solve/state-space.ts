@@ -34,10 +34,7 @@ export class StateSpace {
   readonly legalPositions: number;
   /** First state of each rank; base[positions] is the number of states. */
   readonly base: Uint32Array;
-  /** Per state: its rank, its status, and for a KO state the point that may not be retaken. */
-  readonly rankOf: Uint32Array;
-  readonly statusOf: Uint8Array;
-  readonly koOf: Int8Array;
+  private decoded?: { rankOf: Uint32Array; statusOf: Uint8Array; koOf: Int8Array };
 
   constructor(board: SolveBoard, rule: CycleRule, progress: PhaseProgress = () => {}, symmetry?: BoardSymmetry) {
     this.board = board;
@@ -49,34 +46,58 @@ export class StateSpace {
     for (let r = 0; r < positions; r++) legal += symmetry ? symmetry.orbitSize(this.keys[r]) : 1;
     this.legalPositions = legal;
     this.base = new Uint32Array(positions + 1);
-    const koPoints: number[] = [];
-    const koCount = new Uint8Array(positions);
-    for (let r = 0; r < positions; r++) {
-      if (rule === 'cycle-draw') {
-        const key = this.keys[r];
-        for (let q = 0; q < board.points; q++) {
-          if (this.koShape(moverOf(key), opponentOf(key), q)) {
-            koPoints.push(q);
-            koCount[r]++;
-          }
-        }
-      }
-      this.base[r + 1] = this.base[r] + 2 + koCount[r];
-    }
-    const states = this.base[positions];
-    this.rankOf = new Uint32Array(states);
-    this.statusOf = new Uint8Array(states);
-    this.koOf = new Int8Array(states).fill(-1);
-    let k = 0;
-    for (let r = 0; r < positions; r++) {
+    for (let r = 0; r < positions; r++) this.base[r + 1] = this.base[r] + 2 + this.koCount(this.keys[r]);
+  }
+
+  /**
+   * Per state: its rank, its status, and for a KO state the point that may not be retaken (else
+   * -1). Six bytes a state, built when first asked for: a solve whose states are on disk never asks.
+   */
+  get rankOf(): Uint32Array {
+    return this.perState().rankOf;
+  }
+
+  get statusOf(): Uint8Array {
+    return this.perState().statusOf;
+  }
+
+  get koOf(): Int8Array {
+    return this.perState().koOf;
+  }
+
+  private perState(): { rankOf: Uint32Array; statusOf: Uint8Array; koOf: Int8Array } {
+    if (this.decoded) return this.decoded;
+    const states = this.states;
+    const rankOf = new Uint32Array(states);
+    const statusOf = new Uint8Array(states);
+    const koOf = new Int8Array(states).fill(-1);
+    for (let r = 0; r < this.positions; r++) {
       const at = this.base[r];
-      this.rankOf.fill(r, at, this.base[r + 1]);
-      this.statusOf[at + 1] = AFTER_PASS;
-      for (let j = 0; j < koCount[r]; j++) {
-        this.statusOf[at + 2 + j] = KO;
-        this.koOf[at + 2 + j] = koPoints[k++];
-      }
+      rankOf.fill(r, at, this.base[r + 1]);
+      statusOf[at + 1] = AFTER_PASS;
+      if (this.base[r + 1] - at === 2) continue;
+      this.koPoints(this.keys[r]).forEach((q, j) => {
+        statusOf[at + 2 + j] = KO;
+        koOf[at + 2 + j] = q;
+      });
     }
+    this.decoded = { rankOf, statusOf, koOf };
+    return this.decoded;
+  }
+
+  /** How many points the player to move of position `key` may be barred from retaking (cycle-draw only). */
+  private koCount(key: number): number {
+    let count = 0;
+    if (this.rule === 'cycle-draw') for (let q = 0; q < this.board.points; q++) if (this.koShape(moverOf(key), opponentOf(key), q)) count++;
+    return count;
+  }
+
+  /** Those points, in point order: the ko points of the position's KO states, in state order. */
+  koPoints(key: number): number[] {
+    const points: number[] = [];
+    if (this.rule !== 'cycle-draw') return points;
+    for (let q = 0; q < this.board.points; q++) if (this.koShape(moverOf(key), opponentOf(key), q)) points.push(q);
+    return points;
   }
 
   get positions(): number {
@@ -116,8 +137,10 @@ export class StateSpace {
     const r = this.rank(key);
     if (r < 0) return -1;
     if (status !== KO) return this.base[r] + status;
-    for (let s = this.base[r] + 2; s < this.base[r + 1]; s++) if (this.koOf[s] === ko) return s;
-    return -1;
+    // The KO states of a position follow its two others, one per ko point in point order.
+    let s = this.base[r] + 2;
+    for (let q = 0; q < ko; q++) if (this.koShape(moverOf(key), opponentOf(key), q)) s++;
+    return s < this.base[r + 1] && this.koShape(moverOf(key), opponentOf(key), ko) ? s : -1;
   }
 
   /**

@@ -19,27 +19,43 @@ export type Entered = (s: number, inL: boolean) => void;
 /** Whether a pass to u, just gained for L, may win the state passing its place in W (default: always). */
 export type PassAdmitted = (u: number) => boolean;
 
-export class ThresholdSets {
-  /** Per state: the highest t with the state in W (in L), or NONE. */
-  readonly highestW: Int8Array;
-  readonly highestL: Int8Array;
-  /** Per state: its moves (a game-ending pass among them) not yet known to lead into W. */
-  private readonly left: Uint8Array;
+/** A pass rule: whether p's pass to u, just gained for L, may win p (no-cycle's forced bounds). */
+interface PassRule {
+  readonly passChild: Int32Array;
+  readonly admitted: PassAdmitted;
+}
 
+export class ThresholdSets {
+  /**
+   * Per state (of the graph, or of a slice of it held from disk): the highest t with the state in
+   * W (in L), or NONE; its moves (a game-ending pass among them) not yet known to lead into W; and
+   * its ending (NO_ENDING unless a pass ends the game).
+   */
   constructor(
-    private readonly graph: MoveGraph,
-    private readonly passAdmitted?: PassAdmitted,
-  ) {
+    readonly highestW: Int8Array,
+    readonly highestL: Int8Array,
+    private readonly left: Uint8Array,
+    private readonly ending: Int8Array,
+    private readonly passRule?: PassRule,
+  ) {}
+
+  /** The sets of a whole graph, empty, before any threshold. */
+  static of(graph: MoveGraph, passAdmitted?: PassAdmitted): ThresholdSets {
     const states = graph.states;
-    this.highestW = new Int8Array(states).fill(NONE);
-    this.highestL = new Int8Array(states).fill(NONE);
-    this.left = new Uint8Array(states);
-    for (let s = 0; s < states; s++) this.left[s] = graph.moves(s);
+    const left = new Uint8Array(states);
+    for (let s = 0; s < states; s++) left[s] = graph.moves(s);
+    const passRule = passAdmitted && { passChild: graph.passChild, admitted: passAdmitted };
+    return new ThresholdSets(new Int8Array(states).fill(NONE), new Int8Array(states).fill(NONE), left, graph.ending, passRule);
+  }
+
+  /** A state's value once every threshold is done: t where W holds it from t, -t for L, else 0. */
+  value(s: number): number {
+    return this.highestW[s] !== NONE ? this.highestW[s] : this.highestL[s] !== NONE ? -this.highestL[s] : 0;
   }
 
   /** Adds the states whose ending decides threshold t, calling entered for each; returns how many. */
   seed(t: number, entered: Entered): number {
-    const { ending } = this.graph;
+    const { ending } = this;
     let gained = 0;
     for (let s = 0; s < ending.length; s++) {
       if (ending[s] === NO_ENDING) continue;
@@ -70,7 +86,7 @@ export class ThresholdSets {
       return false;
     }
     if (this.highestW[p] !== NONE) return false;
-    if (this.passAdmitted && this.graph.passChild[p] === u && !this.passAdmitted(u)) return false;
+    if (this.passRule && this.passRule.passChild[p] === u && !this.passRule.admitted(u)) return false;
     this.highestW[p] = t;
     entered(p, false);
     return true;
