@@ -31,8 +31,8 @@ const BLOCK = 1024;
 /** The fewest bytes the work may have beside the keys, first states and values. */
 const MIN_WORK_BYTES = 64 * 1024;
 /** Per position (keys, first states) and per state (values), what memory holds whatever the budget. */
-export const DISK_POSITION_BYTES = 8;
-export const DISK_STATE_BYTES = 1;
+const DISK_POSITION_BYTES = 8;
+const DISK_STATE_BYTES = 1;
 /** Per state of a slice: W, L, moves left, ending, and the mark of a state gained. */
 const SLICE_STATE_BYTES = 5;
 /** The most buckets of moves. */
@@ -396,6 +396,16 @@ class ThresholdRounds {
     this.gained[s] = inL ? 2 : 1;
   };
 
+  /** The slice's arrays, each with its section of the sets file. */
+  private sections(): Array<[number, Int8Array | Uint8Array]> {
+    return [
+      [SECTION.W, this.highestW],
+      [SECTION.L, this.highestL],
+      [SECTION.LEFT, this.left],
+      [SECTION.ENDING, this.ending],
+    ];
+  }
+
   private span(k: number): number {
     return Math.min(this.sliceStates, this.states - k * this.sliceStates);
   }
@@ -403,11 +413,7 @@ class ThresholdRounds {
   private load(k: number): ThresholdSets {
     const first = k * this.sliceStates;
     const span = this.span(k);
-    const { states } = this;
-    this.sets.readAt(this.highestW.subarray(0, span), SECTION.W * states + first);
-    this.sets.readAt(this.highestL.subarray(0, span), SECTION.L * states + first);
-    this.sets.readAt(this.left.subarray(0, span), SECTION.LEFT * states + first);
-    this.sets.readAt(this.ending.subarray(0, span), SECTION.ENDING * states + first);
+    for (const [section, array] of this.sections()) this.sets.readAt(array.subarray(0, span), section * this.states + first);
     this.gained.fill(0, 0, span);
     const view = <T extends Int8Array | Uint8Array>(a: T): T => a.subarray(0, span) as T;
     return new ThresholdSets(view(this.highestW), view(this.highestL), view(this.left), view(this.ending));
@@ -417,10 +423,10 @@ class ThresholdRounds {
   private store(k: number): void {
     const first = k * this.sliceStates;
     const span = this.span(k);
-    const { states } = this;
-    this.sets.writeAt(this.highestW.subarray(0, span), SECTION.W * states + first);
-    this.sets.writeAt(this.highestL.subarray(0, span), SECTION.L * states + first);
-    this.sets.writeAt(this.left.subarray(0, span), SECTION.LEFT * states + first);
+    // The endings never change: not written back.
+    for (const [section, array] of this.sections()) {
+      if (section !== SECTION.ENDING) this.sets.writeAt(array.subarray(0, span), section * this.states + first);
+    }
     for (let i = 0; i < span; i++) if (this.gained[i]) this.next.push(0, (first + i) * 2 + this.gained[i] - 1);
   }
 
