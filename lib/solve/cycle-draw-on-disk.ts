@@ -23,6 +23,7 @@ import { Arena } from './arena.js';
 import { BucketFiles } from './bucket-files.js';
 import { forEachMove, NO_ENDING } from './move-graph.js';
 import { ScratchFile } from './scratch-file.js';
+import { lowest } from './solve-board.js';
 import { KO, type PhaseProgress, type StateSpace } from './state-space.js';
 import { NONE, ThresholdSets } from './threshold-sets.js';
 
@@ -150,7 +151,7 @@ function writeMoves(space: StateSpace, sets: ScratchFile, folder: string, arena:
         // A position's states: plain, after a pass, then one per ko point in point order.
         const j = parent - base[r];
         moves = 0;
-        const end = forEachMove(space, keys[r], j < 2 ? j : KO, j < 2 ? -1 : space.koPoints(keys[r])[j - 2], visit);
+        const end = forEachMove(space, keys[r], j < 2 ? j : KO, j < 2 ? -1 : nthPoint(space.koMask(keys[r]), j - 2), visit);
         edges += moves;
         ending[parent - first] = end;
         left[parent - first] = moves + (end === NO_ENDING ? 0 : 1);
@@ -167,6 +168,12 @@ function writeMoves(space: StateSpace, sets: ScratchFile, folder: string, arena:
     buckets.close();
     throw error;
   }
+}
+
+/** The j-th point of a mask, in point order. */
+function nthPoint(mask: number, j: number): number {
+  for (let k = 0; k < j; k++) mask &= mask - 1;
+  return lowest(mask);
 }
 
 /** The sets file's sections, each one byte a state. */

@@ -3,7 +3,7 @@
  * space lasts as long as the descriptor, so a solve that is stopped or killed leaves nothing behind.
  */
 
-import { closeSync, fstatSync, ftruncateSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { diskError } from '../engine/scratch.js';
 import { makeFolder } from '../format/make-folder.js';
@@ -37,9 +37,9 @@ export class ScratchFile {
     }
   }
 
-  /** The bytes the file holds on disk. */
+  /** The bytes the file holds on disk (none once closed). */
   get bytes(): number {
-    return this.fd < 0 ? 0 : fstatSync(this.fd).size;
+    return this.fd < 0 ? 0 : this.length;
   }
 
   /** Writes a typed array's bytes at the end. */

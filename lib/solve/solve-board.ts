@@ -26,7 +26,8 @@ export const opponentOf = (key: number): number => key >>> 16;
 /** The same board seen from the other player. */
 export const swapKey = (key: number): number => keyOf(opponentOf(key), moverOf(key));
 
-const lowest = (mask: number): number => 31 - Math.clz32(mask & -mask);
+/** The lowest point of a non-empty mask. */
+export const lowest = (mask: number): number => 31 - Math.clz32(mask & -mask);
 
 export class SolveBoard {
   readonly m: number;

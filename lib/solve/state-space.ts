@@ -9,7 +9,7 @@
  * kept, and a state is looked up by the canonical form of its position (a ko point mapped with it).
  */
 
-import { keyOf, moverOf, opponentOf, SolveBoard } from './solve-board.js';
+import { keyOf, lowest, moverOf, opponentOf, popcount, SolveBoard } from './solve-board.js';
 import type { BoardSymmetry } from './symmetry.js';
 
 export type CycleRule = 'no-cycle' | 'cycle-draw';
@@ -46,7 +46,7 @@ export class StateSpace {
     for (let r = 0; r < positions; r++) legal += symmetry ? symmetry.orbitSize(this.keys[r]) : 1;
     this.legalPositions = legal;
     this.base = new Uint32Array(positions + 1);
-    for (let r = 0; r < positions; r++) this.base[r + 1] = this.base[r] + 2 + this.koCount(this.keys[r]);
+    for (let r = 0; r < positions; r++) this.base[r + 1] = this.base[r] + 2 + popcount(this.koMask(this.keys[r]));
   }
 
   /**
@@ -76,28 +76,25 @@ export class StateSpace {
       rankOf.fill(r, at, this.base[r + 1]);
       statusOf[at + 1] = AFTER_PASS;
       if (this.base[r + 1] - at === 2) continue;
-      this.koPoints(this.keys[r]).forEach((q, j) => {
+      for (let mask = this.koMask(this.keys[r]), j = 0; mask !== 0; mask &= mask - 1, j++) {
         statusOf[at + 2 + j] = KO;
-        koOf[at + 2 + j] = q;
-      });
+        koOf[at + 2 + j] = lowest(mask);
+      }
     }
     this.decoded = { rankOf, statusOf, koOf };
     return this.decoded;
   }
 
-  /** How many points the player to move of position `key` may be barred from retaking (cycle-draw only). */
-  private koCount(key: number): number {
-    let count = 0;
-    if (this.rule === 'cycle-draw') for (let q = 0; q < this.board.points; q++) if (this.koShape(moverOf(key), opponentOf(key), q)) count++;
-    return count;
-  }
-
-  /** Those points, in point order: the ko points of the position's KO states, in state order. */
-  koPoints(key: number): number[] {
-    const points: number[] = [];
-    if (this.rule !== 'cycle-draw') return points;
-    for (let q = 0; q < this.board.points; q++) if (this.koShape(moverOf(key), opponentOf(key), q)) points.push(q);
-    return points;
+  /**
+   * The points where the player to move of position `key` may be barred from retaking, as a mask
+   * (cycle-draw only; 0 else). The position's KO states follow its other two, one per point of the
+   * mask in point order. `last`: the last point looked at (default: every point).
+   */
+  koMask(key: number, last = this.board.points - 1): number {
+    let mask = 0;
+    if (this.rule !== 'cycle-draw') return mask;
+    for (let q = 0; q <= last; q++) if (this.koShape(moverOf(key), opponentOf(key), q)) mask |= 1 << q;
+    return mask;
   }
 
   get positions(): number {
@@ -137,10 +134,8 @@ export class StateSpace {
     const r = this.rank(key);
     if (r < 0) return -1;
     if (status !== KO) return this.base[r] + status;
-    // The KO states of a position follow its two others, one per ko point in point order.
-    let s = this.base[r] + 2;
-    for (let q = 0; q < ko; q++) if (this.koShape(moverOf(key), opponentOf(key), q)) s++;
-    return s < this.base[r + 1] && this.koShape(moverOf(key), opponentOf(key), ko) ? s : -1;
+    const mask = this.koMask(key, ko);
+    return (mask >>> ko) & 1 ? this.base[r] + 2 + popcount(mask & ((1 << ko) - 1)) : -1;
   }
 
   /**
@@ -164,7 +159,7 @@ export class StateSpace {
     if (((x | o) & point) !== 0 || (around & ~o) !== 0) return false;
     const empty = board.full & ~(x | o);
     for (let rest = around; rest !== 0; rest &= rest - 1) {
-      const p = 31 - Math.clz32(rest & -rest);
+      const p = lowest(rest);
       if ((board.neighbours[p] & o) === 0 && (board.neighbours[p] & empty) === point) return true;
     }
     return false;
