@@ -1,5 +1,5 @@
 /**
- * verify's progress on stderr, for folders that take a while: on a terminal a line redrawn at most
+ * verify's progress on stderr, for folders and solve databases that take a while: on a terminal a line redrawn at most
  * five times a second, otherwise a line every 5 seconds; nothing for a check that ends sooner.
  */
 
@@ -18,8 +18,10 @@ export function verifyProgress(stream: ProgressStream, quiet: boolean, clock: Cl
       if (quiet || now - last < every) return;
       last = now;
       const line =
-        `verifying: ${progress.steps}/${progress.totalSteps} step folders, ${progress.files} run files, ` +
-        `${formatBytes(progress.bytes)} read`;
+        progress.totalStates !== undefined
+          ? `verifying: ${progress.states} of ${progress.totalStates} states`
+          : `verifying: ${progress.steps}/${progress.totalSteps} step folders, ${progress.files} run files, ` +
+            `${formatBytes(progress.bytes)} read`;
       const width = Math.max(20, (stream.columns ?? 80) - 1);
       stream.write(stream.isTTY ? `\r\x1b[K${line.slice(0, width)}` : `${line}\n`);
       drawn = true;

@@ -158,3 +158,11 @@ test('verify reports its progress step folder by step folder, and the display sh
   t.true(terminal.text.split('\r\x1b[K').every((line) => line.length < 30));
   t.true(terminal.text.endsWith('\r\x1b[K'));
 });
+
+test("verify's display gives a solve database's states checked", (t) => {
+  let now = 0;
+  const stream = fakeStream(undefined, false);
+  const display = verifyProgress(stream, false, () => (now += 6000));
+  display.onProgress({ steps: 0, totalSteps: 0, files: 0, bytes: 0, states: 65536, totalStates: 6262566 });
+  t.is(stream.text, 'verifying: 65536 of 6262566 states\n');
+});

@@ -5,8 +5,8 @@ import { crc32 } from 'node:zlib';
 import { checkSolveDb, readSolveDb, writeSolveDb } from '../lib/solve/solve-db.js';
 import { oracleValue } from '../lib/solve/history-search.js';
 import { keyOf, moverOf, opponentOf, SCORINGS, SolveBoard } from '../lib/solve/solve-board.js';
-import { solve, solveBoard, solveResult } from '../lib/solve/solve.js';
-import { AFTER_PASS, CycleRule, PLAIN, StateSpace } from '../lib/solve/state-space.js';
+import { solve, solveBoard, solveResult, type SolvedBoard } from '../lib/solve/solve.js';
+import { AFTER_PASS, CycleRule, KO, PLAIN, StateSpace } from '../lib/solve/state-space.js';
 import { BoardSymmetry } from '../lib/solve/symmetry.js';
 import { runCli } from './support/run-cli.js';
 import { tempScratch } from './support/scratch.js';
@@ -300,6 +300,47 @@ test('a database file verifies, and verify finds a damaged byte and a value its 
   writeSolveDb(file, { ...solved, values });
   const problems = checkSolveDb(file).problems.map((p) => p.problem);
   t.true(problems.includes('value 7, but its best move gives 9'), problems.join('; '));
+});
+
+test("verify generates each state's moves as it checks it: every state of 3x3 and 2x4, folded or not, both rules; a wrong value is named", (t) => {
+  const dir = tempScratch(t);
+  const file = path.join(dir, 'board.db');
+  const cases: [number, number, CycleRule, boolean][] = [
+    [3, 3, 'cycle-draw', true],
+    [3, 3, 'cycle-draw', false],
+    [2, 4, 'cycle-draw', false],
+    [2, 4, 'no-cycle', false],
+    [3, 3, 'no-cycle', false],
+  ];
+  const damaged = (solved: SolvedBoard, s: number, value: number) => {
+    const values = Int8Array.from(solved.values);
+    values[s] = value;
+    writeSolveDb(file, { ...solved, values });
+    return checkSolveDb(file).problems.filter((p) => p.record === s && p.problem.startsWith(`value ${value}, but `));
+  };
+  for (const [m, n, rule, symmetry] of cases) {
+    const solved = solveBoard({ m, n, rule, symmetry });
+    const { space } = solved;
+    const label = `${m}x${n} ${rule}`;
+    writeSolveDb(file, solved);
+    const seen: number[][] = [];
+    t.deepEqual(checkSolveDb(file, (done, total) => seen.push([done, total])).problems, [], label);
+    t.deepEqual(seen, [[0, space.states]]);
+    if (rule === 'cycle-draw') {
+      // A KO state: its moves are found from its ko point alone.
+      const s = space.statusOf.indexOf(KO);
+      t.is(damaged(solved, s, 100).length, 1, `${label}: state ${s}`);
+      continue;
+    }
+    // Every position of these boards is in a cycle: an after-pass state below what ending the game gives,
+    // and a state unlike its mirror image.
+    const s = space.stateOf(keyOf(0b1, 0b10), AFTER_PASS);
+    t.regex(damaged(solved, s, -100)[0]?.problem ?? '', /^value -100, but the game's end or a move out of its cycle gives -?\d+$/, label);
+    const mirror = space.stateOf(keyOf(1 << (n - 1), 1 << (n - 2)), AFTER_PASS);
+    const top = m * n === solved.values[mirror] ? m * n - 1 : m * n;
+    t.is(damaged(solved, mirror, top)[0]?.problem, `value ${top}, but its symmetric image (state ${s}) has ${solved.values[s]}`, label);
+    solved.dispose();
+  }
 });
 
 test('gocount solve --db FILE --position looks a position up; bad positions get one line', (t) => {

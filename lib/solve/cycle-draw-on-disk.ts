@@ -21,10 +21,9 @@
 
 import { Arena } from './arena.js';
 import { BucketFiles } from './bucket-files.js';
-import { forEachMove, NO_ENDING } from './move-graph.js';
+import { forEachMoveOfRank, NO_ENDING } from './move-graph.js';
 import { ScratchFile } from './scratch-file.js';
-import { lowest } from './solve-board.js';
-import { KO, type PhaseProgress, type StateSpace } from './state-space.js';
+import type { PhaseProgress, StateSpace } from './state-space.js';
 import { NONE, ThresholdSets } from './threshold-sets.js';
 
 /** States per block of the parents file's index. */
@@ -118,7 +117,7 @@ interface WrittenMoves {
  * its four sections (W and L empty, moves left, ending).
  */
 function writeMoves(space: StateSpace, sets: ScratchFile, folder: string, arena: Arena, progress: PhaseProgress): WrittenMoves {
-  const { states, base, keys } = space;
+  const { states, base } = space;
   const blocks = Math.ceil(states / BLOCK);
   // Buckets small enough for a pass each in step 2, at a guess of points / 2 moves a state.
   const wanted = Math.ceil((states * space.board.points) / 2 / pairsPerPass(arena));
@@ -148,10 +147,8 @@ function writeMoves(space: StateSpace, sets: ScratchFile, folder: string, arena:
       for (parent = first; parent < last; parent++) {
         if ((parent & 0xffff) === 0) progress(parent, states);
         while (base[r + 1] <= parent) r++;
-        // A position's states: plain, after a pass, then one per ko point in point order.
-        const j = parent - base[r];
         moves = 0;
-        const end = forEachMove(space, keys[r], j < 2 ? j : KO, j < 2 ? -1 : nthPoint(space.koMask(keys[r]), j - 2), visit);
+        const end = forEachMoveOfRank(space, r, parent - base[r], visit);
         edges += moves;
         ending[parent - first] = end;
         left[parent - first] = moves + (end === NO_ENDING ? 0 : 1);
@@ -168,12 +165,6 @@ function writeMoves(space: StateSpace, sets: ScratchFile, folder: string, arena:
     buckets.close();
     throw error;
   }
-}
-
-/** The j-th point of a mask, in point order. */
-function nthPoint(mask: number, j: number): number {
-  for (let k = 0; k < j; k++) mask &= mask - 1;
-  return lowest(mask);
 }
 
 /** The sets file's sections, each one byte a state. */

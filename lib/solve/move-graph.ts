@@ -8,7 +8,7 @@
 
 import { GocountError } from '../errors.js';
 import { MoveRows, RowSpill, RowWriter } from './move-rows.js';
-import { moverOf, opponentOf, swapKey } from './solve-board.js';
+import { lowest, moverOf, opponentOf, swapKey } from './solve-board.js';
 import { AFTER_PASS, KO, PhaseProgress, StateSpace } from './state-space.js';
 
 export const NO_ENDING = 127;
@@ -34,6 +34,19 @@ export function forEachMove(space: StateSpace, key: number, status: number, ko: 
   if (status === AFTER_PASS) return board.score(x, o);
   visit(-1, space.stateOf(swapKey(key), AFTER_PASS));
   return NO_ENDING;
+}
+
+/**
+ * forEachMove for the j-th state of the position of rank r (plain, after a pass, then one per ko
+ * point in point order), found from the position's key alone: what walks the states in order
+ * without the space's per-state arrays calls this.
+ */
+export function forEachMoveOfRank(space: StateSpace, r: number, j: number, visit: (p: number, child: number) => void): number {
+  const key = space.keys[r];
+  if (j < 2) return forEachMove(space, key, j, -1, visit);
+  let mask = space.koMask(key);
+  for (let k = 2; k < j; k++) mask &= mask - 1;
+  return forEachMove(space, key, KO, lowest(mask), visit);
 }
 
 export class MoveGraph {

@@ -326,7 +326,7 @@ function orderMoves(graph: MoveGraph, guide: Int8Array): void {
 }
 
 /** The best a state's moves give its player, from its children's values (and the game's end). */
-export function bestOfChildren(graph: MoveGraph, values: Int8Array, s: number): number {
+function bestOfChildren(graph: MoveGraph, values: Int8Array, s: number): number {
   let best = graph.ending[s] === NO_ENDING ? -128 : graph.ending[s];
   for (let e = graph.start[s]; e < graph.start[s + 1]; e++) best = Math.max(best, -values[graph.children[e]]);
   return best;

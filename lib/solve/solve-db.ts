@@ -4,7 +4,7 @@
  * signed byte per state, the state's value in state order (lib/solve/state-space.ts), then the
  * CRC-32 of everything before it, 4 bytes little-endian. Written under a temporary name and renamed, so a file with this name
  * is whole. `checkSolveDb` checks it offline: the CRC, the header against the board's state space,
- * and the values against the moves (lib/solve/retrograde.ts for where that applies).
+ * and the values against the moves, generated state by state.
  */
 
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
@@ -12,11 +12,12 @@ import { crc32 } from 'node:zlib';
 import { GocountError, isSystemError, systemExitCode, systemProblem, UsageError } from '../errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
 import type { Problem } from '../verify/problems.js';
-import { MoveGraph } from './move-graph.js';
-import { bestOfChildren, positionComponents } from './retrograde.js';
+import { forEachMoveOfRank, MoveGraph, NO_ENDING } from './move-graph.js';
+import { positionComponents } from './retrograde.js';
 import { SCORINGS, Scoring, SolveBoard } from './solve-board.js';
 import { foldedSymmetry, type SolvedBoard } from './solve.js';
 import { CYCLE_RULES, CycleRule, PLAIN, StateSpace } from './state-space.js';
+import { BoardSymmetry } from './symmetry.js';
 
 export const SOLVE_DB_FORMAT = 'gocount-solve';
 /**
@@ -130,37 +131,56 @@ const LISTED = 10;
  * Checks a database offline: readable and whole, its header matching the board's state space, and
  * the paper's consistency check: a state's value is achieved by one of its moves and exceeded by
  * none. Under cycle-draw that holds for every state; under no-cycle for the states of positions in
- * no cycle (the others' values depend on the history their moves leave behind).
+ * no cycle. A state of a position in a cycle is valued with no earlier history: none of its moves
+ * is barred, but the values its moves into its own component lead to depend on the history they
+ * leave behind. Its value is checked to be at least what the game's end (a pass after a pass) and
+ * its moves out of the component give, and to be its symmetric images' (the games from a position
+ * map onto the games from its image).
  */
-export function checkSolveDb(file: string): { states: number; problems: Problem[] } {
+export function checkSolveDb(
+  file: string,
+  progress: (done: number, total: number) => void = () => {},
+): { states: number; problems: Problem[] } {
   const read = readSolveDb(file);
   if (typeof read === 'string') return { states: 0, problems: [{ file, problem: read }] };
   const { header, values } = read;
   const problems: Problem[] = [];
-  const space = new StateSpace(
-    new SolveBoard(header.m, header.n, header.scoring),
-    header.rule,
-    undefined,
-    foldedSymmetry(header.m, header.n, header.symmetries),
-  );
+  const { m, n } = header;
+  const space = new StateSpace(new SolveBoard(m, n, header.scoring), header.rule, undefined, foldedSymmetry(m, n, header.symmetries));
   if (space.states !== header.states || space.positions !== header.positions) {
     problems.push({
       file,
-      problem: `the header gives ${header.positions} positions and ${header.states} states; ${header.m}x${header.n} has ${space.positions} and ${space.states}`,
+      problem: `the header gives ${header.positions} positions and ${header.states} states; ${m}x${n} has ${space.positions} and ${space.states}`,
     });
     return { states: header.states, problems };
   }
-  const graph = new MoveGraph(space);
-  const parts = header.rule === 'no-cycle' ? positionComponents(graph) : undefined;
+  // The moves are generated state by state, not kept (no-cycle's components aside): memory holds the keys and the values.
+  const parts = header.rule === 'no-cycle' ? positionComponents(new MoveGraph(space)) : undefined;
+  const symmetry = parts ? new BoardSymmetry(m, n) : undefined;
   let inconsistent = 0;
-  for (let s = 0; s < space.states; s++) {
-    if (parts && parts.cyclic[parts.component[space.rankOf[s]]]) continue;
-    const best = bestOfChildren(graph, values, s);
-    if (best !== values[s] && inconsistent++ < LISTED) {
-      problems.push({ file, record: s, problem: `value ${values[s]}, but its best move gives ${best}` });
+  const problem = (s: number, text: string) => {
+    if (inconsistent++ < LISTED) problems.push({ file, record: s, problem: `value ${values[s]}, but ${text}` });
+  };
+  let best = 0;
+  let own = -1;
+  const visit = (_p: number, child: number) => {
+    if (own < 0 || parts!.component[space.rankOf[child]] !== own) best = Math.max(best, -values[child]);
+  };
+  for (let r = 0; r < space.positions; r++) {
+    if ((r & 0xffff) === 0) progress(space.base[r], space.states);
+    own = parts && parts.cyclic[parts.component[r]] ? parts.component[r] : -1;
+    const image = own >= 0 ? space.rank(symmetry!.canonical(space.keys[r])) : r;
+    for (let s = space.base[r]; s < space.base[r + 1]; s++) {
+      best = -128;
+      const ending = forEachMoveOfRank(space, r, s - space.base[r], visit);
+      if (ending !== NO_ENDING) best = Math.max(best, ending);
+      if (own < 0 && best !== values[s]) problem(s, `its best move gives ${best}`);
+      else if (own >= 0 && best > values[s]) problem(s, `the game's end or a move out of its cycle gives ${best}`);
+      const twin = space.base[image] + s - space.base[r];
+      if (values[twin] !== values[s]) problem(s, `its symmetric image (state ${twin}) has ${values[twin]}`);
     }
   }
-  if (inconsistent > LISTED) problems.push({ file, problem: `${inconsistent} states in all are inconsistent with their moves` });
+  if (inconsistent > LISTED) problems.push({ file, problem: `${inconsistent} inconsistencies in all` });
   if (values[space.stateOf(0, PLAIN)] !== header.value)
     problems.push({ file, problem: `the header's value ${header.value} is not the empty board's` });
   return { states: header.states, problems };

@@ -29,12 +29,17 @@ export interface VerifyReport {
   readonly problems: Problem[];
 }
 
-/** Step folders checked so far, of how many, and the run files and bytes they held. */
+/**
+ * Step folders checked so far, of how many, and the run files and bytes they held; for a solve
+ * database, its states checked of how many.
+ */
 export interface VerifyProgress {
   readonly steps: number;
   readonly totalSteps: number;
   readonly files: number;
   readonly bytes: number;
+  readonly states?: number;
+  readonly totalStates?: number;
 }
 
 export function verifyPath(target: string, onProgress: (progress: VerifyProgress) => void = () => {}): VerifyReport {
@@ -42,7 +47,9 @@ export function verifyPath(target: string, onProgress: (progress: VerifyProgress
   if (stat.isFile() && path.basename(target) === COUNT_FILE) return verifyPath(path.dirname(target), onProgress);
   if (stat.isFile()) {
     if (isSolveDb(target)) {
-      const db = checkSolveDb(target);
+      const db = checkSolveDb(target, (states, totalStates) =>
+        onProgress({ steps: 0, totalSteps: 0, files: 0, bytes: 0, states, totalStates }),
+      );
       return { path: target, counts: 0, steps: 0, files: 0, databases: 1, records: db.states, problems: db.problems };
     }
     if (path.basename(target) === MANIFEST_FILE) return fromSteps(target, 0, [checkStep(path.dirname(target))]);
