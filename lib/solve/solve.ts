@@ -158,13 +158,19 @@ export function foldedSymmetry(m: number, n: number, symmetries: number): BoardS
   return symmetry;
 }
 
-/** A board's database from stored values (lib/solve/solve-db.ts): the moves rebuilt, nothing solved again. */
-export function storedBoard({ m, n, rule, scoring, symmetries }: SolvedRules, values: Int8Array): SolvedBoard {
+/** What answers for the positions of a board: its states, their values and, under no-cycle, the search that values a move. */
+export type ValuedBoard = Pick<SolvedBoard, 'space' | 'values' | 'search'>;
+
+/**
+ * A board's database from stored values (lib/solve/solve-db.ts), nothing solved again. Only
+ * no-cycle rebuilds the moves, for the history search (a move's value depends on the history it
+ * leaves); under cycle-draw a move is worth its child's value.
+ */
+export function storedBoard({ m, n, rule, scoring, symmetries }: SolvedRules, values: Int8Array): ValuedBoard {
   const space = new StateSpace(new SolveBoard(m, n, scoring), rule, undefined, foldedSymmetry(m, n, symmetries));
+  if (rule !== 'no-cycle') return { space, values };
   const graph = new MoveGraph(space);
-  const search =
-    rule === 'no-cycle' ? new HistorySearch(graph, values, positionComponents(graph).component, new ForcedBounds(graph)) : undefined;
-  return solvedBoard(graph, values, emptyStats(0), search);
+  return { space, values, search: new HistorySearch(graph, values, positionComponents(graph).component, new ForcedBounds(graph)) };
 }
 
 function emptyStats(epochs: number): RetrogradeStats {
@@ -328,7 +334,7 @@ export function solveResult(solved: SolvedBoard, seconds: number): SolveResult {
  * The moves from a position (key, the player to move's stones first; canonical or not) with a
  * status, named, with their values; moves the rule forbids are left out.
  */
-export function firstMoves(solved: SolvedBoard, key: number, status: number, ko = -1): MoveValue[] {
+export function firstMoves(solved: ValuedBoard, key: number, status: number, ko = -1): MoveValue[] {
   const { space } = solved;
   const moves: { move: string; child: number }[] = [];
   const ending = forEachMove(space, key, status, ko, (p, child) => moves.push({ move: p < 0 ? 'pass' : space.board.pointName(p), child }));
