@@ -25,7 +25,7 @@ test('the forced bounds hold every no-cycle value and change none: every state o
     const bounded = noCycleValues(m, n, scoring, true);
     t.deepEqual(bounded.values, plain.values, `${m}x${n}`);
     t.true(bounded.nodes < plain.nodes / 2, `${m}x${n}: ${bounded.nodes} search nodes with the bounds, ${plain.nodes} without`);
-    const bounds = new ForcedBounds(plain.graph);
+    const bounds = ForcedBounds.of(plain.graph);
     let closed = 0;
     for (let s = 0; s < plain.graph.states; s++) {
       const v = plain.values[s];
@@ -39,7 +39,7 @@ test('the forced bounds hold every no-cycle value and change none: every state o
 
 test('a bound is given up after a history holding a position its forcing strategy may recreate', (t) => {
   const graph = new MoveGraph(new StateSpace(new SolveBoard(2, 3, 'tromp-taylor'), 'no-cycle'));
-  const bounds = new ForcedBounds(graph);
+  const bounds = ForcedBounds.of(graph);
   const { base, rankOf } = graph.space;
   let lowerChecks = 0;
   let upperChecks = 0;

@@ -99,8 +99,8 @@ test('hashed history filters change no no-cycle value: every state of 2x4 and 3x
 
 test('the path answers the forced bounds history check as the bounds do, for every state after random histories of 2x3', (t) => {
   const graph = new MoveGraph(new StateSpace(new SolveBoard(2, 3, 'tromp-taylor'), 'no-cycle'));
-  const bounds = new ForcedBounds(graph);
-  const path = new HistoryPath(graph, new SituationBits(graph.space.positions * 2), bounds);
+  const bounds = ForcedBounds.of(graph);
+  const path = new HistoryPath(graph.space, new SituationBits(graph.space.positions * 2), bounds);
   const listed: [number[], number[]] = [[], []];
   let seed = 7;
   const random = (below: number): number => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % below;
@@ -136,7 +136,7 @@ test('the path answers the forced bounds history check as the bounds do, for eve
 test('the path knows where each situation first occurs, and its filter holds exactly the situations on it', (t) => {
   const graph = new MoveGraph(new StateSpace(new SolveBoard(2, 2, 'tromp-taylor'), 'no-cycle'));
   const bits = new SituationBits(graph.space.positions * 2);
-  const path = new HistoryPath(graph, bits);
+  const path = new HistoryPath(graph.space, bits);
   const pass = graph.passChild[0];
   path.push(0, 0);
   path.push(pass, 1);
@@ -166,7 +166,7 @@ test('a record meets the path exactly when its filter holds a situation of the p
   for (const exactUpTo of [situations, 0]) {
     const bits = new SituationBits(situations, exactUpTo);
     const deps = new Dependencies(bits.words, 4);
-    const path = new HistoryPath(graph, bits);
+    const path = new HistoryPath(graph.space, bits);
     for (let trial = 0; trial < 300; trial++) {
       // Record 0 reaches a random set, record 1 is it with parities swapped (as a table entry turns it).
       deps.clear(0);

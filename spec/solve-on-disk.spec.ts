@@ -3,7 +3,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Arena } from '../lib/solve/arena.js';
 import { BucketFiles } from '../lib/solve/bucket-files.js';
-import { onDiskFloor, solveCycleDrawOnDisk } from '../lib/solve/cycle-draw-on-disk.js';
+import { noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from '../lib/solve/cycle-draw-on-disk.js';
+import { positionComponents, solveCycleDraw } from '../lib/solve/retrograde.js';
+import { GeneratedMoves } from '../lib/solve/search-moves.js';
 import { SolveBoard } from '../lib/solve/solve-board.js';
 import { writeSolveDb } from '../lib/solve/solve-db.js';
 import { solveBoard, solveResult } from '../lib/solve/solve.js';
@@ -104,5 +106,85 @@ test('bucket files return what was pushed, in order, buffered or written, and re
   buckets.clear();
   t.is(buckets.words(0), 0);
   buckets.close();
+  t.deepEqual(readdirSync(dir), []);
+});
+
+test('no-cycle below what its states hold in memory: the moves generated, the guide and bounds from games on disk, the same database', (t) => {
+  const dir = tempScratch(t);
+  // Each budget just above the least (15 bytes a state, 50 a position, 64 KiB of work).
+  const boards: Array<[number, number, 'tromp-taylor' | 'split-shared', number]> = [
+    [3, 3, 'tromp-taylor', 1100],
+    [2, 4, 'split-shared', 400],
+    [3, 3, 'split-shared', 1100],
+  ];
+  for (const [m, n, scoring, kib] of boards) {
+    const label = `${m}x${n} ${scoring}`;
+    const inMemory = solveBoard({ m, n, scoring });
+    const generated = solveBoard({ m, n, scoring, memory: kib * 1024, scratch: dir });
+    t.false(inMemory.stats.statesOnDisk, label);
+    t.true(generated.stats.statesOnDisk && generated.stats.rounds > 0, label);
+    t.is(generated.edges, inMemory.edges, label);
+    t.deepEqual(Array.from(generated.values), Array.from(inMemory.values), label);
+    t.deepEqual(solveResult(generated, 0).moves, solveResult(inMemory, 0).moves, label);
+    t.is(generated.stats.cyclePositions, inMemory.stats.cyclePositions, label);
+    inMemory.dispose();
+  }
+  t.deepEqual(readdirSync(dir), [], 'nothing named in the scratch folder, to be left behind by a killed solve');
+
+  const inMemoryDb = path.join(dir, 'in-memory.db');
+  const generatedDb = path.join(dir, 'generated.db');
+  t.is(runCli(['solve', '2x4', '--db', inMemoryDb, '--quiet']).status, 0);
+  t.is(runCli(['solve', '2x4', '--memory', '400K', '--scratch', dir, '--db', generatedDb, '--quiet']).status, 0);
+  t.deepEqual(readFileSync(generatedDb), readFileSync(inMemoryDb));
+  const refused = runCli(['solve', '2x4', '--memory', '300K', '--scratch', dir, '--quiet']);
+  t.is(refused.status, 2);
+  t.is(
+    refused.stderr.trim(),
+    'gocount: board 2x4, rule no-cycle: its 8250 states need at least 386 KiB in memory, more than --memory 300 KiB',
+  );
+});
+
+test('no-cycle with the states on disk: the guide is the cycle-draw retrograde of the moves, the bounds hold every value, the moves and components are those in memory', (t) => {
+  const dir = tempScratch(t);
+  for (const [m, n] of [
+    [3, 3],
+    [2, 4],
+    [1, 8],
+  ]) {
+    const label = `${m}x${n}`;
+    const solved = solveBoard({ m, n });
+    const graph = solved.graph!;
+    const space = new StateSpace(new SolveBoard(m, n, 'tromp-taylor'), 'no-cycle');
+    const aids = noCycleAidsOnDisk(space, 0, dir, quiet);
+    t.deepEqual(Array.from(aids.values), Array.from(solveCycleDraw(graph)), label);
+    let inside = 0;
+    for (let s = 0; s < space.states; s++) {
+      const v = solved.values[s];
+      if (aids.bounds.lower(s) <= v && v <= aids.bounds.upper(s)) inside++;
+    }
+    t.is(inside, space.states, `${label}: states whose value the bounds hold`);
+    t.true(
+      aids.bounds.highestW.some((w, s) => w > -space.board.points && aids.bounds.lower(s) === solved.values[s]),
+      label,
+    );
+    const moves = new GeneratedMoves(space, aids.values);
+    const listed = new Uint32Array(space.board.points + 1);
+    let same = 0;
+    for (let s = 0; s < space.states; s++) {
+      const row = Array.from(graph.rows.items!.subarray(graph.start[s], graph.start[s + 1])).sort(
+        (a, b) => aids.values[a] - aids.values[b],
+      );
+      const count = moves.list(s, listed, 0);
+      if (
+        JSON.stringify(Array.from(listed.subarray(0, count))) === JSON.stringify(row) &&
+        moves.pass === graph.passChild[s] &&
+        moves.ending === graph.ending[s]
+      )
+        same++;
+    }
+    t.is(same, space.states, `${label}: states whose generated moves are the rows in memory, in the search's order`);
+    t.deepEqual(positionComponents(moves), positionComponents(graph), label);
+    solved.dispose();
+  }
   t.deepEqual(readdirSync(dir), []);
 });

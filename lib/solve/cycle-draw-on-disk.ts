@@ -21,10 +21,11 @@
 
 import { Arena } from './arena.js';
 import { BucketFiles } from './bucket-files.js';
+import { ForcedBounds, passAdmitted } from './forced-bounds.js';
 import { forEachMoveOfRank, NO_ENDING } from './move-graph.js';
 import { ScratchFile } from './scratch-file.js';
-import type { PhaseProgress, StateSpace } from './state-space.js';
-import { NONE, ThresholdSets } from './threshold-sets.js';
+import { AFTER_PASS, type PhaseProgress, type StateSpace } from './state-space.js';
+import { NONE, ThresholdSets, type PassAdmitted } from './threshold-sets.js';
 
 /** States per block of the parents file's index. */
 const BLOCK = 1024;
@@ -69,9 +70,59 @@ export function onDiskFloor(space: StateSpace): number {
 
 /** Every state's value under cycle-draw; `memory` bounds what is held (at least onDiskFloor). */
 export function solveCycleDrawOnDisk(space: StateSpace, memory: number, folder: string, progress: OnDiskProgress): OnDiskResult {
-  const states = space.states;
-  const values = new Int8Array(states);
-  const arena = new Arena(Math.max(minWork(states), memory - DISK_POSITION_BYTES * space.positions - DISK_STATE_BYTES * states));
+  const values = new Int8Array(space.states);
+  const work = memory - DISK_POSITION_BYTES * space.positions - DISK_STATE_BYTES * space.states;
+  return playedOnDisk(space, work, folder, progress, (games) => {
+    games.playDown(1, progress.retrograde);
+    games.values(values);
+    return values;
+  });
+}
+
+/**
+ * no-cycle's guide and bounds with the states on disk: the values of the threshold games down to
+ * 1, which order the history search's moves as the cycle-draw values do in memory, then the forced
+ * bounds (lib/solve/forced-bounds.ts), the games played again down to 1 - size with the pass rule.
+ * `work`: the bytes the work may take beside what the caller holds.
+ */
+export function noCycleAidsOnDisk(
+  space: StateSpace,
+  work: number,
+  folder: string,
+  progress: OnDiskProgress,
+): OnDiskResult & { readonly bounds: ForcedBounds } {
+  const { states } = space;
+  const guide = new Int8Array(states);
+  const enteredW = new Uint32Array(states);
+  const enteredL = new Uint32Array(states);
+  const highestW = new Int8Array(states);
+  const highestL = new Int8Array(states);
+  const result = playedOnDisk(space, work, folder, progress, (games) => {
+    games.playDown(1, progress.retrograde);
+    games.values(guide);
+    games.reset({ enteredW, enteredL, admitted: passAdmitted(space, enteredL), afterPass: (u) => space.statusOfState(u) === AFTER_PASS });
+    games.playDown(1 - space.board.points, progress.retrograde);
+    games.highest(highestW, highestL);
+    return guide;
+  });
+  return { ...result, bounds: new ForcedBounds(space, highestW, highestL, enteredW, enteredL) };
+}
+
+/** The least work noCycleAidsOnDisk takes. */
+export function minOnDiskWork(states: number): number {
+  return minWork(states);
+}
+
+/** Writes the moves and their parents, then lets `play` play the threshold games. */
+function playedOnDisk(
+  space: StateSpace,
+  work: number,
+  folder: string,
+  progress: OnDiskProgress,
+  play: (games: ThresholdRounds) => Int8Array,
+): OnDiskResult {
+  const { states } = space;
+  const arena = new Arena(Math.max(minWork(states), work));
   const sets = ScratchFile.open(folder);
   let parents: ParentsFile | undefined;
   try {
@@ -84,14 +135,10 @@ export function solveCycleDrawOnDisk(space: StateSpace, memory: number, folder: 
     } finally {
       moves.buckets.close();
     }
-    const games = new ThresholdRounds(states, sets, parents, folder, arena);
+    const games = new ThresholdRounds(space, sets, parents, folder, arena);
     try {
-      for (let t = space.board.points; t >= 1; t--) {
-        progress.retrograde(space.board.points - t, space.board.points);
-        games.play(t);
-      }
+      const values = play(games);
       bytesOnDisk = Math.max(bytesOnDisk, sets.bytes + parents.file.bytes + games.peakBytes);
-      games.values(values);
       return { values, edges: moves.edges, rounds: games.rounds, slices: games.slices, bytesOnDisk };
     } finally {
       games.close();
@@ -157,6 +204,7 @@ function writeMoves(space: StateSpace, sets: ScratchFile, folder: string, arena:
       sets.writeAt(empty.subarray(0, count), SECTION.W * states + first);
       sets.writeAt(empty.subarray(0, count), SECTION.L * states + first);
       sets.writeAt(left.subarray(0, count), SECTION.LEFT * states + first);
+      sets.writeAt(left.subarray(0, count), SECTION.MOVES * states + first);
       sets.writeAt(ending.subarray(0, count), SECTION.ENDING * states + first);
     }
     buckets.seal();
@@ -167,8 +215,8 @@ function writeMoves(space: StateSpace, sets: ScratchFile, folder: string, arena:
   }
 }
 
-/** The sets file's sections, each one byte a state. */
-const SECTION = { W: 0, L: 1, LEFT: 2, ENDING: 3 } as const;
+/** The sets file's sections, each one byte a state: the last keeps the moves for a reset. */
+const SECTION = { W: 0, L: 1, LEFT: 2, ENDING: 3, MOVES: 4 } as const;
 
 /**
  * The most moves a pass of step 2 sorts: an eighth of the arena reads the bucket, the rest holds
@@ -302,11 +350,27 @@ class ParentsSort {
   }
 }
 
+/**
+ * What the forced bounds keep of the games: when each state entered W and L, and the pass rule,
+ * which bars a state after a pass (reached by a pass only) from winning its passer.
+ */
+interface Entries {
+  readonly enteredW: Uint32Array;
+  readonly enteredL: Uint32Array;
+  readonly admitted: PassAdmitted;
+  readonly afterPass: (u: number) => boolean;
+}
+
 /** The threshold games, round by round, the sets read a slice at a time. */
 class ThresholdRounds {
   rounds = 0;
   peakBytes = 0;
   readonly slices: number;
+  private readonly states: number;
+  private entries?: Entries;
+  private entered = 0;
+  /** The first state of the slice loaded. */
+  private first = 0;
   private readonly sliceStates: number;
   private readonly highestW: Int8Array;
   private readonly highestL: Int8Array;
@@ -319,12 +383,13 @@ class ThresholdRounds {
   private readonly chunk: Uint32Array;
 
   constructor(
-    private readonly states: number,
+    private readonly space: StateSpace,
     private readonly sets: ScratchFile,
     private readonly parents: ParentsFile,
     folder: string,
     arena: Arena,
   ) {
+    const states = (this.states = space.states);
     // Half the arena for the slice, an eighth for the messages, a sixteenth each for the frontier
     // and the next one together and for reading.
     this.sliceStates = Math.min(states, Math.floor(arena.bytes / 2 / SLICE_STATE_BYTES));
@@ -341,8 +406,17 @@ class ThresholdRounds {
     this.next = new BucketFiles(folder, 1, arena.u32(Math.floor(arena.bytes / 128)));
   }
 
+  /** The thresholds from the board's size down to `lowest`. */
+  playDown(lowest: number, progress: PhaseProgress): void {
+    const { points } = this.space.board;
+    for (let t = points; t >= lowest; t--) {
+      progress(points - t, points - lowest + 1);
+      this.play(t);
+    }
+  }
+
   /** Threshold t: its seeds, then rounds until a round gains nothing. */
-  play(t: number): void {
+  private play(t: number): void {
     this.next.clear();
     for (let k = 0; k < this.slices; k++) {
       const sets = this.load(k);
@@ -357,6 +431,8 @@ class ThresholdRounds {
         for (let i = 0; i < chunk.length; i++) {
           const u = Math.floor(chunk[i] / 2);
           const inL = chunk[i] & 1;
+          // A pass to u, just gained for L, that the pass rule bars: its passer is not won.
+          if (inL && this.entries?.afterPass(u) && !this.entries.admitted(u)) continue;
           const { parents } = this;
           const count = parents.locate(u);
           for (let e = parents.at; e < parents.at + count; e++) {
@@ -390,8 +466,30 @@ class ThresholdRounds {
     }
   }
 
+  /** W and L after the last threshold. */
+  highest(highestW: Int8Array, highestL: Int8Array): void {
+    this.sets.readAt(highestW, SECTION.W * this.states);
+    this.sets.readAt(highestL, SECTION.L * this.states);
+  }
+
+  /** Empties W and L and gives every state its moves back, for games played again (recording `entries`). */
+  reset(entries: Entries): void {
+    this.entries = entries;
+    for (let k = 0; k < this.slices; k++) {
+      const first = k * this.sliceStates;
+      const span = this.span(k);
+      this.sets.readAt(this.left.subarray(0, span), SECTION.MOVES * this.states + first);
+      this.sets.writeAt(this.left.subarray(0, span), SECTION.LEFT * this.states + first);
+      this.highestW.fill(NONE, 0, span);
+      this.sets.writeAt(this.highestW.subarray(0, span), SECTION.W * this.states + first);
+      this.sets.writeAt(this.highestW.subarray(0, span), SECTION.L * this.states + first);
+    }
+  }
+
+  /** A state of the slice gained for W (1) or L (2); at thresholds of 0 and below it may gain both. */
   private readonly mark = (s: number, inL: boolean): void => {
-    this.gained[s] = inL ? 2 : 1;
+    this.gained[s] |= inL ? 2 : 1;
+    if (this.entries) (inL ? this.entries.enteredL : this.entries.enteredW)[this.first + s] = ++this.entered;
   };
 
   /** The slice's arrays, each with its section of the sets file. */
@@ -409,7 +507,7 @@ class ThresholdRounds {
   }
 
   private load(k: number): ThresholdSets {
-    const first = k * this.sliceStates;
+    const first = (this.first = k * this.sliceStates);
     const span = this.span(k);
     for (const [section, array] of this.sections()) this.sets.readAt(array.subarray(0, span), section * this.states + first);
     this.gained.fill(0, 0, span);
@@ -425,7 +523,10 @@ class ThresholdRounds {
     for (const [section, array] of this.sections()) {
       if (section !== SECTION.ENDING) this.sets.writeAt(array.subarray(0, span), section * this.states + first);
     }
-    for (let i = 0; i < span; i++) if (this.gained[i]) this.next.push(0, (first + i) * 2 + this.gained[i] - 1);
+    for (let i = 0; i < span; i++) {
+      if (this.gained[i] & 1) this.next.push(0, (first + i) * 2);
+      if (this.gained[i] & 2) this.next.push(0, (first + i) * 2 + 1);
+    }
   }
 
   private swap(): void {

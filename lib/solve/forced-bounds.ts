@@ -17,33 +17,48 @@
  */
 
 import type { MoveGraph } from './move-graph.js';
-import { NONE, spreadByQueue, ThresholdSets } from './threshold-sets.js';
+import type { StateSpace } from './state-space.js';
+import { NONE, spreadByQueue, ThresholdSets, type PassAdmitted } from './threshold-sets.js';
+
+/**
+ * The pass rule of the bounds: a pass to u, just gained for L, may win the state passing when the
+ * plain state of u's position had not entered L before u did.
+ */
+export function passAdmitted(space: StateSpace, enteredL: Uint32Array): PassAdmitted {
+  return (u) => {
+    const plain = space.base[space.rankOfState(u)];
+    return enteredL[plain] === 0 || enteredL[plain] > enteredL[u];
+  };
+}
 
 export class ForcedBounds {
-  /** Per state: the highest t with the state in W (L), or NONE. */
-  readonly highestW: Int8Array;
-  readonly highestL: Int8Array;
-  /** Per state: when it entered W (L), counting from 1; 0 if never. */
-  readonly enteredW: Uint32Array;
-  readonly enteredL: Uint32Array;
   private readonly points: number;
 
-  constructor(private readonly graph: MoveGraph) {
-    const { states } = graph;
-    const { base, rankOf } = graph.space;
-    this.points = graph.space.board.points;
-    const enteredW = (this.enteredW = new Uint32Array(states));
-    const enteredL = (this.enteredL = new Uint32Array(states));
-    const sets = ThresholdSets.of(graph, (u) => {
-      const plain = base[rankOf[u]];
-      return enteredL[plain] === 0 || enteredL[plain] > enteredL[u];
-    });
+  /**
+   * Per state: the highest t with the state in W (L), or NONE; when it entered W (L), counting
+   * from 1, 0 if never.
+   */
+  constructor(
+    private readonly space: StateSpace,
+    readonly highestW: Int8Array,
+    readonly highestL: Int8Array,
+    readonly enteredW: Uint32Array,
+    readonly enteredL: Uint32Array,
+  ) {
+    this.points = space.board.points;
+  }
+
+  /** The bounds of every state of a graph in memory, its parents read through a queue. */
+  static of(graph: MoveGraph): ForcedBounds {
+    const { states, space } = graph;
+    const enteredW = new Uint32Array(states);
+    const enteredL = new Uint32Array(states);
+    const sets = ThresholdSets.of(graph, passAdmitted(space, enteredL));
     let entries = 0;
     const parents = graph.parents();
     const spread = spreadByQueue(parents, parents.items!, sets, true, (s, inL) => ((inL ? enteredL : enteredW)[s] = ++entries));
-    for (let t = this.points; t > -this.points; t--) spread(t);
-    this.highestW = sets.highestW;
-    this.highestL = sets.highestL;
+    for (let t = space.board.points; t > -space.board.points; t--) spread(t);
+    return new ForcedBounds(space, sets.highestW, sets.highestL, enteredW, enteredL);
   }
 
   /** The lower bound of state s's value, ignoring the history. */
@@ -73,9 +88,9 @@ export class ForcedBounds {
 
   /** Whether no listed position's plain state entered L at threshold t or above before `entered`. */
   private clear(t: number, entered: number, listed: ArrayLike<number>, count: number): boolean {
-    const { base, rankOf } = this.graph.space;
+    const { space } = this;
     for (let i = 0; i < count; i++) {
-      const plain = base[rankOf[listed[i]]];
+      const plain = space.base[space.rankOfState(listed[i])];
       if (this.highestL[plain] >= t && this.enteredL[plain] < entered) return false;
     }
     return true;

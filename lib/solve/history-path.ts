@@ -12,7 +12,7 @@
  */
 
 import type { ForcedBounds } from './forced-bounds.js';
-import type { MoveGraph } from './move-graph.js';
+import type { StateSpace } from './state-space.js';
 import { NONE } from './threshold-sets.js';
 
 /**
@@ -65,20 +65,20 @@ export class HistoryPath {
   private readonly points: number;
 
   constructor(
-    private readonly graph: MoveGraph,
+    private readonly space: StateSpace,
     readonly bits: SituationBits,
     private readonly bounds?: ForcedBounds,
   ) {
-    this.depthOf = new Int32Array(graph.space.positions * 2).fill(-1);
+    this.depthOf = new Int32Array(space.positions * 2).fill(-1);
     this.filter = new Uint32Array(bits.words);
     this.counts = new Uint32Array(bits.words * 32);
-    this.points = graph.space.board.points;
+    this.points = space.board.points;
     this.thresholds = 2 * this.points + 1;
     this.earliest = [new Uint32Array(this.thresholds * 16).fill(0xffffffff), new Uint32Array(this.thresholds * 16).fill(0xffffffff)];
   }
 
   situation(s: number, parity: number): number {
-    return this.graph.space.rankOf[s] * 2 + parity;
+    return this.space.rankOfState(s) * 2 + parity;
   }
 
   push(s: number, parity: number): void {
@@ -110,8 +110,7 @@ export class HistoryPath {
   }
 
   private pushThreats(s: number, parity: number): void {
-    const { base, rankOf } = this.graph.space;
-    const plain = base[rankOf[s]];
+    const plain = this.space.base[this.space.rankOfState(s)];
     const { highestL, enteredL } = this.bounds!;
     const width = this.thresholds;
     const top = this.tops[parity];

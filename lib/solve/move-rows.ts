@@ -24,6 +24,8 @@ export interface RowSpill {
   readonly folder: string;
   readonly memoryItems: number;
   readonly blockItems: number;
+  /** Called as the rows first go to a file; may throw to stop the rows being built. */
+  readonly onSpill?: () => void;
 }
 
 export class MoveRows {
@@ -129,7 +131,10 @@ export class RowWriter {
   }
 
   private write(chunk: Uint32Array, count: number): void {
-    this.file ??= ScratchFile.open(this.spill!.folder);
+    if (!this.file) {
+      this.spill!.onSpill?.();
+      this.file = ScratchFile.open(this.spill!.folder);
+    }
     this.file.append(chunk.subarray(0, count));
   }
 

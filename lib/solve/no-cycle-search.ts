@@ -18,7 +18,9 @@ import { GocountError } from '../errors.js';
 import type { ForcedBounds } from './forced-bounds.js';
 import { EXACT_SITUATIONS, grown, HistoryPath, SituationBits } from './history-path.js';
 import { Dependencies, HistoryTable, MOST_ENTRIES_PER_STATE } from './history-table.js';
-import { NO_ENDING, type MoveGraph } from './move-graph.js';
+import type { StateSpace } from './state-space.js';
+import { NO_ENDING } from './move-graph.js';
+import type { SearchMoves } from './search-moves.js';
 
 /** A search limit: beyond it, a component is too tangled for the history search. */
 export const SEARCH_NODE_LIMIT = 2e9;
@@ -56,12 +58,21 @@ class Frames {
   best = new Int16Array(64);
   lower = new Int16Array(64);
   upper = new Int16Array(64);
+  /** The node's children, `width` a depth from width * d, in the order to try them; how many; the pass's. */
+  children: Uint32Array;
+  count = new Uint8Array(64);
+  passChild = new Int32Array(64);
   /** The next move to try, and the move being searched: its situation and whether it is a pass. */
   edge = new Uint32Array(64);
   situation = new Int32Array(64);
   pass = new Uint8Array(64);
   /** Whether the depth limit cut the search below the node: then only the prover's side of its result holds. */
   truncated = new Uint8Array(64);
+
+  /** The most moves a state has: one a point, and the pass. */
+  constructor(readonly width: number) {
+    this.children = new Uint32Array(64 * width);
+  }
 
   ensure(d: number): void {
     if (d < this.state.length) return;
@@ -74,6 +85,9 @@ class Frames {
     this.best = grown(this.best, length);
     this.lower = grown(this.lower, length);
     this.upper = grown(this.upper, length);
+    this.children = grown(this.children, length * this.width);
+    this.count = grown(this.count, length);
+    this.passChild = grown(this.passChild, length);
     this.edge = grown(this.edge, length);
     this.situation = grown(this.situation, length);
     this.pass = grown(this.pass, length);
@@ -91,13 +105,14 @@ export class HistorySearch {
   readonly table?: HistoryTable;
   private readonly path: HistoryPath;
   private readonly deps: Dependencies;
-  private readonly frames = new Frames();
+  private readonly frames: Frames;
   private readonly points: number;
+  private readonly space: StateSpace;
   /** The parity whose player the current depth-limited search proves a bound for. */
   private prover = 0;
 
   constructor(
-    private readonly graph: MoveGraph,
+    private readonly moves: SearchMoves,
     private readonly values: Int8Array,
     private readonly component: Int32Array,
     private readonly bounds?: ForcedBounds,
@@ -105,13 +120,15 @@ export class HistorySearch {
     private readonly deepening = true,
     exactSituations = EXACT_SITUATIONS,
   ) {
-    this.points = graph.space.board.points;
-    const bits = new SituationBits(graph.space.positions * 2, exactSituations);
-    this.path = new HistoryPath(graph, bits, bounds);
+    const space = (this.space = moves.space);
+    this.points = space.board.points;
+    this.frames = new Frames(this.points + 1);
+    const bits = new SituationBits(space.positions * 2, exactSituations);
+    this.path = new HistoryPath(space, bits, bounds);
     this.deps = new Dependencies(bits.words, 256);
     if (tableBytes > 0) {
-      const entries = Math.min(MOST_ENTRIES_PER_STATE * graph.states, tableBytes / HistoryTable.entryBytes(bits));
-      this.table = new HistoryTable(bits, entries, graph.states);
+      const entries = Math.min(MOST_ENTRIES_PER_STATE * space.states, tableBytes / HistoryTable.entryBytes(bits));
+      this.table = new HistoryTable(bits, entries, space.states);
     }
   }
 
@@ -124,8 +141,8 @@ export class HistorySearch {
 
   /** The value of s's move to child c with history {s} (a move there is never barred). */
   moveValue(s: number, c: number): number {
-    const { rankOf } = this.graph.space;
-    if (this.component[rankOf[c]] !== this.component[rankOf[s]]) return -this.values[c];
+    const { space } = this;
+    if (this.component[space.rankOfState(c)] !== this.component[space.rankOfState(s)]) return -this.values[c];
     this.path.push(s, 0);
     this.path.push(c, 1);
     const v = -this.deepen(c, 1);
@@ -216,10 +233,10 @@ export class HistorySearch {
    * when they settle it (its result in `best`), else narrows its window for the moves.
    */
   private enter(d: number): boolean {
-    const { graph, bounds, path, deps, table, points, frames: f } = this;
+    const { moves, bounds, path, deps, table, points, frames: f } = this;
     if (++this.nodes % NODES_PER_REPORT === 0) this.onNodes(this.nodes);
     if (this.nodes > SEARCH_NODE_LIMIT) {
-      const { m, n } = graph.space.board;
+      const { m, n } = this.space.board;
       throw new GocountError(
         `board ${m}x${n}, rule no-cycle: the history search passed ${SEARCH_NODE_LIMIT.toExponential()} positions; ` +
           'this version solves no-cycle on 1x1 to 1x11, 2x2 to 2x8, 3x3 to 3x5 and 4x4; cycle-draw on every board of up to 16 points',
@@ -280,11 +297,13 @@ export class HistorySearch {
     f.alphaIn[d] = alpha;
     deps.clear(record(d, MOVES));
     deps.clear(record(d, BEST));
-    const best = graph.ending[s] === NO_ENDING ? -128 : graph.ending[s];
+    f.count[d] = moves.list(s, f.children, d * f.width);
+    f.passChild[d] = moves.pass;
+    const best = moves.ending === NO_ENDING ? -128 : moves.ending;
     f.best[d] = best;
     f.alpha[d] = Math.max(alpha, best);
     f.beta[d] = beta;
-    f.edge[d] = graph.start[s];
+    f.edge[d] = 0;
     return false;
   }
 
@@ -294,19 +313,17 @@ export class HistorySearch {
    * at once from the values already found.
    */
   private nextChild(d: number): number {
-    const { graph, path, deps, component, frames: f } = this;
-    const { rankOf } = graph.space;
+    const { space, path, deps, component, frames: f } = this;
     const s = f.state[d];
-    const end = graph.start[s + 1];
-    while (f.edge[d] < end && f.alpha[d] < f.beta[d]) {
-      const c = graph.children[f.edge[d]++];
+    while (f.edge[d] < f.count[d] && f.alpha[d] < f.beta[d]) {
+      const c = f.children[d * f.width + f.edge[d]++];
       const situation = path.situation(c, f.parity[d] ^ 1);
-      const pass = graph.passChild[s] === c;
+      const pass = f.passChild[d] === c;
       if (!pass && path.depthOf[situation] >= 0) {
         deps.block(record(d, MOVES), situation, path.depthOf[situation]);
         continue;
       }
-      if (component[rankOf[c]] !== component[rankOf[s]]) {
+      if (component[space.rankOfState(c)] !== component[space.rankOfState(s)]) {
         const v = -this.values[c];
         if (v > f.best[d]) {
           deps.clear(record(d, BEST));

@@ -26,7 +26,8 @@ import { MoveGraph, NO_ENDING } from './move-graph.js';
 import { ForcedBounds } from './forced-bounds.js';
 import { HistorySearch, TABLE_BYTES } from './no-cycle-search.js';
 import { EXACT_SITUATIONS } from './history-path.js';
-import { AFTER_PASS, PLAIN, type PhaseProgress } from './state-space.js';
+import { GraphMoves, type PositionSuccessors, type SearchMoves } from './search-moves.js';
+import { AFTER_PASS, PLAIN, type PhaseProgress, type StateSpace } from './state-space.js';
 import { BoardSymmetry } from './symmetry.js';
 import { spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
 
@@ -123,10 +124,10 @@ export interface Components {
   readonly sizes: Uint32Array;
 }
 
-export function positionComponents(graph: MoveGraph): Components {
-  const { space, start, children } = graph;
-  const positions = space.positions;
-  const { base, rankOf } = space;
+/** The strongly connected components of the positions (Tarjan's algorithm), sinks first; the moves in memory or generated. */
+export function positionComponents(moves: MoveGraph | PositionSuccessors): Components {
+  const successors = moves instanceof MoveGraph ? new GraphMoves(moves) : moves;
+  const { positions } = successors;
   const index = new Int32Array(positions).fill(-1);
   const low = new Int32Array(positions);
   const onStack = new Uint8Array(positions);
@@ -140,19 +141,18 @@ export function positionComponents(graph: MoveGraph): Components {
   let next = 0;
   let top = 0;
   let count = 0;
-  const edgesEnd = (r: number): number => start[base[r + 1]];
   for (let root = 0; root < positions; root++) {
     if (index[root] >= 0) continue;
     let depth = 0;
     callRank[0] = root;
-    callEdge[0] = start[base[root]];
+    callEdge[0] = successors.begin(root);
     index[root] = low[root] = next++;
     stack[top++] = root;
     onStack[root] = 1;
     while (depth >= 0) {
       const r = callRank[depth];
-      if (callEdge[depth] < edgesEnd(r)) {
-        const c = rankOf[children[callEdge[depth]++]];
+      const c = successors.next(r, callEdge, depth);
+      if (c >= 0) {
         if (c === r) {
           selfLoop[r] = 1;
           continue;
@@ -163,7 +163,7 @@ export function positionComponents(graph: MoveGraph): Components {
           onStack[c] = 1;
           depth++;
           callRank[depth] = c;
-          callEdge[depth] = start[base[c]];
+          callEdge[depth] = successors.begin(c);
         } else if (onStack[c] && index[c] < low[r]) low[r] = index[c];
         continue;
       }
@@ -193,8 +193,7 @@ export function positionComponents(graph: MoveGraph): Components {
 }
 
 /** The cycle figures of the stats: components of positions with a cycle, their positions and states. */
-export function cycleFigures(graph: MoveGraph, parts: Components, stats: RetrogradeStats): void {
-  const { space } = graph;
+export function cycleFigures(space: StateSpace, parts: Components, stats: RetrogradeStats): void {
   for (let k = 0; k < parts.count; k++) {
     if (!parts.cyclic[k]) continue;
     stats.cycleComponents++;
@@ -236,64 +235,69 @@ export function solveNoCycle(
   known: Uint8Array,
   stats: RetrogradeStats,
   progress: PhaseProgress = () => {},
-  {
-    bounded = true,
-    tableBytes = TABLE_BYTES,
-    symmetric = true,
-    emptyBoardOnly = false,
-    deepening = true,
-    exactSituations = EXACT_SITUATIONS,
-  }: SearchAids = {},
+  aids: SearchAids = {},
 ): HistorySearch {
-  const { space } = graph;
-  const wanted = emptyBoardOnly ? emptyBoardAndMoves(graph) : undefined;
-  const { component, count, cyclic } = parts;
-  const statesOf: number[][] = Array.from({ length: count }, () => []);
-  for (let r = 0; r < space.positions; r++) for (let s = space.base[r]; s < space.base[r + 1]; s++) statesOf[component[r]].push(s);
   orderMoves(graph, solveCycleDraw(graph));
-  const search = new HistorySearch(
-    graph,
-    values,
-    component,
-    bounded ? new ForcedBounds(graph) : undefined,
-    tableBytes,
-    deepening,
-    exactSituations,
-  );
+  const bounds = (aids.bounded ?? true) ? ForcedBounds.of(graph) : undefined;
+  return searchComponents(new GraphMoves(graph), parts, bounds, values, known, stats, progress, aids);
+}
+
+/**
+ * The components valued in reverse topological order, each state of one with a cycle by the
+ * history search: the work of solveNoCycle once the moves are ordered and the bounds found, the
+ * moves in memory or generated.
+ */
+export function searchComponents(
+  moves: SearchMoves,
+  parts: Components,
+  bounds: ForcedBounds | undefined,
+  values: Int8Array,
+  known: Uint8Array,
+  stats: RetrogradeStats,
+  progress: PhaseProgress,
+  { tableBytes = TABLE_BYTES, symmetric = true, emptyBoardOnly = false, deepening = true, exactSituations = EXACT_SITUATIONS }: SearchAids,
+): HistorySearch {
+  const { space } = moves;
+  const { states } = space;
+  const wanted = emptyBoardOnly ? emptyBoardAndMoves(moves) : undefined;
+  const { component, count, cyclic } = parts;
+  const byComponent = positionsByComponent(parts);
+  const search = new HistorySearch(moves, values, component, bounds, tableBytes, deepening, exactSituations);
   // A state and its images under the board's symmetries have the same value with no earlier
   // history: the symmetry maps the games from one onto the games from the other.
   const symmetry = new BoardSymmetry(space.board.m, space.board.n);
-  const searched = new Uint8Array(graph.states);
+  const searched = new Uint8Array(states);
   const imageSearched = (s: number): number => {
     const key = space.keyOfState(s);
     const canonical = symmetry.canonical(key);
     if (canonical === key) return -1;
-    const image = space.base[space.rank(canonical)] + space.statusOf[s];
+    const image = space.base[space.rank(canonical)] + space.statusOfState(s);
     return searched[image] ? image : -1;
   };
+  const children = new Uint32Array(space.board.points + 1);
   let valued = 0;
-  search.onNodes = (nodes) => progress(valued, graph.states, `${nodes} positions searched`);
+  search.onNodes = (nodes) => progress(valued, states, `${nodes} positions searched`);
   for (let k = 0; k < count; k++) {
-    const members = statesOf[k];
-    if (!cyclic[k]) {
-      for (const s of members) {
-        values[s] = bestOfChildren(graph, values, s);
+    for (let i = byComponent.first[k]; i < byComponent.first[k + 1]; i++) {
+      const r = byComponent.ranks[i];
+      for (let s = space.base[r]; s < space.base[r + 1]; s++) {
+        if (!cyclic[k]) {
+          values[s] = bestOfChildren(moves, children, values, s);
+          known[s] = 1;
+          valued++;
+          continue;
+        }
+        // The search reads the values of other components only, so each is kept as it is found.
+        progress(valued++, states);
+        if (wanted && !wanted[s]) continue;
+        const image = symmetric ? imageSearched(s) : -1;
+        const v = image >= 0 ? values[image] : search.valueFrom(s);
+        if (image >= 0) stats.fromImages++;
+        searched[s] = 1;
+        if (known[s] && values[s] !== v) stats.revised++;
+        values[s] = v;
         known[s] = 1;
       }
-      valued += members.length;
-      continue;
-    }
-    // The search reads the values of other components only, so each is kept as it is found.
-    for (const s of members) {
-      progress(valued++, graph.states);
-      if (wanted && !wanted[s]) continue;
-      const image = symmetric ? imageSearched(s) : -1;
-      const v = image >= 0 ? values[image] : search.valueFrom(s);
-      if (image >= 0) stats.fromImages++;
-      searched[s] = 1;
-      if (known[s] && values[s] !== v) stats.revised++;
-      values[s] = v;
-      known[s] = 1;
     }
   }
   stats.searchNodes = search.nodes;
@@ -301,14 +305,27 @@ export function solveNoCycle(
   return search;
 }
 
+/** The positions in order of their components, each component's in increasing rank: where component k's start, and the ranks. */
+function positionsByComponent({ component, count }: Components): { first: Uint32Array; ranks: Uint32Array } {
+  const first = new Uint32Array(count + 1);
+  for (let r = 0; r < component.length; r++) first[component[r] + 1]++;
+  for (let k = 0; k < count; k++) first[k + 1] += first[k];
+  const fill = first.slice(0, count);
+  const ranks = new Uint32Array(component.length);
+  for (let r = 0; r < component.length; r++) ranks[fill[component[r]]++] = r;
+  return { first, ranks };
+}
+
 /** The empty board's states (plain and after a pass) and the states their moves lead to. */
-function emptyBoardAndMoves(graph: MoveGraph): Uint8Array {
-  const { space } = graph;
-  const wanted = new Uint8Array(graph.states);
+function emptyBoardAndMoves(moves: SearchMoves): Uint8Array {
+  const { space } = moves;
+  const wanted = new Uint8Array(space.states);
+  const children = new Uint32Array(space.board.points + 1);
   for (const status of [PLAIN, AFTER_PASS]) {
     const s = space.stateOf(0, status);
     wanted[s] = 1;
-    for (let e = graph.start[s]; e < graph.start[s + 1]; e++) wanted[graph.children[e]] = 1;
+    const count = moves.list(s, children, 0);
+    for (let i = 0; i < count; i++) wanted[children[i]] = 1;
   }
   return wanted;
 }
@@ -325,9 +342,10 @@ function orderMoves(graph: MoveGraph, guide: Int8Array): void {
   }
 }
 
-/** The best a state's moves give its player, from its children's values (and the game's end). */
-function bestOfChildren(graph: MoveGraph, values: Int8Array, s: number): number {
-  let best = graph.ending[s] === NO_ENDING ? -128 : graph.ending[s];
-  for (let e = graph.start[s]; e < graph.start[s + 1]; e++) best = Math.max(best, -values[graph.children[e]]);
+/** The best a state's moves give its player, from its children's values (and the game's end); `children` a buffer for its moves. */
+function bestOfChildren(moves: SearchMoves, children: Uint32Array, values: Int8Array, s: number): number {
+  const count = moves.list(s, children, 0);
+  let best = moves.ending === NO_ENDING ? -128 : moves.ending;
+  for (let i = 0; i < count; i++) best = Math.max(best, -values[children[i]]);
   return best;
 }

@@ -11,10 +11,19 @@ import { defaultMemoryBudget } from '../engine/budget.js';
 import { GocountError, InvalidOptionError } from '../errors.js';
 import { formatBytes } from '../units.js';
 import { ForcedBounds } from './forced-bounds.js';
-import { onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw-on-disk.js';
+import { minOnDiskWork, noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw-on-disk.js';
 import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
 import { HistorySearch } from './no-cycle-search.js';
-import { cycleFigures, forwardCheck, positionComponents, RetrogradeStats, solveCycleDraw, solveNoCycle } from './retrograde.js';
+import { GeneratedMoves, GraphMoves } from './search-moves.js';
+import {
+  cycleFigures,
+  forwardCheck,
+  positionComponents,
+  RetrogradeStats,
+  searchComponents,
+  solveCycleDraw,
+  solveNoCycle,
+} from './retrograde.js';
 import { SCORINGS, Scoring, SolveBoard } from './solve-board.js';
 import { CYCLE_RULES, CycleRule, PhaseProgress, PLAIN, StateSpace } from './state-space.js';
 import { BoardSymmetry } from './symmetry.js';
@@ -170,7 +179,11 @@ export function storedBoard({ m, n, rule, scoring, symmetries }: SolvedRules, va
   const space = new StateSpace(new SolveBoard(m, n, scoring), rule, undefined, foldedSymmetry(m, n, symmetries));
   if (rule !== 'no-cycle') return { space, values };
   const graph = new MoveGraph(space);
-  return { space, values, search: new HistorySearch(graph, values, positionComponents(graph).component, new ForcedBounds(graph)) };
+  return {
+    space,
+    values,
+    search: new HistorySearch(new GraphMoves(graph), values, positionComponents(graph).component, ForcedBounds.of(graph)),
+  };
 }
 
 function emptyStats(epochs: number): RetrogradeStats {
@@ -204,18 +217,40 @@ export function solveBoard(options: SolveOptions): SolvedBoard {
   const symmetry = rule === 'cycle-draw' && options.symmetry !== false ? new BoardSymmetry(m, n) : undefined;
   const space = new StateSpace(board, rule, phase('positions'), symmetry && symmetry.count > 1 ? symmetry : undefined);
   onProgress('positions', 1, 1);
-  if (rule === 'cycle-draw' && memory < inMemoryFloor(space))
-    return solvedOnDisk(space, memory, scratchOption(options.scratch), onProgress);
-  const spill = { folder: scratchOption(options.scratch), ...movesInMemory(space, memory) };
-  const graph = new MoveGraph(space, phase('moves'), spill);
+  const emptyBoardOnly = options.emptyBoardOnly ?? false;
+  if (memory < inMemoryFloor(space)) {
+    const folder = scratchOption(options.scratch);
+    return rule === 'cycle-draw'
+      ? solvedOnDisk(space, memory, folder, onProgress)
+      : solvedGenerated(space, memory, folder, onProgress, emptyBoardOnly);
+  }
+  // no-cycle's history search reads the moves at random: when they outgrow memory, it generates
+  // them as it goes instead of reading them from a file.
+  const onSpill =
+    rule === 'no-cycle'
+      ? () => {
+          throw new MovesBeyondMemory();
+        }
+      : undefined;
+  const spill = { folder: scratchOption(options.scratch), ...movesInMemory(space, memory), onSpill };
+  let graph: MoveGraph;
+  try {
+    graph = new MoveGraph(space, phase('moves'), spill);
+  } catch (error) {
+    if (error instanceof MovesBeyondMemory) return solvedGenerated(space, memory, spill.folder, onProgress, emptyBoardOnly);
+    throw error;
+  }
   onProgress('moves', 1, 1);
   try {
-    return solveGraph(graph, rule, memory, onProgress, options.emptyBoardOnly ?? false);
+    return solveGraph(graph, rule, memory, onProgress, emptyBoardOnly);
   } catch (error) {
     graph.dispose();
     throw error;
   }
 }
+
+/** Stops building a no-cycle solve's moves in memory once they outgrow it. */
+class MovesBeyondMemory extends Error {}
 
 /** The least memory for the states in memory: what they hold, and a block of one row of moves. */
 function inMemoryFloor(space: StateSpace): number {
@@ -253,6 +288,50 @@ function solvedOnDisk(space: StateSpace, memory: number, folder: string, onProgr
   return { space, edges: solved.edges, values: solved.values, stats, emptyBoardOnly: false, dispose: () => {} };
 }
 
+/**
+ * What no-cycle holds with its moves generated (lib/solve/search-moves.ts): per state the guide,
+ * the forced bounds (entry orders and highest thresholds), the values and the search's marks; per
+ * position the keys and first states, the components' arrays, the positions by component and the
+ * path's index of situations. The threshold games and then the table of earlier results take the rest.
+ */
+const GENERATED_STATE_BYTES = 15;
+const GENERATED_POSITION_BYTES = POSITION_BYTES + COMPONENT_BYTES + 8 + SEARCH_POSITION_BYTES;
+
+function generatedFloor(space: StateSpace): number {
+  return GENERATED_STATE_BYTES * space.states + GENERATED_POSITION_BYTES * space.positions + minOnDiskWork(space.states);
+}
+
+/**
+ * no-cycle with its moves not in memory: the guide and the forced bounds from threshold games
+ * with the states on disk, the components and the history search with each state's moves
+ * generated from its position's key.
+ */
+function solvedGenerated(
+  space: StateSpace,
+  memory: number,
+  folder: string,
+  onProgress: SolveProgress,
+  emptyBoardOnly: boolean,
+): SolvedBoard {
+  if (memory < generatedFloor(space)) throw tooLarge(space, generatedFloor(space), memory);
+  const phase = phases(onProgress);
+  const held = GENERATED_STATE_BYTES * space.states + GENERATED_POSITION_BYTES * space.positions;
+  const aids = noCycleAidsOnDisk(space, memory - held, folder, { moves: phase('moves'), retrograde: phase('retrograde') });
+  onProgress('retrograde', 1, 1);
+  const moves = new GeneratedMoves(space, aids.values);
+  const parts = positionComponents(moves);
+  const stats = { ...emptyStats(0), movesOnDisk: true, statesOnDisk: true, rounds: aids.rounds, diskBytes: aids.bytesOnDisk };
+  cycleFigures(space, parts, stats);
+  const values = new Int8Array(space.states);
+  const known = new Uint8Array(space.states);
+  const search = searchComponents(moves, parts, aids.bounds, values, known, stats, phase('history search'), {
+    tableBytes: memory - held - minOnDiskWork(space.states),
+    emptyBoardOnly,
+  });
+  onProgress('history search', 1, 1);
+  return { space, edges: aids.edges, values, stats, search, emptyBoardOnly, dispose: () => {} };
+}
+
 /** The bytes a no-cycle solve with its moves in memory leaves of the budget for its table of earlier results. */
 function tableBudget(graph: MoveGraph, memory: number): number {
   const { states, positions } = graph.space;
@@ -272,7 +351,7 @@ function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgres
   // The components need the moves in memory; with them on disk, cycle-draw goes without the figures.
   stats.movesOnDisk = !graph.rows.items;
   const parts = stats.movesOnDisk && rule === 'cycle-draw' ? undefined : positionComponents(graph);
-  if (parts) cycleFigures(graph, parts, stats);
+  if (parts) cycleFigures(graph.space, parts, stats);
   if (rule === 'cycle-draw') {
     const exact = solveCycleDraw(graph, phase('retrograde'));
     onProgress('retrograde', 1, 1);

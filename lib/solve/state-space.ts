@@ -106,7 +106,19 @@ export class StateSpace {
   }
 
   keyOfState(state: number): number {
-    return this.keys[this.rankOf[state]];
+    return this.keys[this.rankOfState(state)];
+  }
+
+  /**
+   * A state's rank and status. Without ko states every position has two (plain, after a pass), so
+   * no per-state array is needed: a no-cycle solve whose moves do not fit in memory builds none.
+   */
+  rankOfState(state: number): number {
+    return this.rule === 'cycle-draw' ? this.rankOf[state] : state >>> 1;
+  }
+
+  statusOfState(state: number): number {
+    return this.rule === 'cycle-draw' ? this.statusOf[state] : state & 1;
   }
 
   /** The rank of a legal position's key, or -1. */
