@@ -56,10 +56,10 @@ export interface OnDiskProgress {
 }
 
 /**
- * The work's least bytes: with fewer, the slices of the rounds would be too many for each to have
+ * The work's least bytes (what noCycleAidsOnDisk takes at least): with fewer, the slices of the rounds would be too many for each to have
  * a buffer of messages (16 words at least, in an eighth of the work, the slices holding a tenth).
  */
-function minWork(states: number): number {
+export function minWork(states: number): number {
   return Math.max(MIN_WORK_BYTES, Math.ceil(Math.sqrt(16 * 4 * 8 * 10 * states)));
 }
 
@@ -100,17 +100,12 @@ export function noCycleAidsOnDisk(
   const result = playedOnDisk(space, work, folder, progress, (games) => {
     games.playDown(1, progress.retrograde);
     games.values(guide);
-    games.reset({ enteredW, enteredL, admitted: passAdmitted(space, enteredL), afterPass: (u) => space.statusOfState(u) === AFTER_PASS });
+    games.reset({ enteredW, enteredL });
     games.playDown(1 - space.board.points, progress.retrograde);
     games.highest(highestW, highestL);
     return guide;
   });
   return { ...result, bounds: new ForcedBounds(space, highestW, highestL, enteredW, enteredL) };
-}
-
-/** The least work noCycleAidsOnDisk takes. */
-export function minOnDiskWork(states: number): number {
-  return minWork(states);
 }
 
 /** Writes the moves and their parents, then lets `play` play the threshold games. */
@@ -350,15 +345,10 @@ class ParentsSort {
   }
 }
 
-/**
- * What the forced bounds keep of the games: when each state entered W and L, and the pass rule,
- * which bars a state after a pass (reached by a pass only) from winning its passer.
- */
+/** What the forced bounds keep of the games: when each state entered W and L. */
 interface Entries {
   readonly enteredW: Uint32Array;
   readonly enteredL: Uint32Array;
-  readonly admitted: PassAdmitted;
-  readonly afterPass: (u: number) => boolean;
 }
 
 /** The threshold games, round by round, the sets read a slice at a time. */
@@ -368,6 +358,8 @@ class ThresholdRounds {
   readonly slices: number;
   private readonly states: number;
   private entries?: Entries;
+  /** With entries recorded, the pass rule of the forced bounds. */
+  private admitted?: PassAdmitted;
   private entered = 0;
   /** The first state of the slice loaded. */
   private first = 0;
@@ -431,8 +423,8 @@ class ThresholdRounds {
         for (let i = 0; i < chunk.length; i++) {
           const u = Math.floor(chunk[i] / 2);
           const inL = chunk[i] & 1;
-          // A pass to u, just gained for L, that the pass rule bars: its passer is not won.
-          if (inL && this.entries?.afterPass(u) && !this.entries.admitted(u)) continue;
+          // A state after a pass is reached by a pass only: where the pass rule bars it, its passer is not won.
+          if (inL && this.admitted && this.space.statusOfState(u) === AFTER_PASS && !this.admitted(u)) continue;
           const { parents } = this;
           const count = parents.locate(u);
           for (let e = parents.at; e < parents.at + count; e++) {
@@ -475,6 +467,7 @@ class ThresholdRounds {
   /** Empties W and L and gives every state its moves back, for games played again (recording `entries`). */
   reset(entries: Entries): void {
     this.entries = entries;
+    this.admitted = passAdmitted(this.space, entries.enteredL);
     for (let k = 0; k < this.slices; k++) {
       const first = k * this.sliceStates;
       const span = this.span(k);

@@ -112,10 +112,9 @@ export function solveCycleDraw(graph: MoveGraph, progress: PhaseProgress = () =>
 }
 
 /**
- * Strongly connected components of the positions (states of one position merged), by Tarjan's
- * algorithm without recursion. Returns each position's component, numbered in the order found:
- * reverse topological, every component after those it reaches. `cyclic` marks components with a
- * cycle (more than one position, or a move from a position to itself).
+ * Each position's component, numbered in the order found: reverse topological, every component
+ * after those it reaches. `cyclic` marks components with a cycle (more than one position, or a
+ * move from a position to itself).
  */
 export interface Components {
   readonly component: Int32Array;
@@ -124,7 +123,10 @@ export interface Components {
   readonly sizes: Uint32Array;
 }
 
-/** The strongly connected components of the positions (Tarjan's algorithm), sinks first; the moves in memory or generated. */
+/**
+ * Strongly connected components of the positions (states of one position merged), by Tarjan's
+ * algorithm without recursion, the moves in memory or generated.
+ */
 export function positionComponents(moves: MoveGraph | PositionSuccessors): Components {
   const successors = moves instanceof MoveGraph ? new GraphMoves(moves) : moves;
   const { positions } = successors;

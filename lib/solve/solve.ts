@@ -11,7 +11,7 @@ import { defaultMemoryBudget } from '../engine/budget.js';
 import { GocountError, InvalidOptionError } from '../errors.js';
 import { formatBytes } from '../units.js';
 import { ForcedBounds } from './forced-bounds.js';
-import { minOnDiskWork, noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw-on-disk.js';
+import { minWork, noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw-on-disk.js';
 import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
 import { HistorySearch } from './no-cycle-search.js';
 import { GeneratedMoves, GraphMoves } from './search-moves.js';
@@ -298,7 +298,7 @@ const GENERATED_STATE_BYTES = 15;
 const GENERATED_POSITION_BYTES = POSITION_BYTES + COMPONENT_BYTES + 8 + SEARCH_POSITION_BYTES;
 
 function generatedFloor(space: StateSpace): number {
-  return GENERATED_STATE_BYTES * space.states + GENERATED_POSITION_BYTES * space.positions + minOnDiskWork(space.states);
+  return GENERATED_STATE_BYTES * space.states + GENERATED_POSITION_BYTES * space.positions + minWork(space.states);
 }
 
 /**
@@ -325,7 +325,7 @@ function solvedGenerated(
   const values = new Int8Array(space.states);
   const known = new Uint8Array(space.states);
   const search = searchComponents(moves, parts, aids.bounds, values, known, stats, phase('history search'), {
-    tableBytes: memory - held - minOnDiskWork(space.states),
+    tableBytes: memory - held - minWork(space.states),
     emptyBoardOnly,
   });
   onProgress('history search', 1, 1);
