@@ -124,7 +124,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
         type: 'boolean',
         default: false,
         describe:
-          'no-cycle: value only the empty board and the states its moves lead to, not every state (far less search; no --db, no states by value)',
+          'no-cycle: value only the empty board, and which first moves achieve it (the others get a bound), not every state (far less search; no --db, no states by value)',
       })
       .option('ko', {
         type: 'string',
@@ -208,7 +208,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
                 ? `; history search: ${r.searchNodes} positions, ${r.tableHits} bounded by earlier results, ` +
                   `${r.fromImages} states valued by a symmetric image, ${r.revised} forward-checked values revised`
                 : ''),
-        `first moves: ${result.moves.map((move) => `${move.move} ${signed(move.value)}`).join(', ')}`,
+        `first moves: ${result.moves.map((move) => `${move.move} ${move.atMost ? 'at most ' : ''}${signed(move.value)}`).join(', ')}`,
         result.emptyBoardOnly
           ? 'states by value: not found, only the empty board was valued (--empty-board-only)'
           : `states by value: ${Object.entries(result.valueCounts)

@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib';
 import { checkSolveDb, readSolveDb, writeSolveDb } from '../lib/solve/solve-db.js';
 import { oracleValue } from '../lib/solve/history-search.js';
 import { keyOf, moverOf, opponentOf, SCORINGS, SolveBoard } from '../lib/solve/solve-board.js';
-import { solve, solveBoard, solveResult, type SolvedBoard } from '../lib/solve/solve.js';
+import { solve, solveBoard, solveResult, type MoveValue, type SolvedBoard } from '../lib/solve/solve.js';
 import { AFTER_PASS, CycleRule, KO, PLAIN, StateSpace } from '../lib/solve/state-space.js';
 import { BoardSymmetry } from '../lib/solve/symmetry.js';
 import { runCli } from './support/run-cli.js';
@@ -388,7 +388,7 @@ test('gocount solve --db FILE --position looks a position up; bad positions get 
 });
 
 test('a long history search reports its search nodes while one state is searched', (t) => {
-  // 1x8's empty board and its moves take 111,457 search nodes: one report, inside the first state.
+  // 1x8's empty board and its moves take 81,918 search nodes: one report, all of it in the empty board's tests.
   const reports: Array<[number, string | undefined]> = [];
   const result = solve({
     m: 1,
@@ -398,7 +398,13 @@ test('a long history search reports its search nodes while one state is searched
       if (phase === 'history search' && detail) reports.push([done, detail]);
     },
   });
-  const nodes = reports.map(([, detail]) => Number(/^(\d+) positions searched$/.exec(detail!)?.[1]));
+  // All in the empty board's tests, which give the range they have narrowed its value to (1x8 is +3), or that value.
+  const range = /; the empty board's value (from (-8|[0-3]) to [3-8]|3, its moves being tested)$/;
+  t.true(
+    reports.every(([, detail]) => range.test(detail!)),
+    reports.map(([, detail]) => detail).join('\n'),
+  );
+  const nodes = reports.map(([, detail]) => Number(/^(\d+) positions searched/.exec(detail!)?.[1]));
   t.deepEqual(
     nodes,
     Array.from({ length: Math.floor(result.retrograde.searchNodes / 65_536) }, (_, i) => 65_536 * (i + 1)),
@@ -407,7 +413,7 @@ test('a long history search reports its search nodes while one state is searched
   t.true(reports.every(([done]) => done === reports[0][0]));
 });
 
-test('no-cycle, --empty-board-only: the value and first moves of the whole solve with less search; 1x8 +3, 1x9 a draw; no database', (t) => {
+test('no-cycle, --empty-board-only: the value and best first moves of the whole solve with less search, the other moves bounded; 1x8 +3, 1x9 a draw; no database', (t) => {
   for (const [m, n] of [
     [1, 6],
     [1, 7],
@@ -417,25 +423,60 @@ test('no-cycle, --empty-board-only: the value and first moves of the whole solve
     const whole = solve({ m, n });
     const only = solve({ m, n, emptyBoardOnly: true });
     t.is(only.value, whole.value, `${m}x${n}`);
-    t.deepEqual(only.moves, whole.moves, `${m}x${n}`);
+    t.deepEqual(only.bestMoves, whole.bestMoves, `${m}x${n}`);
+    t.deepEqual(
+      only.moves.map(({ move, atMost }) => [move, atMost ?? false]),
+      whole.moves.map(({ move, value }) => [move, value < whole.value]),
+      `${m}x${n}`,
+    );
+    for (const [i, { value, atMost }] of only.moves.entries()) {
+      if (atMost) t.is(value, whole.value - 1, `${m}x${n} ${only.moves[i].move}`);
+      else t.is(value, whole.moves[i].value, `${m}x${n} ${only.moves[i].move}`);
+    }
     t.true(only.retrograde.searchNodes < whole.retrograde.searchNodes, `${m}x${n}: ${only.retrograde.searchNodes} search nodes`);
     t.deepEqual(only.valueCounts, {});
     t.true(only.emptyBoardOnly);
   }
+  // With the moves generated (a budget below them), the same tests from the same guess.
+  const generated = solve({ m: 2, n: 4, emptyBoardOnly: true, memory: 400 * 1024 });
+  t.true(generated.retrograde.movesOnDisk);
+  t.deepEqual(generated.moves, solve({ m: 2, n: 4, emptyBoardOnly: true }).moves);
   // cycle-draw values every state whatever the option.
   const draw = solve({ m: 2, n: 2, rule: 'cycle-draw', emptyBoardOnly: true });
   t.false(draw.emptyBoardOnly);
   t.is(draw.valueCounts['0'] > 0, true);
   // 1x8 and 1x9 under no-cycle, alone and whole.
-  const named = (moves: { move: string; value: number }[]) => moves.map(({ move, value }) => `${move} ${value}`);
+  const named = (moves: MoveValue[]) => moves.map(({ move, value, atMost }) => `${move} ${atMost ? '<=' : ''}${value}`);
   const eight = JSON.parse(runCli(['solve', '1x8', '--empty-board-only', '--json']).stdout);
   t.is(eight.value, 3);
-  t.deepEqual(named(eight.moves), ['a1 -3', 'b1 3', 'c1 -1', 'd1 1', 'e1 1', 'f1 -1', 'g1 3', 'h1 -3', 'pass -3']);
-  t.deepEqual(JSON.parse(runCli(['solve', '1x8', '--json']).stdout).moves, eight.moves);
-  const nine = JSON.parse(runCli(['solve', '1x9', '--empty-board-only', '--json']).stdout);
-  t.is(nine.value, 0);
-  t.deepEqual(named(nine.moves), ['a1 -4', 'b1 0', 'c1 -1', 'd1 0', 'e1 0', 'f1 0', 'g1 -1', 'h1 0', 'i1 -4', 'pass 0']);
-  t.deepEqual(JSON.parse(runCli(['solve', '1x9', '--json']).stdout).moves, nine.moves);
+  t.deepEqual(named(eight.moves), ['a1 <=2', 'b1 3', 'c1 <=2', 'd1 <=2', 'e1 <=2', 'f1 <=2', 'g1 3', 'h1 <=2', 'pass <=2']);
+  t.deepEqual(named(JSON.parse(runCli(['solve', '1x8', '--json']).stdout).moves), [
+    'a1 -3',
+    'b1 3',
+    'c1 -1',
+    'd1 1',
+    'e1 1',
+    'f1 -1',
+    'g1 3',
+    'h1 -3',
+    'pass -3',
+  ]);
+  const nine = runCli(['solve', '1x9', '--empty-board-only', '--stats']).stdout;
+  t.regex(nine, /^1x9, rule no-cycle: 0 for Black, a draw,/);
+  t.regex(nine, /\nbest first moves: b1, d1, e1, f1, h1, pass\n/);
+  t.regex(nine, /\nfirst moves: a1 at most -1, b1 0, c1 at most -1, d1 0, e1 0, f1 0, g1 at most -1, h1 0, i1 at most -1, pass 0\n/);
+  t.deepEqual(named(JSON.parse(runCli(['solve', '1x9', '--json']).stdout).moves), [
+    'a1 -4',
+    'b1 0',
+    'c1 -1',
+    'd1 0',
+    'e1 0',
+    'f1 0',
+    'g1 -1',
+    'h1 0',
+    'i1 -4',
+    'pass 0',
+  ]);
   const dir = tempScratch(t);
   const refused = runCli(['solve', '2x2', '--empty-board-only', '--db', path.join(dir, 'x.db')]);
   t.is(refused.status, 2);

@@ -27,7 +27,7 @@ import { ForcedBounds } from './forced-bounds.js';
 import { HistorySearch, TABLE_BYTES } from './no-cycle-search.js';
 import { EXACT_SITUATIONS } from './history-path.js';
 import { GraphMoves, type PositionSuccessors, type SearchMoves } from './search-moves.js';
-import { AFTER_PASS, PLAIN, type PhaseProgress, type StateSpace } from './state-space.js';
+import { PLAIN, type PhaseProgress, type StateSpace } from './state-space.js';
 import { BoardSymmetry } from './symmetry.js';
 import { spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
 
@@ -216,10 +216,12 @@ export interface SearchAids {
   /** One search per orbit of the board's symmetries, its images taking its value. */
   readonly symmetric?: boolean;
   /**
-   * Search only the states the empty board's value and first moves need: its own and those its
-   * moves lead to. The other states of components with a cycle keep what forward checking gave.
+   * Search only what the empty board's value and best first moves need (see valueEmptyBoard). The
+   * other states of the components it searches keep what forward checking gave.
    */
   readonly emptyBoardOnly?: boolean;
+  /** The empty board's value as the cycle-draw retrograde gives it: where emptyBoardOnly's tests start. */
+  readonly guess?: number;
   /** Depth-limited searches with a growing limit (lib/solve/no-cycle-search.ts); else one search at full depth. */
   readonly deepening?: boolean;
   /** The most situations whose history filters are exact (lib/solve/history-path.ts); hashed above. */
@@ -239,9 +241,11 @@ export function solveNoCycle(
   progress: PhaseProgress = () => {},
   aids: SearchAids = {},
 ): HistorySearch {
-  orderMoves(graph, solveCycleDraw(graph));
+  const guide = solveCycleDraw(graph);
+  orderMoves(graph, guide);
   const bounds = (aids.bounded ?? true) ? ForcedBounds.of(graph) : undefined;
-  return searchComponents(new GraphMoves(graph), parts, bounds, values, known, stats, progress, aids);
+  const guess = guide[graph.space.stateOf(0, PLAIN)];
+  return searchComponents(new GraphMoves(graph), parts, bounds, values, known, stats, progress, { guess, ...aids });
 }
 
 /**
@@ -257,12 +261,22 @@ export function searchComponents(
   known: Uint8Array,
   stats: RetrogradeStats,
   progress: PhaseProgress,
-  { tableBytes = TABLE_BYTES, symmetric = true, emptyBoardOnly = false, deepening = true, exactSituations = EXACT_SITUATIONS }: SearchAids,
+  {
+    tableBytes = TABLE_BYTES,
+    symmetric = true,
+    emptyBoardOnly = false,
+    guess = 0,
+    deepening = true,
+    exactSituations = EXACT_SITUATIONS,
+  }: SearchAids,
 ): HistorySearch {
   const { space } = moves;
   const { states } = space;
-  const wanted = emptyBoardOnly ? emptyBoardAndMoves(moves) : undefined;
   const { component, count, cyclic } = parts;
+  const root = space.stateOf(0, PLAIN);
+  // With emptyBoardOnly, valueEmptyBoard searches the empty board's component and its moves'.
+  const rootPart = component[space.rankOfState(root)];
+  const movesPart = emptyBoardOnly ? cyclicMovesPart(moves, parts, root) : -1;
   const byComponent = positionsByComponent(parts);
   const search = new HistorySearch(moves, values, component, bounds, tableBytes, deepening, exactSituations);
   // A state and its images under the board's symmetries have the same value with no earlier
@@ -278,7 +292,7 @@ export function searchComponents(
   };
   const children = new Uint32Array(space.board.points + 1);
   let valued = 0;
-  search.onNodes = (nodes) => progress(valued, states, `${nodes} positions searched`);
+  search.onNodes = (nodes) => progress(valued, states, `${nodes} positions searched${emptyBoardText(search.proved)}`);
   for (let k = 0; k < count; k++) {
     for (let i = byComponent.first[k]; i < byComponent.first[k + 1]; i++) {
       const r = byComponent.ranks[i];
@@ -290,8 +304,9 @@ export function searchComponents(
           continue;
         }
         // The search reads the values of other components only, so each is kept as it is found.
+        // Left to valueEmptyBoard, not valued: the progress stays below the whole while its tests run.
+        if (emptyBoardOnly && (k === rootPart || k === movesPart)) continue;
         progress(valued++, states);
-        if (wanted && !wanted[s]) continue;
         const image = symmetric ? imageSearched(s) : -1;
         const v = image >= 0 ? values[image] : search.valueFrom(s);
         if (image >= 0) stats.fromImages++;
@@ -302,9 +317,54 @@ export function searchComponents(
       }
     }
   }
+  if (emptyBoardOnly) {
+    if (movesPart >= 0) component[space.rankOfState(root)] = movesPart;
+    valueEmptyBoard(search, moves, values, root, guess);
+  }
   stats.searchNodes = search.nodes;
   stats.tableHits = search.table?.hits ?? 0;
   return search;
+}
+
+/** What valueEmptyBoard has found so far, for the progress. */
+function emptyBoardText({ lower, upper }: { lower: number; upper: number }): string {
+  if (lower > upper) return '';
+  return lower < upper
+    ? `; the empty board's value from ${lower} to ${upper}`
+    : `; the empty board's value ${lower}, its moves being tested`;
+}
+
+/** A component with a cycle, other than the empty board's, that one of its moves leads to; -1 if none. */
+function cyclicMovesPart(moves: SearchMoves, { component, cyclic }: Components, root: number): number {
+  const { space } = moves;
+  const children = new Uint32Array(space.board.points + 1);
+  const count = moves.list(root, children, 0);
+  const own = component[space.rankOfState(root)];
+  for (let i = 0; i < count; i++) {
+    const k = component[space.rankOfState(children[i])];
+    if (k !== own && cyclic[k]) return k;
+  }
+  return -1;
+}
+
+/**
+ * The empty board's value with no earlier history, by null-window tests (HistorySearch.valueByTests),
+ * its moves searched inside its search: its position has joined their component, so their values
+ * are not needed, only the bounds each test asks of them. Then each move is tested against that
+ * value, and its child given -value where it achieves it, 1 - value (a bound) where it does not:
+ * a poor move's exact value can take a long proof. No stone move recreates the empty board, so a
+ * move's value after the history {empty board} is its child's with no earlier history.
+ */
+function valueEmptyBoard(search: HistorySearch, moves: SearchMoves, values: Int8Array, root: number, guess: number): void {
+  const { space } = moves;
+  const value = search.valueByTests(root, guess);
+  values[root] = value;
+  const children = new Uint32Array(space.board.points + 1);
+  const count = moves.list(root, children, 0);
+  for (let i = 0; i < count; i++) {
+    const c = children[i];
+    values[c] = search.moveAtLeast(root, c, value) ? -value : 1 - value;
+  }
 }
 
 /** The positions in order of their components, each component's in increasing rank: where component k's start, and the ranks. */
@@ -316,20 +376,6 @@ function positionsByComponent({ component, count }: Components): { first: Uint32
   const ranks = new Uint32Array(component.length);
   for (let r = 0; r < component.length; r++) ranks[fill[component[r]]++] = r;
   return { first, ranks };
-}
-
-/** The empty board's states (plain and after a pass) and the states their moves lead to. */
-function emptyBoardAndMoves(moves: SearchMoves): Uint8Array {
-  const { space } = moves;
-  const wanted = new Uint8Array(space.states);
-  const children = new Uint32Array(space.board.points + 1);
-  for (const status of [PLAIN, AFTER_PASS]) {
-    const s = space.stateOf(0, status);
-    wanted[s] = 1;
-    const count = moves.list(s, children, 0);
-    for (let i = 0; i < count; i++) wanted[children[i]] = 1;
-  }
-  return wanted;
 }
 
 /**

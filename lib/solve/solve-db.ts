@@ -12,7 +12,8 @@ import { crc32 } from 'node:zlib';
 import { GocountError, isSystemError, systemExitCode, systemProblem, UsageError } from '../errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
 import type { Problem } from '../verify/problems.js';
-import { forEachMoveOfRank, MoveGraph, NO_ENDING } from './move-graph.js';
+import { forEachMoveOfRank, NO_ENDING } from './move-graph.js';
+import { GeneratedMoves } from './search-moves.js';
 import { positionComponents } from './retrograde.js';
 import { SCORINGS, Scoring, SolveBoard } from './solve-board.js';
 import { foldedSymmetry, type SolvedBoard } from './solve.js';
@@ -154,8 +155,8 @@ export function checkSolveDb(
     });
     return { states: header.states, problems };
   }
-  // The moves are generated state by state, not kept (no-cycle's components aside): memory holds the keys and the values.
-  const parts = header.rule === 'no-cycle' ? positionComponents(new MoveGraph(space)) : undefined;
+  // The moves are generated state by state, not kept, for the components too: memory holds the keys, the values and the components.
+  const parts = header.rule === 'no-cycle' ? positionComponents(new GeneratedMoves(space, values)) : undefined;
   const symmetry = parts ? new BoardSymmetry(m, n) : undefined;
   let inconsistent = 0;
   const problem = (s: number, text: string) => {

@@ -69,6 +69,8 @@ export interface MoveValue {
   /** A point as column letter and row number (a1 is the first point), or 'pass'. */
   readonly move: string;
   readonly value: number;
+  /** Only the most the move can give: one less than the best (emptyBoardOnly, which proves no more). */
+  readonly atMost?: true;
 }
 
 export interface SolveResult {
@@ -80,7 +82,7 @@ export interface SolveResult {
   readonly value: number;
   /** The first moves that achieve it. */
   readonly bestMoves: string[];
-  /** Every legal first move with its value for Black. */
+  /** Every legal first move with its value for Black (under emptyBoardOnly, a bound on those short of the best: atMost). */
   readonly moves: MoveValue[];
   /** The legal positions kept: one per orbit when folded. */
   readonly positions: number;
@@ -327,6 +329,7 @@ function solvedGenerated(
   const search = searchComponents(moves, parts, aids.bounds, values, known, stats, phase('history search'), {
     tableBytes: memory - held - minWork(space.states),
     emptyBoardOnly,
+    guess: aids.values[space.stateOf(0, PLAIN)],
   });
   onProgress('history search', 1, 1);
   return { space, edges: aids.edges, values, stats, search, emptyBoardOnly, dispose: () => {} };
@@ -383,7 +386,7 @@ export function solveResult(solved: SolvedBoard, seconds: number): SolveResult {
   const { space, values } = solved;
   const { m, n } = space.board;
   const root = space.stateOf(0, PLAIN);
-  const moves = firstMoves(solved, 0, PLAIN);
+  const moves = solved.emptyBoardOnly ? testedFirstMoves(solved) : firstMoves(solved, 0, PLAIN);
   const valueCounts: Record<string, number> = {};
   if (!solved.emptyBoardOnly) {
     for (let v = -space.board.points; v <= space.board.points; v++) valueCounts[v] = 0;
@@ -407,6 +410,17 @@ export function solveResult(solved: SolvedBoard, seconds: number): SolveResult {
     retrograde: solved.stats,
     seconds,
   };
+}
+
+/** The empty board's moves as emptyBoardOnly leaves them: the best valued, the others bounded by one less. */
+function testedFirstMoves({ space, values }: ValuedBoard): MoveValue[] {
+  const best = values[space.stateOf(0, PLAIN)];
+  const moves: MoveValue[] = [];
+  forEachMove(space, 0, PLAIN, -1, (p, child) => {
+    const move = p < 0 ? 'pass' : space.board.pointName(p);
+    moves.push(-values[child] === best ? { move, value: best } : { move, value: best - 1, atMost: true });
+  });
+  return moves;
 }
 
 /**
