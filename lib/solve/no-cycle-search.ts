@@ -165,24 +165,20 @@ export class HistorySearch {
 
   /** Whether s's move to child c, with history {s}, gives s's player at least t. */
   moveAtLeast(s: number, c: number, t: number): boolean {
-    const { space } = this;
-    if (this.component[space.rankOfState(c)] !== this.component[space.rankOfState(s)]) return -this.values[c] >= t;
-    if (t <= -this.points) return true;
-    this.path.push(s, 0);
-    this.path.push(c, 1);
-    const enough = this.deepen(c, 1, -t, 1 - t) <= -t;
-    this.path.pop();
-    this.path.pop();
-    return enough;
+    return t <= -this.points || this.moveValue(s, c, t - 1, t) >= t;
   }
 
-  /** The value of s's move to child c with history {s} (a move there is never barred). */
-  moveValue(s: number, c: number): number {
+  /**
+   * The value of s's move to child c with history {s} (a move there is never barred), within
+   * [lower, upper] (a value outside comes back as the end it is beyond).
+   */
+  moveValue(s: number, c: number, lower = -this.points, upper = this.points): number {
     const { space } = this;
-    if (this.component[space.rankOfState(c)] !== this.component[space.rankOfState(s)]) return -this.values[c];
+    if (this.component[space.rankOfState(c)] !== this.component[space.rankOfState(s)])
+      return Math.min(upper, Math.max(lower, -this.values[c]));
     this.path.push(s, 0);
     this.path.push(c, 1);
-    const v = -this.deepen(c, 1);
+    const v = -this.deepen(c, 1, -upper, -lower);
     this.path.pop();
     this.path.pop();
     return v;

@@ -276,7 +276,8 @@ export function searchComponents(
   const root = space.stateOf(0, PLAIN);
   // With emptyBoardOnly, valueEmptyBoard searches the empty board's component and its moves'.
   const rootPart = component[space.rankOfState(root)];
-  const movesPart = emptyBoardOnly ? cyclicMovesPart(moves, parts, root) : -1;
+  const rootMoves = emptyBoardOnly ? movesOf(moves, root) : new Uint32Array(0);
+  const movesPart = cyclicMovesPart(moves.space, parts, root, rootMoves);
   const byComponent = positionsByComponent(parts);
   const search = new HistorySearch(moves, values, component, bounds, tableBytes, deepening, exactSituations);
   // A state and its images under the board's symmetries have the same value with no earlier
@@ -319,7 +320,7 @@ export function searchComponents(
   }
   if (emptyBoardOnly) {
     if (movesPart >= 0) component[space.rankOfState(root)] = movesPart;
-    valueEmptyBoard(search, moves, values, root, guess);
+    valueEmptyBoard(search, values, root, rootMoves, guess);
   }
   stats.searchNodes = search.nodes;
   stats.tableHits = search.table?.hits ?? 0;
@@ -334,14 +335,17 @@ function emptyBoardText({ lower, upper }: { lower: number; upper: number }): str
     : `; the empty board's value ${lower}, its moves being tested`;
 }
 
+/** State s's children, in the order the search tries them. */
+function movesOf(moves: SearchMoves, s: number): Uint32Array {
+  const children = new Uint32Array(moves.space.board.points + 1);
+  return children.subarray(0, moves.list(s, children, 0));
+}
+
 /** A component with a cycle, other than the empty board's, that one of its moves leads to; -1 if none. */
-function cyclicMovesPart(moves: SearchMoves, { component, cyclic }: Components, root: number): number {
-  const { space } = moves;
-  const children = new Uint32Array(space.board.points + 1);
-  const count = moves.list(root, children, 0);
+function cyclicMovesPart(space: StateSpace, { component, cyclic }: Components, root: number, rootMoves: Uint32Array): number {
   const own = component[space.rankOfState(root)];
-  for (let i = 0; i < count; i++) {
-    const k = component[space.rankOfState(children[i])];
+  for (const c of rootMoves) {
+    const k = component[space.rankOfState(c)];
     if (k !== own && cyclic[k]) return k;
   }
   return -1;
@@ -355,16 +359,10 @@ function cyclicMovesPart(moves: SearchMoves, { component, cyclic }: Components, 
  * a poor move's exact value can take a long proof. No stone move recreates the empty board, so a
  * move's value after the history {empty board} is its child's with no earlier history.
  */
-function valueEmptyBoard(search: HistorySearch, moves: SearchMoves, values: Int8Array, root: number, guess: number): void {
-  const { space } = moves;
+function valueEmptyBoard(search: HistorySearch, values: Int8Array, root: number, rootMoves: Uint32Array, guess: number): void {
   const value = search.valueByTests(root, guess);
   values[root] = value;
-  const children = new Uint32Array(space.board.points + 1);
-  const count = moves.list(root, children, 0);
-  for (let i = 0; i < count; i++) {
-    const c = children[i];
-    values[c] = search.moveAtLeast(root, c, value) ? -value : 1 - value;
-  }
+  for (const c of rootMoves) values[c] = search.moveAtLeast(root, c, value) ? -value : 1 - value;
 }
 
 /** The positions in order of their components, each component's in increasing rank: where component k's start, and the ranks. */
