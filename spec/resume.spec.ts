@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { copyFixtureRuns, filesUnder, fixtureCount } from './support/fixture-runs.js';
-import { COUNT_FILE, MANIFEST_FILE, RESULT_FILE, RUN_SUFFIX, stepFolderName, stepOfFolder } from '../lib/format/count-folder.js';
+import { COUNT_FILE, MANIFEST_FILE, RESULT_FILE, RUN_SUFFIX, stepFolderName, stepOfFolder, tempPath } from '../lib/format/count-folder.js';
 import { killAfter, runCli } from './support/run-cli.js';
 import { paper } from './support/paper.js';
 import { tempScratch } from './support/scratch.js';
@@ -32,6 +32,20 @@ for (const workers of ['1', '2', '3', '4']) {
     t.deepEqual(readdirSync(scratch), [], 'a finished count leaves nothing behind');
   });
 }
+
+test('a finished count is renamed before its files go: what a kill then leaves is passed over by verify and cleared by the next count', (t) => {
+  const runs = copyFixtureRuns(tempScratch(t));
+  const count = fixtureCount(runs, '4x4');
+  const doomed = tempPath(count);
+  renameSync(count, doomed);
+  rmSync(path.join(doomed, COUNT_FILE)); // a kill in mid-removal
+  rmSync(path.join(doomed, stepFolderName(3)), { recursive: true });
+  t.like(JSON.parse(runCli(['verify', runs, '--json']).stdout), { ok: true, counts: 1, steps: 10, problems: [] });
+  const run = runCli(['4x4', '--scratch', runs]);
+  t.is(run.status, 0, run.stderr);
+  t.is(run.stdout, '24318165\n');
+  t.deepEqual(readdirSync(runs), ['3x3'], 'the half-removed folder and the emptied board folder are gone');
+});
 
 test('a resume without --workers takes the number the count recorded; another number is refused', (t) => {
   const scratch = tempScratch(t);

@@ -25,6 +25,7 @@ import {
   stepFolderName,
   stepOfFolder,
   TEMP_SUFFIX,
+  tempPath,
 } from '../format/count-folder.js';
 
 /** How a count's states are shared out: partition tasks (1 in one process), each of `workers` workers. */
@@ -86,6 +87,7 @@ export class ScratchFolder {
    */
   open(layout: CountLayout): boolean {
     try {
+      fse.removeSync(this.removalPath()); // what a kill during removeAll leaves
       // A temporary file alone is what a kill during the folder's creation leaves.
       const entries = fse.pathExistsSync(this.root) ? fse.readdirSync(this.root).filter((name) => !name.endsWith(TEMP_SUFFIX)) : [];
       if (entries.length > 0) {
@@ -178,13 +180,22 @@ export class ScratchFolder {
 
   /** Removes this count's folder, and the sweep's folder above it when nothing else is left there. */
   removeAll(): void {
-    fse.removeSync(this.root);
+    // Renamed first: a kill while the files go must not leave a folder without its count.json.
+    const doomed = this.removalPath();
+    fse.removeSync(doomed);
+    fse.renameSync(this.root, doomed);
+    fse.removeSync(doomed);
     const sweep = path.dirname(this.root);
     try {
       if (fse.readdirSync(sweep).length === 0) fse.rmdirSync(sweep);
     } catch {
       // gone already, or in use by another count: leave it
     }
+  }
+
+  /** Where removeAll moves the folder before removing it; find-counts passes such names over. */
+  private removalPath(): string {
+    return tempPath(this.root);
   }
 
   private checkIdentity(): void {

@@ -7,6 +7,7 @@
 import { readdirSync, Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { TEMP_SUFFIX } from './count-folder.js';
 import { pathProblem } from './make-folder.js';
 
 /** How deep below a path to look for count folders: scratch / board / moduli. */
@@ -32,7 +33,8 @@ export function findCountFolders(dir: string, isCount: (dir: string) => boolean,
   let names: string[];
   try {
     names = readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
+      // A name ending in TEMP_SUFFIX is a count folder being removed (ScratchFolder.removeAll).
+      .filter((entry) => entry.isDirectory() && !entry.name.endsWith(TEMP_SUFFIX))
       .map((entry) => entry.name);
   } catch (error) {
     if (!top) return [];
