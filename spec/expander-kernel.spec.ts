@@ -1,31 +1,31 @@
 import test from 'ava';
 import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../lib/state/border.js';
 import { ExpanderKernel } from '../lib/state/expander-kernel.js';
-import { HIGH_UNIT } from '../lib/state/layout.js';
 import { ownerOf } from '../lib/state/ownership.js';
 import { addResidues } from '../lib/residues/sums.js';
 import { ResidueExtender } from '../lib/residues/growth.js';
 import { moduliFor } from '../lib/residues/moduli.js';
 import { below, replayableRandom } from './support/random.js';
+import { stateKey, stateWords } from './support/state-key.js';
 
 /** The reference successors of each parent, in the reference's order (empty, black, white). */
-function referenceSuccessors(reference: BorderStates, parents: number[][], y: number, lastColumn: boolean): number[][] {
+function referenceSuccessors(reference: BorderStates, parents: number[][], y: number, lastColumn: boolean): bigint[][] {
   const out = new Uint32Array(2 * MAX_SUCCESSORS);
   return parents.map(([hi, lo]) => {
     const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
-    return Array.from({ length: made }, (_, s) => out[2 * s] * HIGH_UNIT + out[2 * s + 1]);
+    return Array.from({ length: made }, (_, s) => stateKey(out[2 * s], out[2 * s + 1]));
   });
 }
 
 /** The kernel's successors of each parent, expanded as one batch. */
-function kernelSuccessors(kernel: ExpanderKernel, parents: number[][], y: number, lastColumn: boolean): number[][] {
+function kernelSuccessors(kernel: ExpanderKernel, parents: number[][], y: number, lastColumn: boolean): bigint[][] {
   const states = Uint32Array.from(parents.flat());
   kernel.expand(states, parents.length, y, lastColumn);
   let at = kernel.successorStart;
   return parents.map((_, i) =>
     Array.from({ length: kernel.countOf(i) }, () => {
       at += 2;
-      return kernel.words[at - 2] * HIGH_UNIT + kernel.words[at - 1];
+      return stateKey(kernel.words[at - 2], kernel.words[at - 1]);
     }),
   );
 }
@@ -37,7 +37,7 @@ test('the WebAssembly kernel gives the reference successors, in order, for every
     const kernel = new ExpanderKernel(width);
     // Five columns swept as inner ones, then the same frontier swept as a last column.
     for (const lastColumnFrom of [Infinity, 4 * width]) {
-      let frontier = new Map<number, number[]>([[0, [START_HI, START_LO]]]);
+      let frontier = new Map<bigint, number[]>([[0n, [START_HI, START_LO]]]);
       for (let step = 0; step < 5 * width; step++) {
         const y = step % width;
         const lastColumn = step >= lastColumnFrom;
@@ -45,7 +45,7 @@ test('the WebAssembly kernel gives the reference successors, in order, for every
         const expected = referenceSuccessors(reference, parents, y, lastColumn);
         t.deepEqual(kernelSuccessors(kernel, parents, y, lastColumn), expected, `width ${width}, step ${step}`);
         compared += parents.length;
-        frontier = new Map(expected.flat().map((v) => [v, [Math.floor(v / HIGH_UNIT), v % HIGH_UNIT]]));
+        frontier = new Map(expected.flat().map((v) => [v, stateWords(v)]));
       }
     }
   }
@@ -53,14 +53,14 @@ test('the WebAssembly kernel gives the reference successors, in order, for every
 });
 
 /** The owner the kernel gives each successor of the parents among `owners`, by fanOut's regions. */
-function kernelOwners(kernel: ExpanderKernel, parents: number[][], y: number, lastColumn: boolean, owners: number): Map<number, number> {
+function kernelOwners(kernel: ExpanderKernel, parents: number[][], y: number, lastColumn: boolean, owners: number): Map<bigint, number> {
   const moduli = Float64Array.of(7);
   kernel.expand(Uint32Array.from(parents.flat()), parents.length, y, lastColumn, 1, owners);
   kernel.fanOut(new Uint32Array(parents.length).fill(1), parents.length, moduli, new Float64Array(1));
-  const found = new Map<number, number>();
+  const found = new Map<bigint, number>();
   for (let d = 0; d < owners; d++) {
     const at = kernel.statesOf(d);
-    for (let j = 0; j < kernel.sizeOf(d); j++) found.set(kernel.words[at + 2 * j] * HIGH_UNIT + kernel.words[at + 2 * j + 1], d);
+    for (let j = 0; j < kernel.sizeOf(d); j++) found.set(stateKey(kernel.words[at + 2 * j], kernel.words[at + 2 * j + 1]), d);
   }
   return found;
 }
@@ -80,10 +80,10 @@ test('the WebAssembly kernel gives the reference successors on random walks at w
       t.deepEqual(kernelSuccessors(kernel, walks, y, lastColumn), expected, `width ${width}, step ${step}`);
       // Each successor goes to the worker that ownerOf names at this width.
       const owners = kernelOwners(kernel, walks, y, lastColumn, 3);
-      const named = [...new Set(expected.flat())].sort((a, b) => a - b);
+      const named = [...new Set(expected.flat())];
       t.deepEqual(
         named.map((v) => owners.get(v)),
-        named.map((v) => ownerOf(Math.floor(v / HIGH_UNIT), v % HIGH_UNIT, 3, width)),
+        named.map((v) => ownerOf(...stateWords(v), 3, width)),
         `owners at width ${width}, step ${step}`,
       );
       walks = walks.map(([hi, lo]) => {
@@ -100,10 +100,10 @@ test('the kernel refuses a last-column state that still has fields above y − 1
   const width = 6;
   const reference = new BorderStates(width);
   // Step 3 of an inner column: fields 0 … 2 are the new column's, on the border.
-  let frontier = new Map<number, number[]>([[0, [START_HI, START_LO]]]);
+  let frontier = new Map<bigint, number[]>([[0n, [START_HI, START_LO]]]);
   for (let step = 0; step < width + 3; step++) {
     const expected = referenceSuccessors(reference, [...frontier.values()], step % width, false);
-    frontier = new Map(expected.flat().map((v) => [v, [Math.floor(v / HIGH_UNIT), v % HIGH_UNIT]]));
+    frontier = new Map(expected.flat().map((v) => [v, stateWords(v)]));
   }
   const parents = [...frontier.values()];
   const kernel = new ExpanderKernel(width);
@@ -121,10 +121,10 @@ test('the kernel hands each successor with its parent residues to its owner, equ
   const k = moduli.length;
   const reference = new BorderStates(width);
   // Every state of the last column's step 3 on a 6-wide board (4 columns): some have fewer than 3 successors.
-  let frontier = new Map<number, number[]>([[0, [START_HI, START_LO]]]);
+  let frontier = new Map<bigint, number[]>([[0n, [START_HI, START_LO]]]);
   for (let step = 0; step < 3 * width + 3; step++) {
     const expected = referenceSuccessors(reference, [...frontier.values()], step % width, step >= 3 * width);
-    frontier = new Map(expected.flat().map((v) => [v, [Math.floor(v / HIGH_UNIT), v % HIGH_UNIT]]));
+    frontier = new Map(expected.flat().map((v) => [v, stateWords(v)]));
   }
   const parents = [...frontier.values()];
   const residues = Uint32Array.from({ length: k * parents.length }, (_, j) => below(random, moduli[j % k]));
@@ -139,11 +139,11 @@ test('the kernel hands each successor with its parent residues to its owner, equ
     const dropped = new Float64Array(k).fill(1);
     kernel.fanOut(residues, parents.length, moduli, dropped);
     // Equal successors are one record, in the order of their first appearance, residues summed.
-    const expectedSums: Array<Map<number, Float64Array>> = Array.from({ length: owners }, () => new Map());
+    const expectedSums: Array<Map<bigint, Float64Array>> = Array.from({ length: owners }, () => new Map());
     const expectedDropped = new Float64Array(k).fill(1);
     successors.forEach((values, i) => {
       for (const v of values) {
-        const owner = ownerOf(Math.floor(v / HIGH_UNIT), v % HIGH_UNIT, owners, width);
+        const owner = ownerOf(...stateWords(v), owners, width);
         const sums = expectedSums[owner].get(v) ?? new Float64Array(k);
         addResidues(sums, residues, k * i, 1, moduli);
         expectedSums[owner].set(v, sums);
@@ -156,7 +156,7 @@ test('the kernel hands each successor with its parent residues to its owner, equ
       const states = kernel.statesOf(d);
       const residueStart = kernel.residuesOf(d);
       const actual = Array.from({ length: kernel.sizeOf(d) }, (_, j) => {
-        const value = kernel.words[states + 2 * j] * HIGH_UNIT + kernel.words[states + 2 * j + 1];
+        const value = stateKey(kernel.words[states + 2 * j], kernel.words[states + 2 * j + 1]);
         return `${value}:${kernel.words.subarray(residueStart + k * j, residueStart + k * j + k).join(',')}`;
       });
       t.deepEqual(actual, expected[d], `owner ${d} of ${owners}`);

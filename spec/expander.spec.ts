@@ -1,14 +1,14 @@
 import test from 'ava';
 import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../lib/state/border.js';
 import { Expander } from '../lib/state/expander.js';
-import { HIGH_UNIT } from '../lib/state/layout.js';
 import { below, replayableRandom } from './support/random.js';
+import { byStateKey, stateKey, stateWords } from './support/state-key.js';
 
-/** The successors of one state as a sorted list of exact values. */
-function successorValues(made: number, out: Uint32Array): number[] {
-  const values: number[] = [];
-  for (let s = 0; s < made; s++) values.push(out[2 * s] * HIGH_UNIT + out[2 * s + 1]);
-  return values.sort((a, b) => a - b);
+/** The successors of one state as a sorted list of exact keys. */
+function successorValues(made: number, out: Uint32Array): bigint[] {
+  const values: bigint[] = [];
+  for (let s = 0; s < made; s++) values.push(stateKey(out[2 * s], out[2 * s + 1]));
+  return values.sort(byStateKey);
 }
 
 test('the fast expander gives the reference successors for every state reached on widths 1 to 7', (t) => {
@@ -18,19 +18,19 @@ test('the fast expander gives the reference successors for every state reached o
     const fast = new Expander(width);
     const a = new Uint32Array(2 * MAX_SUCCESSORS);
     const b = new Uint32Array(2 * MAX_SUCCESSORS);
-    let frontier = new Map<number, [number, number]>([[0, [START_HI, START_LO]]]);
+    let frontier = new Map<bigint, [number, number]>([[0n, [START_HI, START_LO]]]);
     for (let step = 0; step < width * 5; step++) {
       const y = step % width;
-      const next = new Map<number, [number, number]>();
+      const next = new Map<bigint, [number, number]>();
       for (const [hi, lo] of frontier.values()) {
         const expected = successorValues(reference.expandReference(hi, lo, y, a, 0), a);
         const actual = successorValues(fast.expand(hi, lo, y, b, 0), b);
         if (actual.join() !== expected.join()) {
-          t.fail(`width ${width} step ${y}: state ${hi * HIGH_UNIT + lo}: ${actual} ≠ ${expected}`);
+          t.fail(`width ${width} step ${y}: state ${stateKey(hi, lo)}: ${actual} ≠ ${expected}`);
           return;
         }
         compared++;
-        for (const value of expected) next.set(value, [Math.floor(value / HIGH_UNIT), value % HIGH_UNIT]);
+        for (const value of expected) next.set(value, stateWords(value));
       }
       frontier = next;
     }

@@ -11,6 +11,7 @@ import { RunWriter } from '../lib/format/run-writer.js';
 import { RunReader } from '../lib/format/run-reader.js';
 import { FORMAT_VERSION } from '../lib/format/layout.js';
 import { tempScratch } from './support/scratch.js';
+import { byStateKey, stateKey } from './support/state-key.js';
 
 const moduli = [4294967291, 4294967279, 7];
 
@@ -36,10 +37,10 @@ function sample(width: number, count: number, distinct: number, m: readonly numb
 }
 
 /** The per-state sums of the first `count` records. */
-function sumsOf(states: Uint32Array, residues: Uint32Array, count: number, m: readonly number[] = moduli): Map<number, number[]> {
-  const expected = new Map<number, number[]>();
+function sumsOf(states: Uint32Array, residues: Uint32Array, count: number, m: readonly number[] = moduli): Map<bigint, number[]> {
+  const expected = new Map<bigint, number[]>();
   for (let i = 0; i < count; i++) {
-    const key = states[2 * i] * HIGH_UNIT + states[2 * i + 1];
+    const key = stateKey(states[2 * i], states[2 * i + 1]);
     const sum = expected.get(key) ?? m.map(() => 0);
     expected.set(
       key,
@@ -50,14 +51,14 @@ function sumsOf(states: Uint32Array, residues: Uint32Array, count: number, m: re
 }
 
 /** The entries of a map of sums in key order: ava compares maps in insertion order. */
-const byKey = (sums: Map<number, number[]>) => [...sums].sort((a, b) => a[0] - b[0]);
+const byKey = (sums: Map<bigint, number[]>) => [...sums].sort((a, b) => byStateKey(a[0], b[0]));
 
 /** Drains the table in order, checking every state's residues against `expected`; returns the keys. */
-function drainChecked(t: ExecutionContext, table: StateTable, expected: Map<number, number[]>, m: readonly number[] = moduli): number[] {
-  const seen: number[] = [];
+function drainChecked(t: ExecutionContext, table: StateTable, expected: Map<bigint, number[]>, m: readonly number[] = moduli): bigint[] {
+  const seen: bigint[] = [];
   table.drainSorted({
     append(hi, lo, src, at) {
-      const key = hi * HIGH_UNIT + lo;
+      const key = stateKey(hi, lo);
       t.deepEqual(Array.from(src.subarray(at, at + m.length)), expected.get(key), `state ${key}`);
       seen.push(key);
     },
@@ -112,10 +113,10 @@ test('drainTo a memory run keeps every state once, with its summed residues', (t
   const run = new MemoryRun(table.maxLoad, 3);
   table.drainTo(run, false);
   t.is(run.count, expected.size);
-  const drained = new Map<number, number[]>();
+  const drained = new Map<bigint, number[]>();
   for (const batch of run.batches(64))
     for (let i = 0; i < batch.size; i++)
-      drained.set(batch.states[2 * i] * HIGH_UNIT + batch.states[2 * i + 1], Array.from(batch.residues.subarray(3 * i, 3 * i + 3)));
+      drained.set(stateKey(batch.states[2 * i], batch.states[2 * i + 1]), Array.from(batch.residues.subarray(3 * i, 3 * i + 3)));
   t.deepEqual(byKey(drained), byKey(expected));
 });
 
@@ -156,11 +157,11 @@ test('a drained table is in the order sort-stream gives the same states, shuffle
   const drained = drainChecked(t, table, expected);
   const random = seededRandom(13);
   const shuffled = [...expected.keys()].map((key) => ({ key, order: random() })).sort((a, b) => a.order - b.order);
-  const sorted = await new Promise<number[]>((resolve, reject) => {
-    const keys: number[] = [];
+  const sorted = await new Promise<bigint[]>((resolve, reject) => {
+    const keys: bigint[] = [];
     Readable.from(shuffled)
-      .pipe(sortStream((a: { key: number }, b: { key: number }) => a.key - b.key))
-      .on('data', (item: { key: number }) => keys.push(item.key))
+      .pipe(sortStream((a: { key: bigint }, b: { key: bigint }) => byStateKey(a.key, b.key)))
+      .on('data', (item: { key: bigint }) => keys.push(item.key))
       .on('end', () => resolve(keys))
       .on('error', reject);
   });
@@ -196,8 +197,8 @@ for (const [width, count, distinct, capacity, bits] of [
     });
     t.true(readFileSync(files[0]).equals(readFileSync(files[1])));
     const reader = new RunReader(files[0], Buffer.alloc(1 << 16));
-    const read = new Map<number, number[]>();
-    while (reader.next()) read.set(reader.hi * HIGH_UNIT + reader.lo, Array.from(reader.residues));
+    const read = new Map<bigint, number[]>();
+    while (reader.next()) read.set(stateKey(reader.hi, reader.lo), Array.from(reader.residues));
     reader.close();
     t.deepEqual(byKey(read), byKey(expected));
   });
@@ -209,9 +210,9 @@ test('a bucket larger than the module copies out at once drains into a memory ru
   t.is(table.addBatch(states, residues, 0, 40000), 40000);
   const run = new MemoryRun(table.maxLoad, 3);
   table.drainTo(run, false);
-  const drained = new Map<number, number[]>();
+  const drained = new Map<bigint, number[]>();
   for (const batch of run.batches(4096))
     for (let i = 0; i < batch.size; i++)
-      drained.set(batch.states[2 * i] * HIGH_UNIT + batch.states[2 * i + 1], Array.from(batch.residues.subarray(3 * i, 3 * i + 3)));
+      drained.set(stateKey(batch.states[2 * i], batch.states[2 * i + 1]), Array.from(batch.residues.subarray(3 * i, 3 * i + 3)));
   t.deepEqual(byKey(drained), byKey(expected));
 });

@@ -87,7 +87,9 @@ export class ScratchFolder {
    */
   open(layout: CountLayout): boolean {
     try {
-      fse.removeSync(this.removalPath()); // what a kill during removeAll leaves
+      // What a kill during removeAll leaves. Checked first: under a file, removal would fail on the
+      // path before makeFolder could name the part that is a file.
+      if (fse.pathExistsSync(this.removalPath())) fse.removeSync(this.removalPath());
       // A temporary file alone is what a kill during the folder's creation leaves.
       const entries = fse.pathExistsSync(this.root) ? fse.readdirSync(this.root).filter((name) => !name.endsWith(TEMP_SUFFIX)) : [];
       if (entries.length > 0) {
