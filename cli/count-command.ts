@@ -207,9 +207,14 @@ export const countCommand: CommandModule<object, CountArgs> = {
       out.legal = legal.toString();
       lines.push(String(legal));
     } else {
-      const result = await countLegal(options)
-        .catch((error) => Promise.reject(stop.exitCodeFor(error)))
-        .finally(() => stop.dispose());
+      // The handlers stay on a failure until the process exits: a second signal meanwhile still exits 130 or 143.
+      const result = await countLegal(options).then(
+        (counted) => {
+          stop.dispose();
+          return counted;
+        },
+        (error) => Promise.reject(stop.exitCodeFor(error)),
+      );
       out.legal = result.legal.toString();
       if (result.columns) {
         out.columns = result.columns.map((column) => ({ ...column, legal: column.legal.toString() }));

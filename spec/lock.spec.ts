@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readLockHolder } from '../lib/engine/count-lock.js';
 import { LOCK_FILE } from '../lib/format/count-folder.js';
 import { paper } from './support/paper.js';
 import { runCliAsync as runCli } from './support/run-cli.js';
@@ -10,7 +11,7 @@ import { tempScratch } from './support/scratch.js';
 
 const L88 = paper.legalSquare.values['8'];
 /** 8×8 through files at 2M takes a few seconds: long enough for a second count to meet the first. */
-const slow = ['8x8', '--memory', '2M', '--quiet'];
+const slow = ['8x8', '--memory', '2M', '--workers', '2', '--quiet'];
 
 /** The count folder a count of 8×8 in `scratch` uses, once it exists. */
 async function countFolderOf(scratch: string): Promise<string> {
@@ -25,6 +26,9 @@ test('a second count in the same folder is refused with one line naming the hold
   const first = runCli([...slow, '--scratch', scratch]);
   const count = await countFolderOf(scratch);
   for (let wait = 0; wait < 200 && !existsSync(path.join(count, LOCK_FILE)); wait++) await new Promise((r) => setTimeout(r, 50));
+  // The first count is stopped while the others look, so that it cannot finish first on a fast machine.
+  const holder = readLockHolder(count)!.pid;
+  process.kill(holder, 'SIGSTOP');
   const second = await runCli([...slow, '--scratch', scratch]);
   t.is(second.status, 2);
   t.regex(
@@ -36,6 +40,7 @@ test('a second count in the same folder is refused with one line naming the hold
   const verify = await runCli(['verify', scratch]);
   t.is(verify.status, 1);
   t.regex(verify.stdout, /lock\.json: locked by process \d+ on .*: a count is running here, so its steps were not checked/);
+  process.kill(holder, 'SIGCONT');
   const done = await first;
   t.is(done.status, 0, done.stderr);
   t.is(done.stdout, `${L88}\n`);

@@ -19,7 +19,7 @@ test('tasks killed with SIGKILL at random moments, over and over: the driver rel
   let stderr = '';
   driver.stdout.on('data', (chunk) => (stdout += chunk));
   driver.stderr.on('data', (chunk) => (stderr += chunk));
-  const ended = new Promise<number | null>((resolve) => driver.on('exit', (code) => resolve(code)));
+  const ended = new Promise<number | null>((resolve) => driver.on('close', (code) => resolve(code)));
   let running = true;
   void ended.then(() => (running = false));
   let killed = 0;

@@ -3,35 +3,10 @@ import path from 'node:path';
 import test from 'ava';
 import { copyFixtureRuns, filesUnder, fixtureCount } from './support/fixture-runs.js';
 import { COUNT_FILE, MANIFEST_FILE, RESULT_FILE, RUN_SUFFIX, stepFolderName, stepOfFolder, tempPath } from '../lib/format/count-folder.js';
-import { killAfter, runCli } from './support/run-cli.js';
-import { paper } from './support/paper.js';
+import { runCli } from './support/run-cli.js';
+import { L77, spilling } from './support/spilling.js';
 import { tempScratch } from './support/scratch.js';
 import { below, replayableRandom } from './support/random.js';
-
-const L77 = paper.legalSquare.values['7'];
-/** Small enough a budget that every step of 7×7 goes to run files, so there is always a step to resume from (for up to two workers). */
-const spilling = ['--memory', '300K', '--fan-in', '4', '--quiet'];
-
-for (const workers of ['1', '2', '3', '4']) {
-  test(`killed with SIGKILL at random moments, 7×7 with ${workers} worker(s) resumes to the exact count`, async (t) => {
-    const scratch = tempScratch(t);
-    // Each worker needs its share of the budget: 300K serves one or two.
-    const budget = `${Math.max(300, 150 * Number(workers))}K`;
-    const args = ['7x7', ...spilling.map((arg) => (arg === '300K' ? budget : arg)), '--scratch', scratch, '--workers', workers];
-    const random = replayableRandom(t, 'kill times');
-    let killed = 0;
-    for (let trial = 0; trial < 6; trial++) {
-      // Node starts in about 0.15 s; the whole count takes about 1 s.
-      if (await killAfter(args, 150 + below(random, 1000))) killed++;
-    }
-    t.log(`${killed} of 6 runs were killed mid-count`);
-    t.true(killed > 0);
-    const run = runCli(args);
-    t.is(run.status, 0, run.stderr);
-    t.is(run.stdout, `${L77}\n`);
-    t.deepEqual(readdirSync(scratch), [], 'a finished count leaves nothing behind');
-  });
-}
 
 test('a finished count is renamed before its files go: what a kill then leaves is passed over by verify and cleared by the next count', (t) => {
   const runs = copyFixtureRuns(tempScratch(t));

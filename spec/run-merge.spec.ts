@@ -19,23 +19,24 @@ const BUFFER = 8 << 10;
  * with gaps small and large and high-word changes; returns their paths.
  */
 function writeRuns(dir: string, random: () => number, runs: number, moduli: number[]): string[] {
-  const pool: number[] = [];
+  // As (hi, lo) words: a 57-bit state is not exact as one double.
+  const pool: Array<[number, number]> = [];
   let state = below(random, 2 ** 20);
   for (let i = 0; i < 3000; i++) {
     state += below(random, 4) === 0 ? 1 + below(random, 2 ** 40) : 1 + below(random, 300);
-    if (state >= 2 ** 57) break;
-    pool.push(state);
+    if (state >= 2 ** 53) break;
+    pool.push([Math.floor(state / 2 ** 30), state % 2 ** 30]);
   }
-  pool.push(2 ** 57 - 1);
+  pool.push([2 ** 27 - 1, 2 ** 30 - 1]);
   const residues = new Uint32Array(moduli.length);
   return Array.from({ length: runs }, (_, run) => {
     const file = path.join(dir, `r${run}.run`);
     const header = { version: FORMAT_VERSION, width: 19, columns: 19, step: 40, run: run + 1, moduli };
     const writer = new RunWriter(file, header, Buffer.alloc(1 << 12));
-    for (const s of pool) {
+    for (const [hi, lo] of pool) {
       if (below(random, 3) !== 0) continue;
       moduli.forEach((p, r) => (residues[r] = below(random, 4) === 0 ? p - 1 : below(random, p)));
-      writer.append(Math.floor(s / 2 ** 30), s % 2 ** 30, residues, 0);
+      writer.append(hi, lo, residues, 0);
     }
     writer.finish();
     return file;

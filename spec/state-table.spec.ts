@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { StateTable } from '../lib/engine/state-table.js';
 import { MemoryRun } from '../lib/engine/memory-run.js';
-import { HIGH_UNIT } from '../lib/state/layout.js';
+import { LOW_BITS } from '../lib/state/layout.js';
 import { seededRandom } from '../lib/random.js';
 import { Readable } from 'node:stream';
 import sortStream from 'sort-stream';
@@ -20,8 +20,9 @@ function sample(width: number, count: number, distinct: number, m: readonly numb
   const random = seededRandom(width * 7919);
   const pool: Array<[number, number]> = [];
   for (let i = 0; i < distinct; i++) {
-    const value = Math.floor(random() * 2 ** bits);
-    pool.push([Math.floor(value / HIGH_UNIT), value % HIGH_UNIT]);
+    // The words drawn one by one: random() has 32 bits, fewer than a wide state.
+    const high = Math.max(0, bits - LOW_BITS);
+    pool.push([Math.floor(random() * 2 ** high), Math.floor(random() * 2 ** (bits - high))]);
   }
   if (width === 19) pool.push([2 ** 27 - 1, 2 ** 30 - 1]);
   const states = new Uint32Array(2 * count);

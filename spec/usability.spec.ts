@@ -237,7 +237,7 @@ test('output files are checked before the work; a full output device or scratch 
   t.is(spill.status, 2);
   t.is(spill.stderr, 'gocount: scratch folder /proc/gocount-x: cannot create /proc/gocount-x: the file system does not allow it\n');
   const device = openSync('/dev/full', 'w');
-  const full = await runCliAsync(['3x3'], { stdout: device });
+  const full = await runCliAsync(['3x3', '--quiet', '--scratch', tempScratch(t)], { stdout: device });
   closeSync(device);
   t.is(full.status, 1);
   t.is(full.stderr, 'gocount: cannot write the output: no space left on device (ENOSPC)\n');

@@ -44,16 +44,18 @@ export function runCliAsync(
   });
 }
 
-/** Starts the command and kills it with SIGKILL after `ms`; resolves whether it was still running. */
-export function killAfter(args: string[], ms: number): Promise<boolean> {
+/**
+ * Starts the command and kills it with SIGKILL after `when` ms, or as soon as `when()` holds (asked
+ * every 5 ms); resolves whether it was still running then.
+ */
+export function killAfter(args: string[], when: number | (() => boolean)): Promise<boolean> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cliPath, ...args], { stdio: 'ignore' });
-    let exited = false;
-    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    const kill = () => child.kill('SIGKILL');
+    const timer = typeof when === 'number' ? setTimeout(kill, when) : setInterval(() => when() && kill(), 5);
     child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      exited = true;
-      resolve(signal === 'SIGKILL' && code === null && exited);
+      clearInterval(timer);
+      resolve(signal === 'SIGKILL' && code === null);
     });
   });
 }
