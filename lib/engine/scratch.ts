@@ -87,9 +87,7 @@ export class ScratchFolder {
    */
   open(layout: CountLayout): boolean {
     try {
-      // What a kill during removeAll leaves. Checked first: under a file, removal would fail on the
-      // path before makeFolder could name the part that is a file.
-      if (fse.pathExistsSync(this.removalPath())) fse.removeSync(this.removalPath());
+      this.removeRemovalLeftover();
       // A temporary file alone is what a kill during the folder's creation leaves.
       const entries = fse.pathExistsSync(this.root) ? fse.readdirSync(this.root).filter((name) => !name.endsWith(TEMP_SUFFIX)) : [];
       if (entries.length > 0) {
@@ -183,8 +181,8 @@ export class ScratchFolder {
   /** Removes this count's folder, and the sweep's folder above it when nothing else is left there. */
   removeAll(): void {
     // Renamed first: a kill while the files go must not leave a folder without its count.json.
-    const doomed = this.removalPath();
-    fse.removeSync(doomed);
+    this.removeRemovalLeftover();
+    const doomed = tempPath(this.root);
     fse.renameSync(this.root, doomed);
     fse.removeSync(doomed);
     const sweep = path.dirname(this.root);
@@ -195,9 +193,14 @@ export class ScratchFolder {
     }
   }
 
-  /** Where removeAll moves the folder before removing it; find-counts passes such names over. */
-  private removalPath(): string {
-    return tempPath(this.root);
+  /**
+   * Removes what a kill during removeAll leaves: the folder under its temporary name, which
+   * find-counts passes over. Checked for first: under a path through a file, removal would fail
+   * before makeFolder could name the part that is a file.
+   */
+  private removeRemovalLeftover(): void {
+    const doomed = tempPath(this.root);
+    if (fse.pathExistsSync(doomed)) fse.removeSync(doomed);
   }
 
   private checkIdentity(): void {

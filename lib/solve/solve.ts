@@ -415,12 +415,16 @@ export function solveResult(solved: SolvedBoard, seconds: number): SolveResult {
 /** The empty board's moves as emptyBoardOnly leaves them: the best valued, the others bounded by one less. */
 function testedFirstMoves({ space, values }: ValuedBoard): MoveValue[] {
   const best = values[space.stateOf(0, PLAIN)];
-  const moves: MoveValue[] = [];
-  forEachMove(space, 0, PLAIN, -1, (p, child) => {
-    const move = p < 0 ? 'pass' : space.board.pointName(p);
-    moves.push(-values[child] === best ? { move, value: best } : { move, value: best - 1, atMost: true });
-  });
-  return moves;
+  return namedMoves(space, 0, PLAIN).moves.map(({ move, child }) =>
+    -values[child] === best ? { move, value: best } : { move, value: best - 1, atMost: true },
+  );
+}
+
+/** The moves from a position, named, with the state each leads to; `ending`: the score a pass ends the game with, or NO_ENDING. */
+function namedMoves(space: StateSpace, key: number, status: number, ko = -1): { moves: { move: string; child: number }[]; ending: number } {
+  const moves: { move: string; child: number }[] = [];
+  const ending = forEachMove(space, key, status, ko, (p, child) => moves.push({ move: p < 0 ? 'pass' : space.board.pointName(p), child }));
+  return { moves, ending };
 }
 
 /**
@@ -429,8 +433,7 @@ function testedFirstMoves({ space, values }: ValuedBoard): MoveValue[] {
  */
 export function firstMoves(solved: ValuedBoard, key: number, status: number, ko = -1): MoveValue[] {
   const { space } = solved;
-  const moves: { move: string; child: number }[] = [];
-  const ending = forEachMove(space, key, status, ko, (p, child) => moves.push({ move: p < 0 ? 'pass' : space.board.pointName(p), child }));
+  const { moves, ending } = namedMoves(space, key, status, ko);
   // cycle-draw: a move is worth its child's value. no-cycle (never folded, so the position is a
   // state's own): the history search values the moves.
   const state = space.stateOf(key, status, ko);
