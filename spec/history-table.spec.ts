@@ -79,6 +79,23 @@ test('one history search per orbit of the symmetries changes no no-cycle value: 
   }
 });
 
+test("the empty board's tests search one move of each orbit of the symmetries: the same values of the empty board and its moves on 1x8, 1x9, 2x4 and 3x3", (t) => {
+  for (const [m, n, scoring, twins] of [
+    [1, 8, 'tromp-taylor', 4],
+    [1, 9, 'tromp-taylor', 4],
+    [2, 4, 'split-shared', 6],
+    [3, 3, 'tromp-taylor', 6],
+  ] as const) {
+    const each = noCycleValues(m, n, scoring, { symmetric: false, emptyBoardOnly: true });
+    const folded = noCycleValues(m, n, scoring, { emptyBoardOnly: true });
+    t.deepEqual(folded.values, each.values, `${m}x${n}`);
+    t.is(each.fromImages, 0);
+    // The moves that are images of an earlier move: e1 to h1 (of d1 to a1) on 1x8, all corners and edges but one each on 3x3.
+    t.is(folded.fromImages, twins, `${m}x${n}`);
+    t.true(folded.nodes < each.nodes, `${m}x${n}: ${folded.nodes} search nodes folded, ${each.nodes} move by move`);
+  }
+});
+
 test('hashed history filters change no no-cycle value: every state of 2x4 and 3x3, against exact filters', (t) => {
   for (const [m, n, scoring] of [
     [2, 4, 'split-shared'],

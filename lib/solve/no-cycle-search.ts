@@ -95,6 +95,8 @@ class Frames {
   }
 }
 
+const NO_TWINS: ReadonlySet<number> = new Set();
+
 /** Search nodes between two calls of HistorySearch.onNodes. */
 const NODES_PER_REPORT = 2 ** 16;
 
@@ -112,6 +114,12 @@ export class HistorySearch {
   private readonly space: StateSpace;
   /** The parity whose player the current depth-limited search proves a bound for. */
   private prover = 0;
+  /**
+   * Moves of the root (depth 0) that valueByTests leaves out: images of other moves. The root's
+   * results, which owe nothing to them, are kept in the table: they serve the root alone, as
+   * valueByTests runs on the empty board, whose position no move recreates.
+   */
+  private twins: ReadonlySet<number> = NO_TWINS;
 
   constructor(
     private readonly moves: SearchMoves,
@@ -146,20 +154,26 @@ export class HistorySearch {
    * the value is above a threshold, the next threshold one step towards the answer. A test needs
    * only a bound on each move, where a move's exact value can take a long proof (1×10: the first
    * move a1's exact value took 7,666,908 search nodes, its test against the empty board's value
-   * 247,045).
+   * 247,045). `twins`: moves of s not searched, each the image of another under a symmetry that
+   * maps s and its history ({s}) onto themselves, so that the two have the same value.
    */
-  valueByTests(s: number, guess: number): number {
+  valueByTests(s: number, guess: number, twins = NO_TWINS): number {
     const { points, proved } = this;
     proved.lower = -points;
     proved.upper = points;
     let t = Math.min(points - 1, Math.max(-points, guess));
     this.path.push(s, 0);
-    while (proved.lower < proved.upper) {
-      // Whether the value is above t: the window (t, t + 1) holds no value, so the answer is t or t + 1.
-      if (this.deepen(s, 0, t, t + 1) > t) proved.lower = ++t;
-      else proved.upper = t--;
+    this.twins = twins;
+    try {
+      while (proved.lower < proved.upper) {
+        // Whether the value is above t: the window (t, t + 1) holds no value, so the answer is t or t + 1.
+        if (this.deepen(s, 0, t, t + 1) > t) proved.lower = ++t;
+        else proved.upper = t--;
+      }
+    } finally {
+      this.twins = NO_TWINS;
+      this.path.pop();
     }
-    this.path.pop();
     return proved.lower;
   }
 
@@ -349,6 +363,7 @@ export class HistorySearch {
     const s = f.state[d];
     while (f.edge[d] < f.count[d] && f.alpha[d] < f.beta[d]) {
       const c = f.children[d * f.width + f.edge[d]++];
+      if (d === 0 && this.twins.has(c)) continue;
       const situation = path.situation(c, f.parity[d] ^ 1);
       const pass = f.passChild[d] === c;
       if (!pass && path.depthOf[situation] >= 0) {

@@ -320,7 +320,9 @@ export function searchComponents(
   }
   if (emptyBoardOnly) {
     if (movesPart >= 0) component[space.rankOfState(root)] = movesPart;
-    valueEmptyBoard(search, values, root, rootMoves, guess);
+    const twins = symmetric ? twinMoves(space, symmetry, rootMoves) : new Map<number, number>();
+    valueEmptyBoard(search, values, root, rootMoves, guess, twins);
+    stats.fromImages += twins.size;
   }
   stats.searchNodes = search.nodes;
   stats.tableHits = search.table?.hits ?? 0;
@@ -359,10 +361,37 @@ function cyclicMovesPart(space: StateSpace, { component, cyclic }: Components, r
  * a poor move's exact value can take a long proof. No stone move recreates the empty board, so a
  * move's value after the history {empty board} is its child's with no earlier history.
  */
-function valueEmptyBoard(search: HistorySearch, values: Int8Array, root: number, rootMoves: Uint32Array, guess: number): void {
-  const value = search.valueByTests(root, guess);
+function valueEmptyBoard(
+  search: HistorySearch,
+  values: Int8Array,
+  root: number,
+  rootMoves: Uint32Array,
+  guess: number,
+  twinOf: Map<number, number>,
+): void {
+  const value = search.valueByTests(root, guess, new Set(twinOf.keys()));
   values[root] = value;
-  for (const c of rootMoves) values[c] = search.moveAtLeast(root, c, value) ? -value : 1 - value;
+  for (const c of rootMoves) {
+    const twin = twinOf.get(c);
+    values[c] = twin !== undefined ? values[twin] : search.moveAtLeast(root, c, value) ? -value : 1 - value;
+  }
+}
+
+/**
+ * The empty board's moves that are images of an earlier move under a symmetry, each with that
+ * move: the empty board and its history ({empty board}) are their own images, so the two moves have
+ * the same value, and the tests search one.
+ */
+function twinMoves(space: StateSpace, symmetry: BoardSymmetry, rootMoves: Uint32Array): Map<number, number> {
+  const first = new Map<string, number>();
+  const twinOf = new Map<number, number>();
+  for (const c of rootMoves) {
+    const orbit = `${symmetry.canonical(space.keyOfState(c))} ${space.statusOfState(c)}`;
+    const earlier = first.get(orbit);
+    if (earlier === undefined) first.set(orbit, c);
+    else twinOf.set(c, earlier);
+  }
+  return twinOf;
 }
 
 /** The positions in order of their components, each component's in increasing rank: where component k's start, and the ranks. */
