@@ -96,7 +96,7 @@ test("the empty board's tests search one move of each orbit of the symmetries: t
   }
 });
 
-test('hashed history filters change no no-cycle value: every state of 2x4 and 3x3, against exact filters', (t) => {
+test("hashed history filters change no no-cycle value: every state of 2x4 and 3x3, and the empty board's tests, against exact filters", (t) => {
   for (const [m, n, scoring] of [
     [2, 4, 'split-shared'],
     [3, 3, 'tromp-taylor'],
@@ -111,6 +111,10 @@ test('hashed history filters change no no-cycle value: every state of 2x4 and 3x
       t.deepEqual(hashed.values, exact.values, `${m}x${n}, table ${tableBytes ?? 'default'}`);
       t.true(hashed.hits > 0);
     }
+    // The empty board's tests hash into filters of their own size.
+    const exactTests = noCycleValues(m, n, scoring, { emptyBoardOnly: true });
+    const hashedTests = noCycleValues(m, n, scoring, { emptyBoardOnly: true, exactSituations: 0, tableBytes: 40_000 });
+    t.deepEqual(hashedTests.values, exactTests.values, `${m}x${n}, the empty board's tests`);
   }
 });
 

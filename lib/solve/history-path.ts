@@ -22,16 +22,21 @@ import { NONE } from './threshold-sets.js';
  * 1% of its states in 600 s; exact, its whole database takes 4 s.
  */
 export const EXACT_SITUATIONS = 2 ** 17;
+/** The bits a hashed filter has. */
+export const HASHED_BITS = 2048;
 
-/** How situations map to the bits of a filter: exact up to exactUpTo situations, hashed above. */
+/**
+ * How situations map to the bits of a filter: exact up to exactUpTo situations, hashed above into
+ * hashedBits (a power of two).
+ */
 export class SituationBits {
   readonly words: number;
   readonly exact: boolean;
   private readonly shift: number;
 
-  constructor(situations: number, exactUpTo = EXACT_SITUATIONS) {
+  constructor(situations: number, exactUpTo = EXACT_SITUATIONS, hashedBits = HASHED_BITS) {
     this.exact = situations <= exactUpTo;
-    const bits = this.exact ? Math.max(32, 2 ** Math.ceil(Math.log2(situations))) : 2048;
+    const bits = this.exact ? Math.max(32, 2 ** Math.ceil(Math.log2(situations))) : hashedBits;
     this.words = bits >>> 5;
     this.shift = 32 - Math.log2(bits >>> 1);
   }

@@ -16,7 +16,7 @@
 
 import { GocountError } from '../errors.js';
 import type { ForcedBounds } from './forced-bounds.js';
-import { EXACT_SITUATIONS, grown, HistoryPath, SituationBits } from './history-path.js';
+import { EXACT_SITUATIONS, grown, HASHED_BITS, HistoryPath, SituationBits } from './history-path.js';
 import { Dependencies, HistoryTable, MOST_ENTRIES_PER_STATE } from './history-table.js';
 import type { StateSpace } from './state-space.js';
 import { NO_ENDING } from './move-graph.js';
@@ -129,11 +129,12 @@ export class HistorySearch {
     tableBytes = TABLE_BYTES,
     private readonly deepening = true,
     exactSituations = EXACT_SITUATIONS,
+    hashedBits = HASHED_BITS,
   ) {
     const space = (this.space = moves.space);
     this.points = space.board.points;
     this.frames = new Frames(this.points + 1);
-    const bits = new SituationBits(space.positions * 2, exactSituations);
+    const bits = new SituationBits(space.positions * 2, exactSituations, hashedBits);
     this.path = new HistoryPath(space, bits, bounds);
     this.deps = new Dependencies(bits.words, 256);
     if (tableBytes > 0) {

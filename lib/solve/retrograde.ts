@@ -25,7 +25,7 @@
 import { MoveGraph, NO_ENDING } from './move-graph.js';
 import { ForcedBounds } from './forced-bounds.js';
 import { HistorySearch, TABLE_BYTES } from './no-cycle-search.js';
-import { EXACT_SITUATIONS } from './history-path.js';
+import { EXACT_SITUATIONS, HASHED_BITS } from './history-path.js';
 import { GraphMoves, type PositionSuccessors, type SearchMoves } from './search-moves.js';
 import { PLAIN, type PhaseProgress, type StateSpace } from './state-space.js';
 import { BoardSymmetry } from './symmetry.js';
@@ -207,6 +207,15 @@ export function cycleFigures(space: StateSpace, parts: Components, stats: Retrog
   }
 }
 
+/**
+ * The most bits of a history filter in the empty board's tests (lib/solve/history-path.ts): exact
+ * up to that many situations, hashed into that many above. The tests are one search from one
+ * history, where a table of more, smaller entries does better than exact filters and 2,048 hashed
+ * bits refuse too many results (1×11's tests: 11.8 s, against 23.3 s exact and 28.6 s hashed into
+ * 2,048 bits; docs/solve.md). A database's searches start from every state and need them exact.
+ */
+const EMPTY_BOARD_FILTER_BITS = 2 ** 14;
+
 /** What cuts the no-cycle history search (both by default; switched off to check them). */
 export interface SearchAids {
   /** The forced bounds (lib/solve/forced-bounds.ts). */
@@ -279,7 +288,10 @@ export function searchComponents(
   const rootMoves = emptyBoardOnly ? movesOf(moves, root) : new Uint32Array(0);
   const movesPart = cyclicMovesPart(moves.space, parts, root, rootMoves);
   const byComponent = positionsByComponent(parts);
-  const search = new HistorySearch(moves, values, component, bounds, tableBytes, deepening, exactSituations);
+  // The empty board's tests: filters of EMPTY_BOARD_FILTER_BITS at most, exact or hashed.
+  const exactUpTo = emptyBoardOnly ? Math.min(exactSituations, EMPTY_BOARD_FILTER_BITS) : exactSituations;
+  const hashedBits = emptyBoardOnly ? EMPTY_BOARD_FILTER_BITS : HASHED_BITS;
+  const search = new HistorySearch(moves, values, component, bounds, tableBytes, deepening, exactUpTo, hashedBits);
   // A state and its images under the board's symmetries have the same value with no earlier
   // history: the symmetry maps the games from one onto the games from the other.
   const symmetry = new BoardSymmetry(space.board.m, space.board.n);
