@@ -95,7 +95,8 @@ class Frames {
   }
 }
 
-const NO_TWINS: ReadonlySet<number> = new Set();
+/** No move of the root left out (HistorySearch.valueByTests). */
+export const NO_TWINS: ReadonlyMap<number, number> = new Map();
 
 /** Search nodes between two calls of HistorySearch.onNodes. */
 const NODES_PER_REPORT = 2 ** 16;
@@ -119,7 +120,7 @@ export class HistorySearch {
    * results, which owe nothing to them, are kept in the table: they serve the root alone, as
    * valueByTests runs on the empty board, whose position no move recreates.
    */
-  private twins: ReadonlySet<number> = NO_TWINS;
+  private twins = NO_TWINS;
 
   constructor(
     private readonly moves: SearchMoves,
@@ -155,8 +156,8 @@ export class HistorySearch {
    * the value is above a threshold, the next threshold one step towards the answer. A test needs
    * only a bound on each move, where a move's exact value can take a long proof (1×10: the first
    * move a1's exact value took 7,666,908 search nodes, its test against the empty board's value
-   * 247,045). `twins`: moves of s not searched, each the image of another under a symmetry that
-   * maps s and its history ({s}) onto themselves, so that the two have the same value.
+   * 247,045). `twins`: moves of s not searched, each with another move it is the image of under a
+   * symmetry that maps s and its history ({s}) onto themselves, so that the two have the same value.
    */
   valueByTests(s: number, guess: number, twins = NO_TWINS): number {
     const { points, proved } = this;

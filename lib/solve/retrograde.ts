@@ -24,7 +24,7 @@
 
 import { MoveGraph, NO_ENDING } from './move-graph.js';
 import { ForcedBounds } from './forced-bounds.js';
-import { HistorySearch, TABLE_BYTES } from './no-cycle-search.js';
+import { HistorySearch, NO_TWINS, TABLE_BYTES } from './no-cycle-search.js';
 import { EXACT_SITUATIONS, HASHED_BITS } from './history-path.js';
 import { GraphMoves, type PositionSuccessors, type SearchMoves } from './search-moves.js';
 import { PLAIN, type PhaseProgress, type StateSpace } from './state-space.js';
@@ -297,11 +297,8 @@ export function searchComponents(
   const symmetry = new BoardSymmetry(space.board.m, space.board.n);
   const searched = new Uint8Array(states);
   const imageSearched = (s: number): number => {
-    const key = space.keyOfState(s);
-    const canonical = symmetry.canonical(key);
-    if (canonical === key) return -1;
-    const image = space.base[space.rank(canonical)] + space.statusOfState(s);
-    return searched[image] ? image : -1;
+    const image = canonicalState(space, symmetry, s);
+    return image !== s && searched[image] ? image : -1;
   };
   const children = new Uint32Array(space.board.points + 1);
   let valued = 0;
@@ -332,7 +329,7 @@ export function searchComponents(
   }
   if (emptyBoardOnly) {
     if (movesPart >= 0) component[space.rankOfState(root)] = movesPart;
-    const twins = symmetric ? twinMoves(space, symmetry, rootMoves) : new Map<number, number>();
+    const twins = symmetric ? twinMoves(space, symmetry, rootMoves) : NO_TWINS;
     valueEmptyBoard(search, values, root, rootMoves, guess, twins);
     stats.fromImages += twins.size;
   }
@@ -379,9 +376,9 @@ function valueEmptyBoard(
   root: number,
   rootMoves: Uint32Array,
   guess: number,
-  twinOf: Map<number, number>,
+  twinOf: ReadonlyMap<number, number>,
 ): void {
-  const value = search.valueByTests(root, guess, new Set(twinOf.keys()));
+  const value = search.valueByTests(root, guess, twinOf);
   values[root] = value;
   for (const c of rootMoves) {
     const twin = twinOf.get(c);
@@ -395,15 +392,20 @@ function valueEmptyBoard(
  * the same value, and the tests search one.
  */
 function twinMoves(space: StateSpace, symmetry: BoardSymmetry, rootMoves: Uint32Array): Map<number, number> {
-  const first = new Map<string, number>();
+  const first = new Map<number, number>();
   const twinOf = new Map<number, number>();
   for (const c of rootMoves) {
-    const orbit = `${symmetry.canonical(space.keyOfState(c))} ${space.statusOfState(c)}`;
+    const orbit = canonicalState(space, symmetry, c);
     const earlier = first.get(orbit);
     if (earlier === undefined) first.set(orbit, c);
     else twinOf.set(c, earlier);
   }
   return twinOf;
+}
+
+/** The state of s's canonical position (the least key of its orbit) with s's status. */
+function canonicalState(space: StateSpace, symmetry: BoardSymmetry, s: number): number {
+  return space.base[space.rank(symmetry.canonical(space.keyOfState(s)))] + space.statusOfState(s);
 }
 
 /** The positions in order of their components, each component's in increasing rank: where component k's start, and the ranks. */
