@@ -144,6 +144,11 @@ export class HistorySearch {
     }
   }
 
+  /** The move being searched from the state the search started at (its child's state), or -1 between searches. */
+  get firstMove(): number {
+    return this.path.length > 1 ? this.frames.state[1] : -1;
+  }
+
   valueFrom(s: number): number {
     this.path.push(s, 0);
     const v = this.deepen(s, 0);

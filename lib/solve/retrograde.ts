@@ -22,7 +22,7 @@
  *   so their values hold whatever the history.
  */
 
-import { MoveGraph, NO_ENDING } from './move-graph.js';
+import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
 import { ForcedBounds } from './forced-bounds.js';
 import { HistorySearch, NO_TWINS, TABLE_BYTES } from './no-cycle-search.js';
 import { EXACT_SITUATIONS, HASHED_BITS } from './history-path.js';
@@ -302,7 +302,9 @@ export function searchComponents(
   };
   const children = new Uint32Array(space.board.points + 1);
   let valued = 0;
-  search.onNodes = (nodes) => progress(valued, states, `${nodes} positions searched${emptyBoardText(search.proved)}`);
+  const names = emptyBoardOnly ? firstMoveNames(space, root) : new Map<number, string>();
+  search.onNodes = (nodes) =>
+    progress(valued, states, `${nodes} positions searched${emptyBoardText(search.proved, names.get(search.firstMove))}`);
   for (let k = 0; k < count; k++) {
     for (let i = byComponent.first[k]; i < byComponent.first[k + 1]; i++) {
       const r = byComponent.ranks[i];
@@ -338,12 +340,18 @@ export function searchComponents(
   return search;
 }
 
-/** What valueEmptyBoard has found so far, for the progress. */
-function emptyBoardText({ lower, upper }: { lower: number; upper: number }): string {
+/** What valueEmptyBoard has found so far, and the first move it is searching, for the progress. */
+function emptyBoardText({ lower, upper }: { lower: number; upper: number }, move: string | undefined): string {
   if (lower > upper) return '';
-  return lower < upper
-    ? `; the empty board's value from ${lower} to ${upper}`
-    : `; the empty board's value ${lower}, its moves being tested`;
+  if (lower < upper) return `; the empty board's value from ${lower} to ${upper}${move ? `, first move ${move} being searched` : ''}`;
+  return `; the empty board's value ${lower}, ${move ? `its move ${move}` : 'its moves'} being tested`;
+}
+
+/** The empty board's children, each with the name of the move to it (a stone's point, or pass). */
+function firstMoveNames(space: StateSpace, root: number): Map<number, string> {
+  const names = new Map<number, string>();
+  forEachMove(space, space.keyOfState(root), PLAIN, -1, (p, child) => names.set(child, p < 0 ? 'pass' : space.board.pointName(p)));
+  return names;
 }
 
 /** State s's children, in the order the search tries them. */
