@@ -401,7 +401,7 @@ test('a long history search reports its search nodes while one state is searched
     },
   });
   // All in the empty board's tests, which give the range they have narrowed its value to (1x8 is +3), or that value,
-  // and the first move being searched (the root itself is entered once a test: no report falls there).
+  // and the first move being searched (a report on entering the root would name none; none of 1x8's falls there).
   const range =
     /; the empty board's value (from (-8|[0-3]) to [3-8], first move ([a-h]1|pass) being searched|3, its move ([a-h]1|pass) being tested)$/;
   t.true(

@@ -144,7 +144,7 @@ export class HistorySearch {
     }
   }
 
-  /** The move being searched from the state the search started at (its child's state), or -1 between searches. */
+  /** The move being searched from the state the search started at (its child's state), or -1 while none is. */
   get firstMove(): number {
     return this.path.length > 1 ? this.frames.state[1] : -1;
   }
