@@ -4,8 +4,6 @@ import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
 import { availableMemory } from '../lib/engine/available-memory.js';
 import { UsageError } from '../lib/errors.js';
-import { MAX_WORKERS } from '../lib/engine/count.js';
-import { numberOption } from './number-option.js';
 import { refuseFlags } from './refuse-flags.js';
 import { writableFile } from '../lib/format/writable-file.js';
 import { lookUp } from '../lib/solve/look-up.js';
@@ -31,7 +29,6 @@ interface SolveArgs {
   scratch?: string;
   symmetry: boolean;
   'empty-board-only': boolean;
-  workers?: number;
 }
 
 /**
@@ -66,7 +63,6 @@ const solveOnly = (args: SolveArgs): Array<[string, boolean]> => [
   ['--scratch', args.scratch !== undefined],
   ['--no-symmetry', !args.symmetry],
   ['--empty-board-only', args['empty-board-only']],
-  ['--workers', args.workers !== undefined],
   ['--stats', args.stats],
 ];
 const lookUpOnly = (args: SolveArgs): Array<[string, boolean]> => [
@@ -130,10 +126,6 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
         describe:
           'no-cycle: value only the empty board, and which first moves achieve it (the others get a bound), not every state (far less search; no --db, no states by value)',
       })
-      .option('workers', {
-        ...numberOption('workers'),
-        describe: `with --empty-board-only: test the first moves in N worker threads, 1 to ${MAX_WORKERS}, each building the board again and holding 1/(N+1) of --memory, as the main thread does (default 1: in the main thread)`,
-      })
       .option('ko', {
         type: 'string',
         describe: 'with --position, cycle-draw: the point (a1, b2, …) the player to move may not retake at once',
@@ -162,8 +154,6 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     refuseFlags(lookUpOnly(args), onlyTo('a look-up with --position'));
     const rule = args.rule ?? 'no-cycle';
     const { m, n } = parseBoard(args.size);
-    if ((args.workers ?? 1) !== 1 && !(args['empty-board-only'] && rule === 'no-cycle'))
-      throw new UsageError('--workers applies only to --empty-board-only, under no-cycle');
     if (args['empty-board-only'] && rule === 'no-cycle' && args.db !== undefined)
       throw new UsageError('--db needs every state valued: leave out --empty-board-only');
     // Checked before the solve, which may take hours: not after it.
@@ -180,7 +170,6 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       scratch: args.scratch,
       symmetry: args.symmetry,
       emptyBoardOnly: args['empty-board-only'],
-      workers: args.workers,
       onProgress,
     });
     let result;

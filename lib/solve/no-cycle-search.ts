@@ -111,7 +111,7 @@ export class HistorySearch {
   private readonly path: HistoryPath;
   private readonly deps: Dependencies;
   private readonly frames: Frames;
-  readonly points: number;
+  private readonly points: number;
   private readonly space: StateSpace;
   /** The parity whose player the current depth-limited search proves a bound for. */
   private prover = 0;
@@ -197,16 +197,12 @@ export class HistorySearch {
     const { space } = this;
     if (this.component[space.rankOfState(c)] !== this.component[space.rankOfState(s)])
       return Math.min(upper, Math.max(lower, -this.values[c]));
-    const { path } = this;
-    const length = path.length;
-    path.push(s, 0);
-    path.push(c, 1);
-    try {
-      return -this.deepen(c, 1, -upper, -lower);
-    } finally {
-      // Also after onNodes throws to stop the search: the path is left as it was found.
-      while (path.length > length) path.pop();
-    }
+    this.path.push(s, 0);
+    this.path.push(c, 1);
+    const v = -this.deepen(c, 1, -upper, -lower);
+    this.path.pop();
+    this.path.pop();
+    return v;
   }
 
   /**

@@ -22,7 +22,6 @@
  *   so their values hold whatever the history.
  */
 
-import type { EmptyBoardTests } from './first-move-tests.js';
 import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
 import { ForcedBounds } from './forced-bounds.js';
 import { HistorySearch, NO_TWINS, TABLE_BYTES } from './no-cycle-search.js';
@@ -226,7 +225,7 @@ export interface SearchAids {
   /** One search per orbit of the board's symmetries, its images taking its value. */
   readonly symmetric?: boolean;
   /**
-   * Search only what the empty board's value and best first moves need (see testsInSearch). The
+   * Search only what the empty board's value and best first moves need (see valueEmptyBoard). The
    * other states of the components it searches keep what forward checking gave.
    */
   readonly emptyBoardOnly?: boolean;
@@ -236,38 +235,7 @@ export interface SearchAids {
   readonly deepening?: boolean;
   /** The most situations whose history filters are exact (lib/solve/history-path.ts); hashed above. */
   readonly exactSituations?: number;
-  /** How emptyBoardOnly's tests run: in the search (the default) or in worker threads (lib/solve/first-move-workers.ts). */
-  readonly emptyBoard?: EmptyBoardValuer;
 }
-
-/** What emptyBoardOnly's tests are given: the search, set up, and the empty board's moves. */
-export interface EmptyBoardContext {
-  readonly search: HistorySearch;
-  readonly root: number;
-  /** The moves to test, one of each orbit of the symmetries, in the order the search tries them. */
-  readonly moves: Uint32Array;
-  /** The moves left out, each with the move it is an image of. */
-  readonly twins: ReadonlyMap<number, number>;
-  /** Where the tests start: the cycle-draw value. */
-  readonly guess: number;
-  /** Progress while tests run elsewhere: the search nodes so far, the value's range and the moves being tested. */
-  readonly report: (nodes: number, proved: { lower: number; upper: number }, testing: readonly number[]) => void;
-}
-
-/** The empty board's value and which of the moves achieve it; nodes and hits: searched outside `search`. */
-export type EmptyBoardValuer = (context: EmptyBoardContext) => EmptyBoardTests & { nodes: number; hits: number };
-
-/**
- * The tests in the search itself: the empty board's value with no earlier history by null-window
- * tests (HistorySearch.valueByTests), its moves searched inside its search (its position has joined
- * their component, so their values are not needed, only the bounds each test asks of them); then
- * each move tested against that value. No stone move recreates the empty board, so a move's value
- * after the history {empty board} is its child's with no earlier history.
- */
-export const testsInSearch: EmptyBoardValuer = ({ search, root, moves, twins, guess }) => {
-  const value = search.valueByTests(root, guess, twins);
-  return { value, best: Array.from(moves, (c) => search.moveAtLeast(root, c, value)), nodes: 0, hits: 0 };
-};
 
 /**
  * no-cycle: every state's value with no earlier history. `values` and `known` come from forward
@@ -309,14 +277,13 @@ export function searchComponents(
     guess = 0,
     deepening = true,
     exactSituations = EXACT_SITUATIONS,
-    emptyBoard = testsInSearch,
   }: SearchAids,
 ): HistorySearch {
   const { space } = moves;
   const { states } = space;
   const { component, count, cyclic } = parts;
   const root = space.stateOf(0, PLAIN);
-  // With emptyBoardOnly, the empty board's tests search its component and its moves'.
+  // With emptyBoardOnly, valueEmptyBoard searches the empty board's component and its moves'.
   const rootPart = component[space.rankOfState(root)];
   const rootMoves = emptyBoardOnly ? movesOf(moves, root) : new Uint32Array(0);
   const movesPart = cyclicMovesPart(moves.space, parts, root, rootMoves);
@@ -335,18 +302,9 @@ export function searchComponents(
   };
   const children = new Uint32Array(space.board.points + 1);
   let valued = 0;
-  // Searched outside this search, by the empty board's tests in worker threads.
-  let extraNodes = 0;
-  let extraHits = 0;
   const names = emptyBoardOnly ? firstMoveNames(space, root) : new Map<number, string>();
-  const report = (nodes: number, proved: { lower: number; upper: number }, testing: readonly number[]) => {
-    const tests = emptyBoardText(
-      proved,
-      testing.map((c) => names.get(c)!),
-    );
-    progress(valued, states, `${nodes} positions searched${tests}`);
-  };
-  search.onNodes = (nodes) => report(nodes, search.proved, search.firstMove >= 0 ? [search.firstMove] : []);
+  search.onNodes = (nodes) =>
+    progress(valued, states, `${nodes} positions searched${emptyBoardText(search.proved, names.get(search.firstMove))}`);
   for (let k = 0; k < count; k++) {
     for (let i = byComponent.first[k]; i < byComponent.first[k + 1]; i++) {
       const r = byComponent.ranks[i];
@@ -358,7 +316,7 @@ export function searchComponents(
           continue;
         }
         // The search reads the values of other components only, so each is kept as it is found.
-        // Left to the empty board's tests, not valued: the progress stays below the whole while its tests run.
+        // Left to valueEmptyBoard, not valued: the progress stays below the whole while its tests run.
         if (emptyBoardOnly && (k === rootPart || k === movesPart)) continue;
         progress(valued++, states);
         const image = symmetric ? imageSearched(s) : -1;
@@ -374,29 +332,19 @@ export function searchComponents(
   if (emptyBoardOnly) {
     if (movesPart >= 0) component[space.rankOfState(root)] = movesPart;
     const twins = symmetric ? twinMoves(space, symmetry, rootMoves) : NO_TWINS;
-    const moves = rootMoves.filter((c) => !twins.has(c));
-    const tests = emptyBoard({ search, root, moves, twins, guess, report });
-    values[root] = tests.value;
-    // A move that falls short gets one less than the value, a bound: its exact value can take a long proof.
-    moves.forEach((c, i) => (values[c] = tests.best[i] ? -tests.value : 1 - tests.value));
-    for (const [c, twin] of twins) values[c] = values[twin];
+    valueEmptyBoard(search, values, root, rootMoves, guess, twins);
     stats.fromImages += twins.size;
-    extraNodes = tests.nodes;
-    extraHits = tests.hits;
   }
-  stats.searchNodes = search.nodes + extraNodes;
-  stats.tableHits = (search.table?.hits ?? 0) + extraHits;
+  stats.searchNodes = search.nodes;
+  stats.tableHits = search.table?.hits ?? 0;
   return search;
 }
 
-/** What the empty board's tests have found so far, and the first moves being searched, for the progress. */
-function emptyBoardText({ lower, upper }: { lower: number; upper: number }, moves: string[]): string {
+/** What valueEmptyBoard has found so far, and the first move it is searching, for the progress. */
+function emptyBoardText({ lower, upper }: { lower: number; upper: number }, move: string | undefined): string {
   if (lower > upper) return '';
-  const list = moves.join(', ');
-  const several = moves.length > 1;
-  if (lower < upper)
-    return `; the empty board's value from ${lower} to ${upper}${list ? `, first move${several ? 's' : ''} ${list} being searched` : ''}`;
-  return `; the empty board's value ${lower}, ${list ? `its move${several ? 's' : ''} ${list}` : 'its moves'} being tested`;
+  if (lower < upper) return `; the empty board's value from ${lower} to ${upper}${move ? `, first move ${move} being searched` : ''}`;
+  return `; the empty board's value ${lower}, ${move ? `its move ${move}` : 'its moves'} being tested`;
 }
 
 /** The empty board's children, each with the name of the move to it (a stone's point, or pass). */
@@ -420,6 +368,30 @@ function cyclicMovesPart(space: StateSpace, { component, cyclic }: Components, r
     if (k !== own && cyclic[k]) return k;
   }
   return -1;
+}
+
+/**
+ * The empty board's value with no earlier history, by null-window tests (HistorySearch.valueByTests),
+ * its moves searched inside its search: its position has joined their component, so their values
+ * are not needed, only the bounds each test asks of them. Then each move is tested against that
+ * value, and its child given -value where it achieves it, 1 - value (a bound) where it does not:
+ * a poor move's exact value can take a long proof. No stone move recreates the empty board, so a
+ * move's value after the history {empty board} is its child's with no earlier history.
+ */
+function valueEmptyBoard(
+  search: HistorySearch,
+  values: Int8Array,
+  root: number,
+  rootMoves: Uint32Array,
+  guess: number,
+  twinOf: ReadonlyMap<number, number>,
+): void {
+  const value = search.valueByTests(root, guess, twinOf);
+  values[root] = value;
+  for (const c of rootMoves) {
+    const twin = twinOf.get(c);
+    values[c] = twin !== undefined ? values[twin] : search.moveAtLeast(root, c, value) ? -value : 1 - value;
+  }
 }
 
 /**

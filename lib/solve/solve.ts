@@ -8,12 +8,10 @@
 import os from 'node:os';
 import { scratchOption } from '../count/count-options.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
-import { MAX_WORKERS } from '../engine/count.js';
 import { GocountError, InvalidOptionError } from '../errors.js';
 import { formatBytes } from '../units.js';
 import { ForcedBounds } from './forced-bounds.js';
 import { minWork, noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw-on-disk.js';
-import { testsInWorkers } from './first-move-workers.js';
 import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
 import { HistorySearch } from './no-cycle-search.js';
 import { GeneratedMoves, GraphMoves } from './search-moves.js';
@@ -23,11 +21,8 @@ import {
   positionComponents,
   RetrogradeStats,
   searchComponents,
-  SearchAids,
   solveCycleDraw,
   solveNoCycle,
-  testsInSearch,
-  type EmptyBoardValuer,
 } from './retrograde.js';
 import { SCORINGS, Scoring, SolveBoard } from './solve-board.js';
 import { CYCLE_RULES, CycleRule, PhaseProgress, PLAIN, StateSpace } from './state-space.js';
@@ -59,13 +54,6 @@ export interface SolveOptions {
    * to write (default false). cycle-draw values every state either way.
    */
   readonly emptyBoardOnly?: boolean;
-  /**
-   * With emptyBoardOnly, the threads that test the empty board's first moves, 1 to MAX_WORKERS
-   * (default 1: in the main thread). Each builds the board again and keeps a table of its own: the
-   * budget is shared between the workers and the main thread, a part each. It pays where the search
-   * takes longer than building the board (1×n, not 4×4).
-   */
-  readonly workers?: number;
   /**
    * Called as each phase advances, and with done = total when it ends. In the history search, where
    * one state's search can take minutes, also every 65,536 search nodes, with `detail` "N positions
@@ -221,47 +209,22 @@ function emptyStats(epochs: number): RetrogradeStats {
 }
 
 export function solveBoard(options: SolveOptions): SolvedBoard {
-  const { m, n, rule = 'no-cycle', scoring = 'tromp-taylor', workers = 1 } = options;
-  if (!(Number.isInteger(workers) && workers >= 1 && workers <= MAX_WORKERS))
-    throw new InvalidOptionError('workers', workers, `must be an integer from 1 to ${MAX_WORKERS}`);
-  if (workers === 1) return solveBoardWith(options, testsInSearch);
-  if (rule !== 'no-cycle' || !options.emptyBoardOnly)
-    throw new InvalidOptionError('workers', workers, "applies only to the empty board's tests (no-cycle, emptyBoardOnly)");
-  // The main thread and each worker hold a copy of the board, each with a part of the budget.
-  const memory = Math.floor(budgetOf(options) / (workers + 1));
-  const solve = { m, n, rule, scoring, memory, scratch: options.scratch };
-  try {
-    return solveBoardWith({ ...options, memory }, testsInWorkers(solve, workers));
-  } catch (error) {
-    if (!(error instanceof BudgetTooSmall)) throw error;
-    const parts = `, the part of each of the ${workers + 1} threads with --workers ${workers}`;
-    throw new BudgetTooSmall(error.needs, budgetOf(options), `1/${workers + 1} of `, parts);
-  }
-}
-
-function budgetOf(options: SolveOptions): number {
-  const memory = options.memory ?? defaultMemoryBudget(os.freemem());
-  if (!(memory > 0)) throw new InvalidOptionError('memory', String(memory), 'not a positive size');
-  return memory;
-}
-
-/** solveBoard with the empty board's tests run by `emptyBoard` (lib/solve/first-move-workers.ts's workers run their part so). */
-export function solveBoardWith(options: SolveOptions, emptyBoard: EmptyBoardValuer): SolvedBoard {
   const { m, n, rule = 'no-cycle', scoring = 'tromp-taylor', onProgress = () => {} } = options;
   if (!CYCLE_RULES.includes(rule)) throw new InvalidOptionError('rule', rule, `must be one of ${CYCLE_RULES.join(', ')}`);
   if (!SCORINGS.includes(scoring)) throw new InvalidOptionError('scoring', scoring, `must be one of ${SCORINGS.join(', ')}`);
-  const memory = budgetOf(options);
+  const memory = options.memory ?? defaultMemoryBudget(os.freemem());
+  if (!(memory > 0)) throw new InvalidOptionError('memory', String(memory), 'not a positive size');
   const phase = phases(onProgress);
   const board = new SolveBoard(m, n, scoring);
   const symmetry = rule === 'cycle-draw' && options.symmetry !== false ? new BoardSymmetry(m, n) : undefined;
   const space = new StateSpace(board, rule, phase('positions'), symmetry && symmetry.count > 1 ? symmetry : undefined);
   onProgress('positions', 1, 1);
-  const aids = { emptyBoardOnly: options.emptyBoardOnly ?? false, emptyBoard };
+  const emptyBoardOnly = options.emptyBoardOnly ?? false;
   if (memory < inMemoryFloor(space)) {
     const folder = scratchOption(options.scratch);
     return rule === 'cycle-draw'
       ? solvedOnDisk(space, memory, folder, onProgress)
-      : solvedGenerated(space, memory, folder, onProgress, aids);
+      : solvedGenerated(space, memory, folder, onProgress, emptyBoardOnly);
   }
   // no-cycle's history search reads the moves at random: when they outgrow memory, it generates
   // them as it goes instead of reading them from a file.
@@ -276,12 +239,12 @@ export function solveBoardWith(options: SolveOptions, emptyBoard: EmptyBoardValu
   try {
     graph = new MoveGraph(space, phase('moves'), spill);
   } catch (error) {
-    if (error instanceof MovesBeyondMemory) return solvedGenerated(space, memory, spill.folder, onProgress, aids);
+    if (error instanceof MovesBeyondMemory) return solvedGenerated(space, memory, spill.folder, onProgress, emptyBoardOnly);
     throw error;
   }
   onProgress('moves', 1, 1);
   try {
-    return solveGraph(graph, rule, memory, onProgress, aids);
+    return solveGraph(graph, rule, memory, onProgress, emptyBoardOnly);
   } catch (error) {
     graph.dispose();
     throw error;
@@ -297,23 +260,12 @@ function inMemoryFloor(space: StateSpace): number {
 }
 
 /** A budget below a solve's least memory, refused before the work starts. */
-class BudgetTooSmall extends GocountError {
-  /** `needs`: what the board needs, without the budget; `share` and `parts`: how much of the budget one thread had. */
-  constructor(
-    readonly needs: string,
-    memory: number,
-    share = '',
-    parts = '',
-  ) {
-    super(`${needs}, more than ${share}--memory ${formatBytes(memory)}${parts}`, 2, 'GOCOUNT_TOO_LARGE');
-  }
-}
-
-function tooLarge(space: StateSpace, floor: number, memory: number): BudgetTooSmall {
+function tooLarge(space: StateSpace, floor: number, memory: number): GocountError {
   const { m, n } = space.board;
-  return new BudgetTooSmall(
-    `board ${m}x${n}, rule ${space.rule}: its ${space.states} states need at least ${formatBytes(floor)} in memory`,
-    memory,
+  return new GocountError(
+    `board ${m}x${n}, rule ${space.rule}: its ${space.states} states need at least ${formatBytes(floor)} in memory, more than --memory ${formatBytes(memory)}`,
+    2,
+    'GOCOUNT_TOO_LARGE',
   );
 }
 
@@ -361,7 +313,7 @@ function solvedGenerated(
   memory: number,
   folder: string,
   onProgress: SolveProgress,
-  { emptyBoardOnly, emptyBoard }: EmptyBoardAids,
+  emptyBoardOnly: boolean,
 ): SolvedBoard {
   if (memory < generatedFloor(space)) throw tooLarge(space, generatedFloor(space), memory);
   const phase = phases(onProgress);
@@ -377,7 +329,6 @@ function solvedGenerated(
   const search = searchComponents(moves, parts, aids.bounds, values, known, stats, phase('history search'), {
     tableBytes: memory - held - minWork(space.states),
     emptyBoardOnly,
-    emptyBoard,
     guess: aids.values[space.stateOf(0, PLAIN)],
   });
   onProgress('history search', 1, 1);
@@ -392,10 +343,7 @@ function tableBudget(graph: MoveGraph, memory: number): number {
   return Math.max(0, memory - perState * states - perPosition * positions - MOVE_BYTES * graph.edges);
 }
 
-/** Whether only the empty board is valued, and how its tests run. */
-type EmptyBoardAids = Required<Pick<SearchAids, 'emptyBoardOnly' | 'emptyBoard'>>;
-
-function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgress: SolveProgress, search: EmptyBoardAids): SolvedBoard {
+function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgress: SolveProgress, emptyBoardOnly: boolean): SolvedBoard {
   const phase = phases(onProgress);
   const states = graph.states;
   const values = new Int8Array(states);
@@ -417,10 +365,10 @@ function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgres
     values.set(exact);
     return solvedBoard(graph, values, stats);
   }
-  const aids = { tableBytes: tableBudget(graph, memory), ...search };
-  const history = solveNoCycle(graph, parts!, values, known, stats, phase('history search'), aids);
+  const aids = { tableBytes: tableBudget(graph, memory), emptyBoardOnly };
+  const search = solveNoCycle(graph, parts!, values, known, stats, phase('history search'), aids);
   onProgress('history search', 1, 1);
-  return solvedBoard(graph, values, stats, history, search.emptyBoardOnly);
+  return solvedBoard(graph, values, stats, search, emptyBoardOnly);
 }
 
 export function solve(options: SolveOptions): SolveResult {
