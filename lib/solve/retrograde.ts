@@ -350,7 +350,7 @@ function emptyBoardText({ lower, upper }: { lower: number; upper: number }, move
 /** The empty board's children, each with the name of the move to it (a stone's point, or pass). */
 function firstMoveNames(space: StateSpace, root: number): Map<number, string> {
   const names = new Map<number, string>();
-  forEachMove(space, space.keyOfState(root), PLAIN, -1, (p, child) => names.set(child, p < 0 ? 'pass' : space.board.pointName(p)));
+  forEachMove(space, space.keyOfState(root), PLAIN, -1, (p, child) => names.set(child, space.board.moveName(p)));
   return names;
 }
 

@@ -156,6 +156,11 @@ export class SolveBoard {
   pointName(p: number): string {
     return `${String.fromCharCode(97 + (p % this.n))}${Math.floor(p / this.n) + 1}`;
   }
+
+  /** A move's name: its point's, or 'pass' for a pass (p < 0, as forEachMove gives it). */
+  moveName(p: number): string {
+    return p < 0 ? 'pass' : this.pointName(p);
+  }
 }
 
 export function popcount(mask: number): number {

@@ -423,7 +423,7 @@ function testedFirstMoves({ space, values }: ValuedBoard): MoveValue[] {
 /** The moves from a position, named, with the state each leads to; `ending`: the score a pass ends the game with, or NO_ENDING. */
 function namedMoves(space: StateSpace, key: number, status: number, ko = -1): { moves: { move: string; child: number }[]; ending: number } {
   const moves: { move: string; child: number }[] = [];
-  const ending = forEachMove(space, key, status, ko, (p, child) => moves.push({ move: p < 0 ? 'pass' : space.board.pointName(p), child }));
+  const ending = forEachMove(space, key, status, ko, (p, child) => moves.push({ move: space.board.moveName(p), child }));
   return { moves, ending };
 }
 
