@@ -371,12 +371,13 @@ function cyclicMovesPart(space: StateSpace, { component, cyclic }: Components, r
 }
 
 /**
- * The empty board's value with no earlier history, by null-window tests (HistorySearch.valueByTests),
- * its moves searched inside its search: its position has joined their component, so their values
- * are not needed, only the bounds each test asks of them. Then each move is tested against that
- * value, and its child given -value where it achieves it, 1 - value (a bound) where it does not:
- * a poor move's exact value can take a long proof. No stone move recreates the empty board, so a
- * move's value after the history {empty board} is its child's with no earlier history.
+ * The empty board's value with no earlier history, by null-window tests (HistorySearch.valueByTests)
+ * that search its moves: its position has joined their component, so their values are not needed,
+ * only the bounds each test asks of them. Each move the tests have not already placed is then
+ * tested against that value, and its child given -value where it achieves it, 1 - value (a bound)
+ * where it does not: a poor move's exact value can take a long proof. No stone move recreates the
+ * empty board, so a move's value after the history {empty board} is its child's with no earlier
+ * history.
  */
 function valueEmptyBoard(
   search: HistorySearch,
@@ -386,12 +387,13 @@ function valueEmptyBoard(
   guess: number,
   twinOf: ReadonlyMap<number, number>,
 ): void {
-  const value = search.valueByTests(root, guess, twinOf);
+  const { value, lower, upper } = search.valueByTests(root, guess, rootMoves, twinOf);
   values[root] = value;
-  for (const c of rootMoves) {
+  rootMoves.forEach((c, i) => {
     const twin = twinOf.get(c);
-    values[c] = twin !== undefined ? values[twin] : search.moveAtLeast(root, c, value) ? -value : 1 - value;
-  }
+    if (twin !== undefined) values[c] = values[twin];
+    else values[c] = lower[i] >= value || (upper[i] >= value && search.moveAtLeast(root, c, value)) ? -value : 1 - value;
+  });
 }
 
 /**
