@@ -157,8 +157,8 @@ export class HistorySearch {
   /**
    * The value of s with no earlier history: its moves in turn, each move's search deepened on its
    * own (moveValue) in the window above the best so far; no move of s is barred by the history {s}.
-   * One search of s deepened as a whole went over every move again at each limit: on 1×11 the
-   * database took 73,181,138 search nodes so, 26,006,379 move by move.
+   * One search of s deepened as a whole went over every move again at each limit, a move needing a
+   * deep proof holding the others to its depth (docs/solve.md, "Depth-limited searches").
    */
   valueFrom(s: number): number {
     const { moves, points, rootChildren } = this;
