@@ -1,12 +1,15 @@
 /** `gocount solve MxN`: the value of a small board under a cycle rule, by retrograde analysis. */
 
+import { existsSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
+import { scratchOption } from '../lib/count/count-options.js';
 import { availableMemory } from '../lib/engine/available-memory.js';
 import { UsageError } from '../lib/errors.js';
 import { refuseFlags } from './refuse-flags.js';
 import { writableFile } from '../lib/format/writable-file.js';
 import { lookUp } from '../lib/solve/look-up.js';
+import { checkpointFile } from '../lib/solve/search-checkpoint.js';
 import { SCORINGS, type Scoring } from '../lib/solve/solve-board.js';
 import { writeSolveDb } from '../lib/solve/solve-db.js';
 import { solveResult, solveBoard, type SolveProgress } from '../lib/solve/solve.js';
@@ -114,7 +117,11 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
         describe:
           "memory budget, like 512M, 4G or 50%: moves beyond it are kept in files under --scratch and read in blocks, and under cycle-draw the states too when they do not fit; under no-cycle what it leaves holds the search's table of earlier results (default: half the free memory)",
       })
-      .option('scratch', { type: 'string', describe: 'folder for the files of moves and states beyond --memory (default: ./scratch)' })
+      .option('scratch', {
+        type: 'string',
+        describe:
+          "folder for the files of moves and states beyond --memory, and for a no-cycle solve's checkpoint, from which the same command resumes (default: ./scratch)",
+      })
       .option('symmetry', {
         type: 'boolean',
         default: true,
@@ -161,11 +168,15 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     const started = performance.now();
     const onProgress = solveProgress(`solve ${m}x${n}`, args.quiet || args.json);
     const memory = args.memory === undefined ? undefined : parseSize(args.memory, 'memory', availableMemory().bytes);
+    const scoring = args.scoring ?? 'tromp-taylor';
+    const checkpoint = checkpointFile(scratchOption(args.scratch), m, n, rule, scoring);
+    if (rule === 'no-cycle' && !args['empty-board-only'] && !args.quiet && !args.json && existsSync(checkpoint))
+      process.stderr.write(`solve ${m}x${n}: resuming from ${checkpoint}\n`);
     const solved = solveBoard({
       m,
       n,
       rule,
-      scoring: args.scoring ?? 'tromp-taylor',
+      scoring,
       memory,
       scratch: args.scratch,
       symmetry: args.symmetry,
@@ -176,6 +187,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     try {
       if (args.db !== undefined) writeSolveDb(args.db, solved);
       result = solveResult(solved, (performance.now() - started) / 1000);
+      solved.checkpoint?.remove();
     } finally {
       solved.dispose();
     }
@@ -206,7 +218,8 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
           : `positions in cycles: ${r.cyclePositions} in ${r.cycleComponents} components (largest ${r.largestComponent}), ${r.cycleStates} states` +
               (result.rule === 'no-cycle'
                 ? `; history search: ${r.searchNodes} positions, ${r.tableHits} bounded by earlier results, ` +
-                  `${r.fromImages} states valued by a symmetric image, ${r.revised} forward-checked values revised`
+                  `${r.fromImages} states valued by a symmetric image, ${r.revised} forward-checked values revised` +
+                  (r.resumed > 0 ? `; resumed with ${r.resumed} states valued, the table of earlier results ${r.tableResumed}` : '')
                 : ''),
         `first moves: ${result.moves.map((move) => `${move.move} ${move.atMost ? 'at most ' : ''}${signed(move.value)}`).join(', ')}`,
         result.emptyBoardOnly

@@ -36,7 +36,9 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       const what = [
         report.counts > 0 ? plural(report.counts, 'count') : '',
         report.steps > 0 ? plural(report.steps, 'step') : '',
-        report.databases ? plural(report.databases, 'solve database') : plural(report.files, 'run file'),
+        report.databases
+          ? plural(report.databases, report.checkpoint ? 'solve checkpoint' : 'solve database')
+          : plural(report.files, 'run file'),
         report.databases ? `${report.records} states` : `${report.records} records`,
       ].filter(Boolean);
       const verdict = ok ? 'no problems' : plural(report.problems.length, 'problem');

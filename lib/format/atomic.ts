@@ -5,15 +5,15 @@ import { dirname } from 'node:path';
 import { tempPath } from './count-folder.js';
 
 /**
- * Writes `text` under a temporary name, syncs it and renames it into place. A device or a pipe
- * (/dev/stdout, a FIFO) is written to as it is: a rename would replace it with a plain file.
+ * Writes `text` under a temporary name (`temp`, by default the path's own), syncs it and renames it
+ * into place. A device or a pipe (/dev/stdout, a FIFO) is written to as it is: a rename would
+ * replace it with a plain file.
  */
-export function writeFileAtomically(path: string, text: string | Uint8Array): void {
+export function writeFileAtomically(path: string, text: string | Uint8Array, temp = tempPath(path)): void {
   if (isDeviceOrPipe(path)) {
     writeFileSync(path, text);
     return;
   }
-  const temp = tempPath(path);
   try {
     writeFileSync(temp, text);
     const fd = openSync(temp, 'r');

@@ -82,6 +82,12 @@ export class Dependencies {
     return this.blockedCount.length;
   }
 
+  /** Every array of the records, in a fixed order (HistoryTable.arrays). */
+  arrays(): ArrayBufferView[] {
+    const { reached, groups, list, listed, blocked, blockedAt, blockedCount, droppedAt, threshold, entered } = this;
+    return [reached, groups, list, listed, blocked, blockedAt, blockedCount, droppedAt, threshold, entered];
+  }
+
   /** The first word of the lowest group in the group set g. */
   private firstWord(g: number): number {
     return (31 - Math.clz32(g & -g)) << this.groupShift;
@@ -247,8 +253,8 @@ export class Dependencies {
  */
 export class HistoryTable {
   hits = 0;
-  private readonly buckets: number;
-  private readonly ways: number;
+  readonly buckets: number;
+  readonly ways: number;
   /** Per bucket, the way the next entry goes to. */
   private readonly next: Uint8Array;
   private readonly state: Int32Array;
@@ -264,7 +270,11 @@ export class HistoryTable {
    * state where there is room, each of as many ways as that allows (a power of two from LEAST_WAYS
    * to MOST_WAYS).
    */
-  constructor(bits: SituationBits, entries: number, states: number) {
+  constructor(
+    readonly bits: SituationBits,
+    entries: number,
+    states: number,
+  ) {
     const perTwoStates = Math.floor(entries / Math.max(1, states / 2));
     this.ways = Math.min(MOST_WAYS, Math.max(LEAST_WAYS, 2 ** Math.floor(Math.log2(Math.max(1, perTwoStates)))));
     this.buckets = Math.max(1, Math.floor(entries / this.ways));
@@ -274,6 +284,14 @@ export class HistoryTable {
     this.lower = new Int8Array(capacity);
     this.upper = new Int8Array(capacity);
     this.deps = new Dependencies(bits.words, 2 * capacity);
+  }
+
+  /**
+   * Every array the table is made of, in a fixed order: a table of the same bits, buckets and ways
+   * filled with a copy of them holds the same bounds (lib/solve/table-file.ts keeps them on disk).
+   */
+  arrays(): ArrayBufferView[] {
+    return [this.next, this.state, this.lower, this.upper, ...this.deps.arrays()];
   }
 
   /** Bytes per entry, for sizing the table. */

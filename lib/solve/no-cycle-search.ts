@@ -14,16 +14,12 @@
  * both, as at full depth.
  */
 
-import { GocountError } from '../errors.js';
 import type { ForcedBounds } from './forced-bounds.js';
 import { EXACT_SITUATIONS, grown, HASHED_BITS, HistoryPath, SituationBits } from './history-path.js';
 import { Dependencies, HistoryTable, MOST_ENTRIES_PER_STATE } from './history-table.js';
 import type { StateSpace } from './state-space.js';
 import { NO_ENDING } from './move-graph.js';
 import type { SearchMoves } from './search-moves.js';
-
-/** A search limit: beyond it, a component is too tangled for the history search. */
-export const SEARCH_NODE_LIMIT = 2e9;
 
 /** The table's size where no budget gives it one (the tests): about 256 MB. */
 export const TABLE_BYTES = 256 * 2 ** 20;
@@ -159,12 +155,17 @@ export class HistorySearch {
    * own (moveValue) in the window above the best so far; no move of s is barred by the history {s}.
    * One search of s deepened as a whole went over every move again at each limit, a move needing a
    * deep proof holding the others to its depth (docs/solve.md, "Depth-limited searches").
+   * `resume`: the first `moves` moves were searched before, giving `best` with the game's end;
+   * `onMove` is told the same after each move (lib/solve/search-checkpoint.ts).
    */
-  valueFrom(s: number): number {
+  valueFrom(s: number, resume?: { moves: number; best: number }, onMove: (moves: number, best: number) => void = () => {}): number {
     const { moves, points, rootChildren } = this;
     const count = moves.list(s, rootChildren, 0);
-    let best = moves.ending === NO_ENDING ? -points : moves.ending;
-    for (let i = 0; i < count && best < points; i++) best = Math.max(best, this.moveValue(s, rootChildren[i], best, points));
+    let best = resume ? resume.best : moves.ending === NO_ENDING ? -points : moves.ending;
+    for (let i = resume ? resume.moves : 0; i < count && best < points; i++) {
+      best = Math.max(best, this.moveValue(s, rootChildren[i], best, points));
+      onMove(i + 1, best);
+    }
     return best;
   }
 
@@ -319,15 +320,6 @@ export class HistorySearch {
   private enter(d: number): boolean {
     const { moves, bounds, path, deps, table, points, frames: f } = this;
     if (++this.nodes % NODES_PER_REPORT === 0) this.onNodes(this.nodes);
-    if (this.nodes > SEARCH_NODE_LIMIT) {
-      const { m, n } = this.space.board;
-      throw new GocountError(
-        `board ${m}x${n}, rule no-cycle: the history search passed ${SEARCH_NODE_LIMIT.toExponential()} positions; ` +
-          'this version solves no-cycle on 1x1 to 1x11, 2x2 to 2x8, 3x3 to 3x5 and 4x4; cycle-draw on every board of up to 16 points',
-        1,
-        'GOCOUNT_TOO_LARGE',
-      );
-    }
     const s = f.state[d];
     const parity = f.parity[d];
     let alpha = f.alpha[d];

@@ -28,6 +28,7 @@ import { HistorySearch, NO_TWINS, TABLE_BYTES } from './no-cycle-search.js';
 import { EXACT_SITUATIONS, HASHED_BITS } from './history-path.js';
 import { GraphMoves, type PositionSuccessors, type SearchMoves } from './search-moves.js';
 import { PLAIN, type PhaseProgress, type StateSpace } from './state-space.js';
+import type { SearchCheckpoint, UnderWay } from './search-checkpoint.js';
 import { BoardSymmetry } from './symmetry.js';
 import { spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
 
@@ -49,6 +50,12 @@ export interface RetrogradeStats {
   tableHits: number;
   /** no-cycle: states of components with a cycle valued by an image under a symmetry, not searched. */
   fromImages: number;
+  /**
+   * no-cycle: states valued before the solve resumed from a checkpoint (0 when it did not), and
+   * whether it took the table of earlier results back ('taken back', else why not).
+   */
+  resumed: number;
+  tableResumed: string;
   /** The moves were kept on disk (beyond --memory): cycle-draw then finds no components. */
   movesOnDisk: boolean;
   /**
@@ -235,6 +242,8 @@ export interface SearchAids {
   readonly deepening?: boolean;
   /** The most situations whose history filters are exact (lib/solve/history-path.ts); hashed above. */
   readonly exactSituations?: number;
+  /** Where the states valued are kept as the search goes, and taken from when it starts (not with emptyBoardOnly). */
+  readonly checkpoint?: SearchCheckpoint;
 }
 
 /**
@@ -277,6 +286,7 @@ export function searchComponents(
     guess = 0,
     deepening = true,
     exactSituations = EXACT_SITUATIONS,
+    checkpoint,
   }: SearchAids,
 ): HistorySearch {
   const { space } = moves;
@@ -295,13 +305,20 @@ export function searchComponents(
   // A state and its images under the board's symmetries have the same value with no earlier
   // history: the symmetry maps the games from one onto the games from the other.
   const symmetry = new BoardSymmetry(space.board.m, space.board.n);
-  const searched = new Uint8Array(states);
+  // The states whose values are final: the first searched of an orbit gives the others theirs.
+  const done = new Uint8Array(states);
   const imageSearched = (s: number): number => {
     const image = canonicalState(space, symmetry, s);
-    return image !== s && searched[image] ? image : -1;
+    return image !== s && done[image] ? image : -1;
   };
   const children = new Uint32Array(space.board.points + 1);
-  let valued = 0;
+  const restored = checkpoint && !emptyBoardOnly ? checkpoint.restore(values, done, known, stats, search.table) : undefined;
+  search.nodes = stats.searchNodes;
+  let valued = restored?.valued ?? 0;
+  const keep = (underWay?: UnderWay) => {
+    stats.searchNodes = search.nodes;
+    checkpoint!.save(values, done, valued, stats, underWay, search.table);
+  };
   const names = emptyBoardOnly ? firstMoveNames(space, root) : new Map<number, string>();
   search.onNodes = (nodes) =>
     progress(valued, states, `${nodes} positions searched${emptyBoardText(search.proved, names.get(search.firstMove))}`);
@@ -309,26 +326,32 @@ export function searchComponents(
     for (let i = byComponent.first[k]; i < byComponent.first[k + 1]; i++) {
       const r = byComponent.ranks[i];
       for (let s = space.base[r]; s < space.base[r + 1]; s++) {
+        if (done[s]) continue;
         if (!cyclic[k]) {
           values[s] = bestOfChildren(moves, children, values, s);
-          known[s] = 1;
+          known[s] = done[s] = 1;
           valued++;
           continue;
         }
         // The search reads the values of other components only, so each is kept as it is found.
         // Left to valueEmptyBoard, not valued: the progress stays below the whole while its tests run.
         if (emptyBoardOnly && (k === rootPart || k === movesPart)) continue;
-        progress(valued++, states);
+        progress(valued, states);
         const image = symmetric ? imageSearched(s) : -1;
-        const v = image >= 0 ? values[image] : search.valueFrom(s);
+        const resume = restored?.underWay.state === s ? restored.underWay : undefined;
+        const onMove = checkpoint ? (moves: number, best: number) => checkpoint.due && keep({ state: s, moves, best }) : undefined;
+        const v = image >= 0 ? values[image] : search.valueFrom(s, resume, onMove);
         if (image >= 0) stats.fromImages++;
-        searched[s] = 1;
         if (known[s] && values[s] !== v) stats.revised++;
         values[s] = v;
-        known[s] = 1;
+        known[s] = done[s] = 1;
+        valued++;
+        if (checkpoint?.due) keep();
       }
     }
   }
+  stats.searchNodes = search.nodes;
+  if (checkpoint && !emptyBoardOnly) checkpoint.saveFinished(values, done, valued, stats);
   if (emptyBoardOnly) {
     if (movesPart >= 0) component[space.rankOfState(root)] = movesPart;
     const twins = symmetric ? twinMoves(space, symmetry, rootMoves) : NO_TWINS;

@@ -26,11 +26,10 @@ export const SOLVE_DB_FORMAT = 'gocount-solve';
  * symmetries folded (earlier files folded none).
  */
 export const SOLVE_DB_VERSION = 3;
-/** How every database starts: the header's first bytes. */
-export const SOLVE_DB_MAGIC = `{"format":"${SOLVE_DB_FORMAT}"`;
 
-export interface SolveDbHeader {
-  readonly format: typeof SOLVE_DB_FORMAT;
+/** What every solve file's header gives: the board and its state space. */
+export interface SolveFileHeader {
+  readonly format: string;
   readonly version: number;
   readonly m: number;
   readonly n: number;
@@ -40,6 +39,10 @@ export interface SolveDbHeader {
   readonly symmetries: number;
   readonly positions: number;
   readonly states: number;
+}
+
+export interface SolveDbHeader extends SolveFileHeader {
+  /** The empty board's value. */
   readonly value: number;
 }
 
@@ -47,46 +50,64 @@ export function writeSolveDb(file: string, solved: SolvedBoard): void {
   if (solved.emptyBoardOnly)
     throw new UsageError(`${file}: only the empty board was valued (emptyBoardOnly), not every state: no database to write`);
   const { space, values } = solved;
-  const { m, n } = space.board;
-  const header: SolveDbHeader = {
-    format: SOLVE_DB_FORMAT,
-    version: SOLVE_DB_VERSION,
-    m,
-    n,
-    rule: space.rule,
-    scoring: space.board.scoring,
-    symmetries: space.symmetry?.count ?? 1,
-    positions: space.positions,
-    states: space.states,
-    value: values[space.stateOf(0, PLAIN)],
-  };
-  const head = Buffer.from(`${JSON.stringify(header)}\n`);
-  const body = Buffer.from(values.buffer, values.byteOffset, values.length);
-  const trailer = Buffer.alloc(4);
-  trailer.writeUInt32LE(crc32(body, crc32(head)));
+  const header: SolveDbHeader = { ...solveHeader(SOLVE_DB_FORMAT, SOLVE_DB_VERSION, space), value: values[space.stateOf(0, PLAIN)] };
   try {
-    writeFileAtomically(file, Buffer.concat([head, body, trailer]));
+    writeSolveFile(file, header, [values]);
   } catch (error) {
     const message = `${file}: cannot write the database: ${systemProblem(error)}`;
     throw new GocountError(message, isSystemError(error) ? systemExitCode(error) : 1);
   }
 }
 
-/** Whether a file starts as a solve database does (or is one cut short). */
-export function isSolveDb(file: string): boolean {
+/** What the header of a database and of a checkpoint (lib/solve/search-checkpoint.ts) give of the board and its state space. */
+export function solveHeader(format: string, version: number, space: StateSpace): SolveFileHeader {
+  const { m, n } = space.board;
+  const { rule, positions, states } = space;
+  return { format, version, m, n, rule, scoring: space.board.scoring, symmetries: space.symmetry?.count ?? 1, positions, states };
+}
+
+/**
+ * Writes a header line of JSON, the bytes of `parts` and the CRC-32 of all that, under a
+ * temporary name (`temp`, else the file's own) renamed into place.
+ */
+export function writeSolveFile(file: string, header: object, parts: ArrayBufferView[], temp?: string): void {
+  const head = Buffer.from(`${JSON.stringify(header)}\n`);
+  const bodies = parts.map((part) => Buffer.from(part.buffer, part.byteOffset, part.byteLength));
+  let crc = crc32(head);
+  for (const body of bodies) crc = crc32(body, crc);
+  const trailer = Buffer.alloc(4);
+  trailer.writeUInt32LE(crc);
+  writeFileAtomically(file, Buffer.concat([head, ...bodies, trailer]), temp);
+}
+
+/** How a solve file of this format starts: the header's first bytes. */
+const magicOf = (format: string): string => `{"format":"${format}"`;
+
+/** Whether a file starts as a solve file of this format does (or is one cut short). */
+export function startsAsSolveFile(file: string, format = SOLVE_DB_FORMAT): boolean {
+  const magic = magicOf(format);
   const fd = openSync(file, 'r');
   try {
-    const start = Buffer.alloc(SOLVE_DB_MAGIC.length);
+    const start = Buffer.alloc(magic.length);
     const read = readSync(fd, start, 0, start.length, 0);
-    // A database cut inside its magic is still one (a damaged one): at least '{"format":"g'.
-    return read >= '{"format":"g'.length && start.subarray(0, read).toString() === SOLVE_DB_MAGIC.slice(0, read);
+    // A file cut inside its magic is still one (a damaged one): at least '{"format":"g'.
+    return read >= '{"format":"g'.length && start.subarray(0, read).toString() === magic.slice(0, read);
   } finally {
     closeSync(fd);
   }
 }
 
-/** Reads a database whole: its header and values, or the one thing wrong with it. */
-export function readSolveDb(file: string): { header: SolveDbHeader; values: Int8Array } | string {
+/**
+ * Reads a solve file whole: its header, upgraded to the current version (or what is wrong with
+ * it) by `versioned`, and its body, the `bodyBytes(header)` bytes between the header line and the
+ * CRC-32; or the one thing wrong with the file.
+ */
+export function readSolveFile<H extends SolveFileHeader>(
+  file: string,
+  format: string,
+  versioned: (header: H) => H | string,
+  bodyBytes: (header: H) => number,
+): { header: H; body: Buffer } | string {
   let data: Buffer;
   try {
     data = readFileSync(file);
@@ -94,20 +115,19 @@ export function readSolveDb(file: string): { header: SolveDbHeader; values: Int8
     const { code, message } = error as NodeJS.ErrnoException;
     return code === 'ENOENT' ? 'no such file' : `cannot be read (${message})`;
   }
+  const magic = magicOf(format);
   const newline = data.indexOf(10);
-  const start = data.subarray(0, SOLVE_DB_MAGIC.length).toString('latin1');
-  if (newline < 0 && start.length > 0 && start === SOLVE_DB_MAGIC.slice(0, start.length))
-    return `cut short in its header (${data.length} bytes)`;
-  if (newline < 0 || start !== SOLVE_DB_MAGIC) return 'not a gocount solve database';
-  let header: SolveDbHeader;
+  const start = data.subarray(0, magic.length).toString('latin1');
+  if (newline < 0 && start.length > 0 && start === magic.slice(0, start.length)) return `cut short in its header (${data.length} bytes)`;
+  if (newline < 0 || start !== magic) return `not a ${format} file`;
+  let parsed: H;
   try {
-    header = JSON.parse(data.subarray(0, newline).toString()) as SolveDbHeader;
+    parsed = JSON.parse(data.subarray(0, newline).toString()) as H;
   } catch {
     return 'its header is not JSON';
   }
-  if (header.version === 1) header = { ...header, scoring: 'tromp-taylor', symmetries: 1 };
-  else if (header.version === 2) header = { ...header, symmetries: 1 };
-  else if (header.version !== SOLVE_DB_VERSION) return `version ${header.version}; this gocount reads versions 1 to ${SOLVE_DB_VERSION}`;
+  const header = versioned(parsed);
+  if (typeof header === 'string') return header;
   if (!CYCLE_RULES.includes(header.rule)) return `unknown rule ${header.rule}`;
   if (!SCORINGS.includes(header.scoring)) return `unknown scoring ${header.scoring}`;
   if (header.rule === 'no-cycle' && header.symmetries !== 1) return 'symmetries folded under rule no-cycle, which never folds';
@@ -116,13 +136,33 @@ export function readSolveDb(file: string): { header: SolveDbHeader; values: Int8
   } catch (error) {
     return (error as Error).message;
   }
-  const expected = newline + 1 + header.states + 4;
+  const expected = newline + 1 + bodyBytes(header) + 4;
   if (data.length !== expected) return `${data.length} bytes where the header promises ${expected}`;
   const crc = data.readUInt32LE(data.length - 4);
   if (crc32(data.subarray(0, data.length - 4)) !== crc) return 'CRC-32 mismatch: the file is damaged';
-  const values = new Int8Array(header.states);
-  values.set(new Int8Array(data.buffer, data.byteOffset + newline + 1, header.states));
-  return { header, values };
+  return { header, body: data.subarray(newline + 1, data.length - 4) };
+}
+
+/** A database's header in the current version: version 1 was scored Tromp–Taylor, versions 1 and 2 folded no symmetry. */
+function currentDbHeader(header: SolveDbHeader): SolveDbHeader | string {
+  if (header.version === 1) return { ...header, scoring: 'tromp-taylor', symmetries: 1 };
+  if (header.version === 2) return { ...header, symmetries: 1 };
+  if (header.version !== SOLVE_DB_VERSION) return `version ${header.version}; this gocount reads versions 1 to ${SOLVE_DB_VERSION}`;
+  return header;
+}
+
+/** Reads a database whole: its header and values, or the one thing wrong with it. */
+export function readSolveDb(file: string): { header: SolveDbHeader; values: Int8Array } | string {
+  const read = readSolveFile(file, SOLVE_DB_FORMAT, currentDbHeader, (header) => header.states);
+  if (typeof read === 'string') return read === `not a ${SOLVE_DB_FORMAT} file` ? 'not a gocount solve database' : read;
+  return { header: read.header, values: signedBytes(read.body, 0, read.header.states) };
+}
+
+/** A copy of `length` bytes of a buffer from `start`, as signed bytes. */
+export function signedBytes(body: Buffer, start: number, length: number): Int8Array {
+  const bytes = new Int8Array(length);
+  bytes.set(new Int8Array(body.buffer, body.byteOffset + start, length));
+  return bytes;
 }
 
 /** The most inconsistent states a check lists one by one. */
@@ -145,6 +185,24 @@ export function checkSolveDb(
   const read = readSolveDb(file);
   if (typeof read === 'string') return { states: 0, problems: [{ file, problem: read }] };
   const { header, values } = read;
+  const checked = checkSolveValues(file, header, values, undefined, progress);
+  if (checked.space && values[checked.space.stateOf(0, PLAIN)] !== header.value)
+    checked.problems.push({ file, problem: `the header's value ${header.value} is not the empty board's` });
+  return { states: header.states, problems: checked.problems };
+}
+
+/**
+ * The check of checkSolveDb, of the states `done` marks (every state without it): a state's
+ * children and the states out of its component are valued before it, so they are done too. Gives
+ * the board's state space when it matches the header.
+ */
+export function checkSolveValues(
+  file: string,
+  header: SolveFileHeader,
+  values: Int8Array,
+  done: Uint8Array | undefined,
+  progress: (done: number, total: number) => void,
+): { space?: StateSpace; problems: Problem[] } {
   const problems: Problem[] = [];
   const { m, n } = header;
   const space = new StateSpace(new SolveBoard(m, n, header.scoring), header.rule, undefined, foldedSymmetry(m, n, header.symmetries));
@@ -153,7 +211,7 @@ export function checkSolveDb(
       file,
       problem: `the header gives ${header.positions} positions and ${header.states} states; ${m}x${n} has ${space.positions} and ${space.states}`,
     });
-    return { states: header.states, problems };
+    return { problems };
   }
   // The moves are generated state by state, not kept, for the components too: memory holds the keys, the values and the components.
   const parts = header.rule === 'no-cycle' ? positionComponents(new GeneratedMoves(space, values)) : undefined;
@@ -172,17 +230,16 @@ export function checkSolveDb(
     own = parts && parts.cyclic[parts.component[r]] ? parts.component[r] : -1;
     const image = own >= 0 ? space.rank(symmetry!.canonical(space.keys[r])) : r;
     for (let s = space.base[r]; s < space.base[r + 1]; s++) {
+      if (done && !done[s]) continue;
       best = -128;
       const ending = forEachMoveOfRank(space, r, s - space.base[r], visit);
       if (ending !== NO_ENDING) best = Math.max(best, ending);
       if (own < 0 && best !== values[s]) problem(s, `its best move gives ${best}`);
       else if (own >= 0 && best > values[s]) problem(s, `the game's end or a move out of its cycle gives ${best}`);
       const twin = space.base[image] + s - space.base[r];
-      if (values[twin] !== values[s]) problem(s, `its symmetric image (state ${twin}) has ${values[twin]}`);
+      if ((!done || done[twin]) && values[twin] !== values[s]) problem(s, `its symmetric image (state ${twin}) has ${values[twin]}`);
     }
   }
   if (inconsistent > LISTED) problems.push({ file, problem: `${inconsistent} inconsistencies in all` });
-  if (values[space.stateOf(0, PLAIN)] !== header.value)
-    problems.push({ file, problem: `the header's value ${header.value} is not the empty board's` });
-  return { states: header.states, problems };
+  return { space, problems };
 }

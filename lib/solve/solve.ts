@@ -14,6 +14,7 @@ import { ForcedBounds } from './forced-bounds.js';
 import { minWork, noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw-on-disk.js';
 import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
 import { HistorySearch } from './no-cycle-search.js';
+import { SearchCheckpoint } from './search-checkpoint.js';
 import { GeneratedMoves, GraphMoves } from './search-moves.js';
 import {
   cycleFigures,
@@ -54,6 +55,13 @@ export interface SolveOptions {
    * to write (default false). cycle-draw values every state either way.
    */
   readonly emptyBoardOnly?: boolean;
+  /**
+   * Under no-cycle, every state valued: seconds between two checkpoints of the history search in
+   * `scratch` (default 60; lib/solve/search-checkpoint.ts). A solve finds the checkpoint its board,
+   * rule and scoring left there and resumes from it; the caller removes it once the database is
+   * written (SolvedBoard.checkpoint).
+   */
+  readonly checkpointSeconds?: number;
   /**
    * Called as each phase advances, and with done = total when it ends. In the history search, where
    * one state's search can take minutes, also every 65,536 search nodes, with `detail` "N positions
@@ -111,6 +119,8 @@ export interface SolvedBoard {
   readonly search?: HistorySearch;
   /** no-cycle: only the empty board and the states its moves lead to were valued; no database. */
   readonly emptyBoardOnly: boolean;
+  /** no-cycle, every state valued: the checkpoint of the history search, to remove once the database is written. */
+  readonly checkpoint?: SearchCheckpoint;
   /** Removes the files of moves kept on disk. */
   dispose(): void;
 }
@@ -121,8 +131,10 @@ function solvedBoard(
   stats: RetrogradeStats,
   search?: HistorySearch,
   emptyBoardOnly = false,
+  checkpoint?: SearchCheckpoint,
 ): SolvedBoard {
-  return { space: graph.space, graph, edges: graph.edges, values, stats, search, emptyBoardOnly, dispose: () => graph.dispose() };
+  const dispose = () => graph.dispose();
+  return { space: graph.space, graph, edges: graph.edges, values, stats, search, emptyBoardOnly, checkpoint, dispose };
 }
 
 /** Progress callbacks per phase. */
@@ -201,6 +213,8 @@ function emptyStats(epochs: number): RetrogradeStats {
     revised: 0,
     tableHits: 0,
     fromImages: 0,
+    resumed: 0,
+    tableResumed: '',
     movesOnDisk: false,
     statesOnDisk: false,
     rounds: 0,
@@ -220,11 +234,12 @@ export function solveBoard(options: SolveOptions): SolvedBoard {
   const space = new StateSpace(board, rule, phase('positions'), symmetry && symmetry.count > 1 ? symmetry : undefined);
   onProgress('positions', 1, 1);
   const emptyBoardOnly = options.emptyBoardOnly ?? false;
+  const folder = scratchOption(options.scratch);
+  const checkpoint = rule === 'no-cycle' && !emptyBoardOnly ? SearchCheckpoint.in(folder, space, options.checkpointSeconds) : undefined;
   if (memory < inMemoryFloor(space)) {
-    const folder = scratchOption(options.scratch);
     return rule === 'cycle-draw'
       ? solvedOnDisk(space, memory, folder, onProgress)
-      : solvedGenerated(space, memory, folder, onProgress, emptyBoardOnly);
+      : solvedGenerated(space, memory, folder, onProgress, emptyBoardOnly, checkpoint);
   }
   // no-cycle's history search reads the moves at random: when they outgrow memory, it generates
   // them as it goes instead of reading them from a file.
@@ -234,17 +249,17 @@ export function solveBoard(options: SolveOptions): SolvedBoard {
           throw new MovesBeyondMemory();
         }
       : undefined;
-  const spill = { folder: scratchOption(options.scratch), ...movesInMemory(space, memory), onSpill };
+  const spill = { folder, ...movesInMemory(space, memory), onSpill };
   let graph: MoveGraph;
   try {
     graph = new MoveGraph(space, phase('moves'), spill);
   } catch (error) {
-    if (error instanceof MovesBeyondMemory) return solvedGenerated(space, memory, spill.folder, onProgress, emptyBoardOnly);
+    if (error instanceof MovesBeyondMemory) return solvedGenerated(space, memory, folder, onProgress, emptyBoardOnly, checkpoint);
     throw error;
   }
   onProgress('moves', 1, 1);
   try {
-    return solveGraph(graph, rule, memory, onProgress, emptyBoardOnly);
+    return solveGraph(graph, rule, memory, onProgress, emptyBoardOnly, checkpoint);
   } catch (error) {
     graph.dispose();
     throw error;
@@ -314,6 +329,7 @@ function solvedGenerated(
   folder: string,
   onProgress: SolveProgress,
   emptyBoardOnly: boolean,
+  checkpoint?: SearchCheckpoint,
 ): SolvedBoard {
   if (memory < generatedFloor(space)) throw tooLarge(space, generatedFloor(space), memory);
   const phase = phases(onProgress);
@@ -330,9 +346,10 @@ function solvedGenerated(
     tableBytes: memory - held - minWork(space.states),
     emptyBoardOnly,
     guess: aids.values[space.stateOf(0, PLAIN)],
+    checkpoint,
   });
   onProgress('history search', 1, 1);
-  return { space, edges: aids.edges, values, stats, search, emptyBoardOnly, dispose: () => {} };
+  return { space, edges: aids.edges, values, stats, search, emptyBoardOnly, checkpoint, dispose: () => {} };
 }
 
 /** The bytes a no-cycle solve with its moves in memory leaves of the budget for its table of earlier results. */
@@ -343,7 +360,14 @@ function tableBudget(graph: MoveGraph, memory: number): number {
   return Math.max(0, memory - perState * states - perPosition * positions - MOVE_BYTES * graph.edges);
 }
 
-function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgress: SolveProgress, emptyBoardOnly: boolean): SolvedBoard {
+function solveGraph(
+  graph: MoveGraph,
+  rule: CycleRule,
+  memory: number,
+  onProgress: SolveProgress,
+  emptyBoardOnly: boolean,
+  checkpoint?: SearchCheckpoint,
+): SolvedBoard {
   const phase = phases(onProgress);
   const states = graph.states;
   const values = new Int8Array(states);
@@ -365,17 +389,19 @@ function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgres
     values.set(exact);
     return solvedBoard(graph, values, stats);
   }
-  const aids = { tableBytes: tableBudget(graph, memory), emptyBoardOnly };
+  const aids = { tableBytes: tableBudget(graph, memory), emptyBoardOnly, checkpoint };
   const search = solveNoCycle(graph, parts!, values, known, stats, phase('history search'), aids);
   onProgress('history search', 1, 1);
-  return solvedBoard(graph, values, stats, search, emptyBoardOnly);
+  return solvedBoard(graph, values, stats, search, emptyBoardOnly, checkpoint);
 }
 
 export function solve(options: SolveOptions): SolveResult {
   const started = performance.now();
   const solved = solveBoard(options);
   try {
-    return solveResult(solved, (performance.now() - started) / 1000);
+    const result = solveResult(solved, (performance.now() - started) / 1000);
+    solved.checkpoint?.remove();
+    return result;
   } finally {
     solved.dispose();
   }

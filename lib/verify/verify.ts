@@ -15,7 +15,9 @@ import { findCountFolders, statUserPath } from '../format/find-counts.js';
 import { checkCount } from './count-check.js';
 import type { Problem } from './problems.js';
 import { checkRunFile } from './run-check.js';
-import { checkSolveDb, isSolveDb } from '../solve/solve-db.js';
+import { CHECKPOINT_FORMAT, checkCheckpoint } from '../solve/search-checkpoint.js';
+import { checkTableFile, TABLE_FORMAT } from '../solve/table-file.js';
+import { checkSolveDb, startsAsSolveFile } from '../solve/solve-db.js';
 import { checkStep, StepCheck } from './step-check.js';
 
 export interface VerifyReport {
@@ -25,6 +27,8 @@ export interface VerifyReport {
   readonly files: number;
   /** Solve databases (gocount solve --db); their records are states. */
   readonly databases?: number;
+  /** The solve file was a checkpoint of a no-cycle solve or its table (lib/solve/search-checkpoint.ts), not a database. */
+  readonly checkpoint?: boolean;
   readonly records: number;
   readonly problems: Problem[];
 }
@@ -46,11 +50,17 @@ export function verifyPath(target: string, onProgress: (progress: VerifyProgress
   const stat = statUserPath(target);
   if (stat.isFile() && path.basename(target) === COUNT_FILE) return verifyPath(path.dirname(target), onProgress);
   if (stat.isFile()) {
-    if (isSolveDb(target)) {
-      const db = checkSolveDb(target, (states, totalStates) =>
-        onProgress({ steps: 0, totalSteps: 0, files: 0, bytes: 0, states, totalStates }),
-      );
-      return { path: target, counts: 0, steps: 0, files: 0, databases: 1, records: db.states, problems: db.problems };
+    const check = startsAsSolveFile(target)
+      ? checkSolveDb
+      : startsAsSolveFile(target, CHECKPOINT_FORMAT)
+        ? checkCheckpoint
+        : startsAsSolveFile(target, TABLE_FORMAT)
+          ? checkTableFile
+          : undefined;
+    if (check) {
+      const db = check(target, (states, totalStates) => onProgress({ steps: 0, totalSteps: 0, files: 0, bytes: 0, states, totalStates }));
+      const checkpoint = check === checkCheckpoint || check === checkTableFile || undefined;
+      return { path: target, counts: 0, steps: 0, files: 0, databases: 1, checkpoint, records: db.states, problems: db.problems };
     }
     if (path.basename(target) === MANIFEST_FILE) return fromSteps(target, 0, [checkStep(path.dirname(target))]);
     // A .run file without the magic is a damaged run file (a problem found); anything else is not ours.
