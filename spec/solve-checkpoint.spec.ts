@@ -1,4 +1,5 @@
 import test from 'ava';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -36,6 +37,9 @@ test("a no-cycle solve stopped within a state's search resumes from its checkpoi
   const dir = tempScratch(t);
   const through = solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY });
   t.deepEqual(readdirSync(dir), [], 'a solve shorter than a checkpoint interval keeps none');
+  t.throws(() => solveBoard({ m: 1, n: 8, scratch: dir, checkpointSeconds: -1 }), {
+    message: 'checkpointSeconds -1: not a number of seconds, 0 or more',
+  });
 
   t.throws(() => solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY, checkpointSeconds: 0, onProgress: stopAtReport(2) }), {
     message: 'stopped',
@@ -87,10 +91,14 @@ test("a no-cycle solve stopped within a state's search resumes from its checkpoi
   if (typeof finished === 'string') return t.fail(finished);
   t.like(finished.header, { valued: 4802, state: -1, searchNodes: resumed.stats.searchNodes });
   t.deepEqual(checkCheckpoint(file).problems, []);
+  // What a killed process left half written is removed; a running process's temporary file is left alone.
+  const dead = `${TABLE}.${spawnSync('true').pid}.tmp`;
+  const running = `${NAME}.${process.ppid}.tmp`;
+  for (const name of [dead, running]) writeFileSync(path.join(dir, name), 'half');
   const result = solve({ m: 1, n: 8, scratch: dir, memory: MEMORY });
   t.is(result.value, 3);
   t.is(result.retrograde.searchNodes, finished.header.searchNodes, 'nothing searched again');
-  t.deepEqual(readdirSync(dir), []);
+  t.deepEqual(readdirSync(dir), [running]);
   for (const solved of [through, cold, other, resumed]) solved.dispose();
 });
 

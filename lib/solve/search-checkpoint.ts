@@ -13,8 +13,9 @@
  * name of its own process and renamed, so a file with this name is whole.
  */
 
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { isAlive } from '../engine/count-lock.js';
 import { diskError } from '../engine/scratch.js';
 import { GocountError } from '../errors.js';
 import { makeFolder } from '../format/make-folder.js';
@@ -115,7 +116,9 @@ export class SearchCheckpoint {
 
   static in(folder: string, space: StateSpace, seconds?: number): SearchCheckpoint {
     const { m, n, scoring } = space.board;
-    return new SearchCheckpoint(checkpointFile(folder, m, n, space.rule, scoring), space, seconds);
+    const file = checkpointFile(folder, m, n, space.rule, scoring);
+    removeLeftovers(file);
+    return new SearchCheckpoint(file, space, seconds);
   }
 
   /**
@@ -224,5 +227,23 @@ export class SearchCheckpoint {
     rmSync(this.file, { force: true });
     rmSync(this.tableFile, { force: true });
     this.kept = false;
+  }
+}
+
+/**
+ * Removes the temporary files of the checkpoint and table a process no longer running left half
+ * written (killed while it saved them): a table's can take gigabytes.
+ */
+function removeLeftovers(file: string): void {
+  const base = path.basename(file).replace(/\.checkpoint$/, '');
+  let names: string[];
+  try {
+    names = readdirSync(path.dirname(file));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = new RegExp(`^${base.replace(/\./g, '\\.')}\\.(?:checkpoint|table)\\.(\\d+)\\.tmp$`).exec(name)?.[1];
+    if (pid !== undefined && !isAlive(Number(pid))) rmSync(path.join(path.dirname(file), name), { force: true });
   }
 }

@@ -234,8 +234,11 @@ export function solveBoard(options: SolveOptions): SolvedBoard {
   const space = new StateSpace(board, rule, phase('positions'), symmetry && symmetry.count > 1 ? symmetry : undefined);
   onProgress('positions', 1, 1);
   const emptyBoardOnly = options.emptyBoardOnly ?? false;
+  const { checkpointSeconds } = options;
+  if (checkpointSeconds !== undefined && !(checkpointSeconds >= 0 && checkpointSeconds < Infinity))
+    throw new InvalidOptionError('checkpointSeconds', checkpointSeconds, 'not a number of seconds, 0 or more');
   const folder = scratchOption(options.scratch);
-  const checkpoint = rule === 'no-cycle' && !emptyBoardOnly ? SearchCheckpoint.in(folder, space, options.checkpointSeconds) : undefined;
+  const checkpoint = rule === 'no-cycle' && !emptyBoardOnly ? SearchCheckpoint.in(folder, space, checkpointSeconds) : undefined;
   if (memory < inMemoryFloor(space)) {
     return rule === 'cycle-draw'
       ? solvedOnDisk(space, memory, folder, onProgress)
