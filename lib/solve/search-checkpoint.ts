@@ -23,7 +23,15 @@ import type { Problem } from '../verify/problems.js';
 import type { HistoryTable } from './history-table.js';
 import type { RetrogradeStats } from './retrograde.js';
 import type { Scoring } from './solve-board.js';
-import { checkSolveValues, readSolveFile, signedBytes, solveHeader, type SolveFileHeader, writeSolveFile } from './solve-db.js';
+import {
+  checkSolveValues,
+  differingField,
+  readSolveFile,
+  signedBytes,
+  solveHeader,
+  type SolveFileHeader,
+  writeSolveFile,
+} from './solve-db.js';
 import type { CycleRule, StateSpace } from './state-space.js';
 import { readTableFile, writeTableFile } from './table-file.js';
 
@@ -136,8 +144,11 @@ export class SearchCheckpoint {
   ): { valued: number; underWay: UnderWay } {
     if (!this.kept) return { valued: 0, underWay: NONE_UNDER_WAY };
     const read = readCheckpoint(this.file);
-    const wrong = typeof read === 'string' ? read : this.mismatch(read.header);
-    if (wrong !== undefined || typeof read === 'string')
+    const wrong =
+      typeof read === 'string'
+        ? read
+        : differingField<SolveFileHeader>(read.header, solveHeader(CHECKPOINT_FORMAT, CHECKPOINT_VERSION, this.space));
+    if (typeof read === 'string' || wrong !== undefined)
       throw new GocountError(`${this.file}: ${wrong}; remove it to solve from the start`, 1, 'GOCOUNT_BAD_FILE');
     const { header } = read;
     for (let s = 0; s < this.space.states; s++) {
@@ -161,15 +172,6 @@ export class SearchCheckpoint {
     if ('problem' in read)
       throw new GocountError(`${this.tableFile}: ${read.problem}; remove it to resume without it`, 1, 'GOCOUNT_BAD_FILE');
     return 'differs' in read ? `not taken back: ${read.differs}` : 'taken back';
-  }
-
-  private mismatch(header: CheckpointHeader): string | undefined {
-    const own = solveHeader(CHECKPOINT_FORMAT, CHECKPOINT_VERSION, this.space);
-    for (const [field, value] of Object.entries(own)) {
-      const theirs = (header as unknown as Record<string, unknown>)[field];
-      if (theirs !== value) return `its ${field} is ${String(theirs)}, this solve's ${value}`;
-    }
-    return undefined;
   }
 
   /** Whether the last checkpoint is `seconds` old. */

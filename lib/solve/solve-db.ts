@@ -80,6 +80,33 @@ export function writeSolveFile(file: string, header: object, parts: ArrayBufferV
   writeFileAtomically(file, Buffer.concat([head, ...bodies, trailer]), temp);
 }
 
+/**
+ * The header line at the start of a solve file of this format, parsed, and where it ends; or what
+ * is wrong with it (`data` may hold only the file's first bytes).
+ */
+export function headerLine<H>(data: Buffer, format: string): { header: H; newline: number } | string {
+  const magic = magicOf(format);
+  const newline = data.indexOf(10);
+  const start = data.subarray(0, magic.length).toString('latin1');
+  if (newline < 0 && start.length > 0 && start === magic.slice(0, start.length)) return `cut short in its header (${data.length} bytes)`;
+  if (newline < 0 || start !== magic) return `not a ${format} file`;
+  try {
+    return { header: JSON.parse(data.subarray(0, newline).toString()) as H, newline };
+  } catch {
+    return 'its header is not JSON';
+  }
+}
+
+/** The first of `fields` whose value in a file's header is not this solve's own, said in words; undefined when all match. */
+export function differingField<H extends object>(theirs: H, own: H, fields = Object.keys(own) as (keyof H)[]): string | undefined {
+  const said = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+  for (const field of fields) {
+    if (JSON.stringify(theirs[field]) !== JSON.stringify(own[field]))
+      return `its ${String(field)} is ${said(theirs[field])}, this solve's ${said(own[field])}`;
+  }
+  return undefined;
+}
+
 /** How a solve file of this format starts: the header's first bytes. */
 const magicOf = (format: string): string => `{"format":"${format}"`;
 
@@ -115,18 +142,10 @@ export function readSolveFile<H extends SolveFileHeader>(
     const { code, message } = error as NodeJS.ErrnoException;
     return code === 'ENOENT' ? 'no such file' : `cannot be read (${message})`;
   }
-  const magic = magicOf(format);
-  const newline = data.indexOf(10);
-  const start = data.subarray(0, magic.length).toString('latin1');
-  if (newline < 0 && start.length > 0 && start === magic.slice(0, start.length)) return `cut short in its header (${data.length} bytes)`;
-  if (newline < 0 || start !== magic) return `not a ${format} file`;
-  let parsed: H;
-  try {
-    parsed = JSON.parse(data.subarray(0, newline).toString()) as H;
-  } catch {
-    return 'its header is not JSON';
-  }
-  const header = versioned(parsed);
+  const line = headerLine<H>(data, format);
+  if (typeof line === 'string') return line;
+  const { newline } = line;
+  const header = versioned(line.header);
   if (typeof header === 'string') return header;
   if (!CYCLE_RULES.includes(header.rule)) return `unknown rule ${header.rule}`;
   if (!SCORINGS.includes(header.scoring)) return `unknown scoring ${header.scoring}`;

@@ -22,7 +22,7 @@ import { crc32 } from 'node:zlib';
 import { syncDirectory } from '../format/atomic.js';
 import type { Problem } from '../verify/problems.js';
 import type { HistoryTable } from './history-table.js';
-import { solveHeader, type SolveFileHeader } from './solve-db.js';
+import { differingField, headerLine, solveHeader, type SolveFileHeader } from './solve-db.js';
 import type { StateSpace } from './state-space.js';
 
 export const TABLE_FORMAT = 'gocount-solve-table';
@@ -152,22 +152,14 @@ function readOpen(
   };
   const start = Buffer.alloc(Math.min(size, HEADER_BYTES));
   readSync(fd, start, 0, start.length, 0);
-  const newline = start.indexOf(10);
-  const magic = `{"format":"${TABLE_FORMAT}"`;
-  if (newline < 0 || !start.subarray(0, newline).toString().startsWith(magic)) return { problem: `not a ${TABLE_FORMAT} file` };
-  let header: TableHeader;
-  try {
-    header = JSON.parse(start.subarray(0, newline).toString()) as TableHeader;
-  } catch {
-    return { problem: 'its header is not JSON' };
-  }
+  const line = headerLine<TableHeader>(start, TABLE_FORMAT);
+  if (typeof line === 'string') return { problem: line };
+  const { header, newline } = line;
   if (header.version !== TABLE_VERSION) return { problem: `version ${header.version}; this gocount reads version ${TABLE_VERSION}` };
   if (space && table) {
-    const own = tableHeader(space, table);
-    for (const field of ['m', 'n', 'rule', 'scoring', 'positions', 'states', 'words', 'exact', 'buckets', 'ways', 'lengths'] as const) {
-      if (JSON.stringify(header[field]) !== JSON.stringify(own[field]))
-        return { differs: `its ${field} is ${JSON.stringify(header[field])}, this solve's ${JSON.stringify(own[field])}` };
-    }
+    const fields = ['m', 'n', 'rule', 'scoring', 'positions', 'states', 'words', 'exact', 'buckets', 'ways', 'lengths'] as const;
+    const differs = differingField(header, tableHeader(space, table), [...fields]);
+    if (differs !== undefined) return { differs };
   }
   if (!Array.isArray(header.lengths) || !header.lengths.every((length) => Number.isSafeInteger(length) && length >= 0))
     return { problem: 'its header gives no byte lengths of its arrays' };
