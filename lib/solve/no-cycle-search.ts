@@ -145,6 +145,9 @@ export class HistorySearch {
     }
   }
 
+  /** valueFrom's moves done so far, and the best they gave: where a search stopped now would resume. */
+  readonly rootDone = { moves: 0, best: 0 };
+
   /** The move being searched from the state the search started at (its child's state), or -1 while none is. */
   get firstMove(): number {
     return this.path.length > 1 ? this.frames.state[1] : -1;
@@ -163,6 +166,8 @@ export class HistorySearch {
     const count = moves.list(s, rootChildren, 0);
     let best = resume ? resume.best : moves.ending === NO_ENDING ? -points : moves.ending;
     for (let i = resume ? resume.moves : 0; i < count && best < points; i++) {
+      this.rootDone.moves = i;
+      this.rootDone.best = best;
       best = Math.max(best, this.moveValue(s, rootChildren[i], best, points));
       onMove(i + 1, best);
     }

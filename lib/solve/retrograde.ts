@@ -320,8 +320,13 @@ export function searchComponents(
     checkpoint!.save(values, done, valued, stats, underWay, search.table);
   };
   const names = emptyBoardOnly ? firstMoveNames(space, root) : new Map<number, string>();
-  search.onNodes = (nodes) =>
+  // The state valueFrom is searching, -1 between two: within it a checkpoint keeps the moves done
+  // and the table, which holds what the move under way has proved so far.
+  let searching = -1;
+  search.onNodes = (nodes) => {
+    if (searching >= 0 && checkpoint!.due) keep({ state: searching, ...search.rootDone });
     progress(valued, states, `${nodes} positions searched${emptyBoardText(search.proved, names.get(search.firstMove))}`);
+  };
   for (let k = 0; k < count; k++) {
     for (let i = byComponent.first[k]; i < byComponent.first[k + 1]; i++) {
       const r = byComponent.ranks[i];
@@ -340,7 +345,9 @@ export function searchComponents(
         const image = symmetric ? imageSearched(s) : -1;
         const resume = restored?.underWay.state === s ? restored.underWay : undefined;
         const onMove = checkpoint ? (moves: number, best: number) => checkpoint.due && keep({ state: s, moves, best }) : undefined;
+        searching = image < 0 && checkpoint ? s : -1;
         const v = image >= 0 ? values[image] : search.valueFrom(s, resume, onMove);
+        searching = -1;
         if (image >= 0) stats.fromImages++;
         if (known[s] && values[s] !== v) stats.revised++;
         values[s] = v;

@@ -37,7 +37,10 @@ import { readTableFile, writeTableFile } from './table-file.js';
 
 export const CHECKPOINT_FORMAT = 'gocount-solve-checkpoint';
 export const CHECKPOINT_VERSION = 1;
-/** Seconds between two checkpoints: what a stopped solve searches again at most, besides the move under way. */
+/**
+ * Seconds between two checkpoints, written when a state or one of its moves is done or, within a
+ * move's search, at a report of its progress: about what a stopped solve searches again.
+ */
 export const CHECKPOINT_SECONDS = 60;
 /**
  * The table of earlier results (lib/solve/table-file.ts) can take gigabytes to save: it is saved
