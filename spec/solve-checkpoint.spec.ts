@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
+import { NODES_PER_REPORT } from '../lib/solve/no-cycle-search.js';
 import { checkCheckpoint, readCheckpoint } from '../lib/solve/search-checkpoint.js';
 import { checkTableFile } from '../lib/solve/table-file.js';
 import { solve, solveBoard, type SolveProgress } from '../lib/solve/solve.js';
@@ -13,9 +14,6 @@ const NAME = 'solve-1x8-no-cycle-tromp-taylor.checkpoint';
 const TABLE = 'solve-1x8-no-cycle-tromp-taylor.table';
 /** A budget that keeps the table of earlier results, saved with each checkpoint, small: the same in every solve, so that it is taken back. */
 const MEMORY = 64 * 2 ** 20;
-
-/** Search nodes between two reports of the history search's progress. */
-const REPORT = 2 ** 16;
 
 /** Stops a solve (by throwing) at the history search's report-th report of its search nodes, within a state's search. */
 function stopAtReport(report: number): SolveProgress {
@@ -62,7 +60,7 @@ test("a no-cycle solve stopped within a state's search resumes from its checkpoi
     state: 14,
     moves: 3,
     best: -3,
-    searchNodes: 2 * REPORT,
+    searchNodes: 2 * NODES_PER_REPORT,
   });
   t.is(
     stopped.done.reduce((sum, d) => sum + d, 0),
@@ -123,7 +121,7 @@ test("a checkpoint written within a move keeps in its table what that move's sea
   const stopped = readCheckpoint(path.join(dir, NAME));
   if (typeof stopped === 'string') return t.fail(stopped);
   // Within the first move of the first state searched: nothing done but the search nodes.
-  t.like(stopped.header, { valued: 0, state: 2, moves: 0, best: -8, searchNodes: REPORT });
+  t.like(stopped.header, { valued: 0, state: 2, moves: 0, best: -8, searchNodes: NODES_PER_REPORT });
 
   const saved = readFileSync(path.join(dir, NAME));
   const savedTable = readFileSync(path.join(dir, TABLE));
@@ -131,14 +129,14 @@ test("a checkpoint written within a move keeps in its table what that move's sea
   // Without the table the resume searches everything again, as the solve run through.
   rmSync(path.join(dir, TABLE));
   const cold = solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY });
-  t.is(cold.stats.searchNodes - REPORT, through.stats.searchNodes);
+  t.is(cold.stats.searchNodes - NODES_PER_REPORT, through.stats.searchNodes);
   writeFileSync(path.join(dir, NAME), saved);
   writeFileSync(path.join(dir, TABLE), savedTable);
   // With it, searching the first move again takes fewer search nodes than the stopped search had taken.
   const warm = solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY });
   t.is(warm.stats.tableResumed, 'taken back');
   const again = warm.stats.searchNodes - through.stats.searchNodes;
-  t.true(again > 0 && again < REPORT, `${again} search nodes more than run through`);
+  t.true(again > 0 && again < NODES_PER_REPORT, `${again} search nodes more than run through`);
   for (const solved of [cold, warm]) t.deepEqual(Array.from(solved.values), Array.from(through.values));
   for (const solved of [through, cold, warm]) solved.dispose();
 });

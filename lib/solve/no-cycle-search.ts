@@ -95,7 +95,7 @@ class Frames {
 export const NO_TWINS: ReadonlyMap<number, number> = new Map();
 
 /** Search nodes between two calls of HistorySearch.onNodes. */
-const NODES_PER_REPORT = 2 ** 16;
+export const NODES_PER_REPORT = 2 ** 16;
 
 /** What HistorySearch.valueByTests found: a state's value and bounds on each of its moves. */
 export interface MoveTests {
