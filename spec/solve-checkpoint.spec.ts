@@ -15,11 +15,13 @@ const TABLE = 'solve-1x8-no-cycle-tromp-taylor.table';
 /** A budget that keeps the table of earlier results, saved with each checkpoint, small: the same in every solve, so that it is taken back. */
 const MEMORY = 64 * 2 ** 20;
 
-/** Stops a solve (by throwing) at the history search's report-th report of its search nodes, within a state's search. */
-function stopAtReport(report: number): SolveProgress {
-  let seen = 0;
+/**
+ * Stops a solve (by throwing) at the history search's report-th report of its search nodes, within
+ * a state's search; `details` gets what each report says.
+ */
+function stopAtReport(report: number, details: string[] = []): SolveProgress {
   return (phase, _done, _total, detail) => {
-    if (phase === 'history search' && detail !== undefined && ++seen === report) throw new Error('stopped');
+    if (phase === 'history search' && detail !== undefined && details.push(detail) === report) throw new Error('stopped');
   };
 }
 
@@ -116,12 +118,15 @@ test("a no-cycle solve stopped within a state's search resumes from its checkpoi
 test("a checkpoint written within a move keeps in its table what that move's search had proved", (t) => {
   const dir = tempScratch(t);
   const through = solveBoard({ m: 1, n: 8, memory: MEMORY });
-  const stop = () => solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY, checkpointSeconds: 0, onProgress: stopAtReport(1) });
+  const details: string[] = [];
+  const stop = () => solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY, checkpointSeconds: 0, onProgress: stopAtReport(1, details) });
   t.throws(stop, { message: 'stopped' });
   const stopped = readCheckpoint(path.join(dir, NAME));
   if (typeof stopped === 'string') return t.fail(stopped);
-  // Within the first move of the first state searched: nothing done but the search nodes.
+  // Within the first move of the first state searched: nothing done but the search nodes. The
+  // progress names the state (its player's stones X) and how far its search has got.
   t.like(stopped.header, { valued: 0, state: 2, moves: 0, best: -8, searchNodes: NODES_PER_REPORT });
+  t.deepEqual(details, ['65536 positions searched; X....... under way, move 1 of 8, depth limit 23']);
 
   const saved = readFileSync(path.join(dir, NAME));
   const savedTable = readFileSync(path.join(dir, TABLE));

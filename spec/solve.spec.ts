@@ -5,6 +5,7 @@ import { crc32 } from 'node:zlib';
 import { checkSolveDb, readSolveDb, writeSolveDb } from '../lib/solve/solve-db.js';
 import { oracleValue } from '../lib/solve/history-search.js';
 import { keyOf, moverOf, opponentOf, SCORINGS, SolveBoard } from '../lib/solve/solve-board.js';
+import { parsePosition, positionText } from '../lib/solve/position-text.js';
 import { solve, solveBoard, solveResult, type MoveValue, type SolvedBoard } from '../lib/solve/solve.js';
 import { AFTER_PASS, CycleRule, KO, PLAIN, StateSpace } from '../lib/solve/state-space.js';
 import { BoardSymmetry } from '../lib/solve/symmetry.js';
@@ -335,6 +336,12 @@ test("verify generates each state's moves as it checks it: every state of 3x3 an
     t.is(damaged(solved, mirror, top)[0]?.problem, `value ${top}, but its symmetric image (state ${s}) has ${solved.values[s]}`, label);
     solved.dispose();
   }
+});
+
+test('a position as text reads back as the same key, the player to move X', (t) => {
+  const board = new SolveBoard(2, 3);
+  for (const text of ['X.O/.XO', '.../...', 'OO./X.X']) t.is(positionText(board, parsePosition(text, board, 'black')), text);
+  t.is(positionText(board, parsePosition('X.O/.XO', board, 'white')), 'O.X/.OX');
 });
 
 test('gocount solve --db FILE --position looks a position up; bad positions get one line', (t) => {

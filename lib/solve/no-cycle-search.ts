@@ -147,6 +147,9 @@ export class HistorySearch {
 
   /** valueFrom's moves done so far, and the best they gave: where a search stopped now would resume. */
   readonly rootDone = { moves: 0, best: 0 };
+  /** How many moves the state valueFrom values has, and the depth limit of the move being searched (for the progress). */
+  rootMoves = 0;
+  depthLimit = Infinity;
 
   /** The move being searched from the state the search started at (its child's state), or -1 while none is. */
   get firstMove(): number {
@@ -163,7 +166,7 @@ export class HistorySearch {
    */
   valueFrom(s: number, resume?: { moves: number; best: number }, onMove: (moves: number, best: number) => void = () => {}): number {
     const { moves, points, rootChildren } = this;
-    const count = moves.list(s, rootChildren, 0);
+    const count = (this.rootMoves = moves.list(s, rootChildren, 0));
     let best = resume ? resume.best : moves.ending === NO_ENDING ? -points : moves.ending;
     for (let i = resume ? resume.moves : 0; i < count && best < points; i++) {
       this.rootDone.moves = i;
@@ -251,8 +254,10 @@ export class HistorySearch {
    * moves deep on 1×n and 4×4, where nearly every bound is barred by the history.
    */
   private deepen(s: number, parity: number, lower = -this.points, upper = this.points): number {
+    this.depthLimit = Infinity;
     if (!this.deepening) return Math.min(upper, Math.max(lower, this.search(s, parity, lower, upper, Infinity, parity)));
     for (let limit = 1; ; limit += DEPTH_STEP) {
+      this.depthLimit = limit;
       for (const prover of [parity, parity ^ 1]) {
         const r = this.search(s, parity, lower, upper, limit, prover);
         if (!this.frames.truncated[this.path.length - 1]) return Math.min(upper, Math.max(lower, r));

@@ -4,7 +4,7 @@
  */
 
 import { UsageError } from '../errors.js';
-import { keyOf, SolveBoard } from './solve-board.js';
+import { keyOf, moverOf, opponentOf, SolveBoard } from './solve-board.js';
 
 /** The key of `text` seen from the player to move, checked against the board's shape. */
 export function parsePosition(text: string, board: SolveBoard, toMove: 'black' | 'white'): number {
@@ -26,4 +26,18 @@ export function parsePosition(text: string, board: SolveBoard, toMove: 'black' |
   });
   if (!board.legal(black, white)) throw new UsageError(`position "${text}": a string has no liberty`);
   return toMove === 'black' ? keyOf(black, white) : keyOf(white, black);
+}
+
+/** The position of `key` as text, the player to move's stones X: what parsePosition reads back. */
+export function positionText(board: SolveBoard, key: number): string {
+  const rows: string[] = [];
+  for (let r = board.m - 1; r >= 0; r--) {
+    let row = '';
+    for (let c = 0; c < board.n; c++) {
+      const point = 1 << (r * board.n + c);
+      row += moverOf(key) & point ? 'X' : opponentOf(key) & point ? 'O' : '.';
+    }
+    rows.push(row);
+  }
+  return rows.join('/');
 }

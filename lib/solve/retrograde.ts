@@ -27,7 +27,8 @@ import { ForcedBounds } from './forced-bounds.js';
 import { HistorySearch, NO_TWINS, TABLE_BYTES } from './no-cycle-search.js';
 import { EXACT_SITUATIONS, HASHED_BITS } from './history-path.js';
 import { GraphMoves, type PositionSuccessors, type SearchMoves } from './search-moves.js';
-import { PLAIN, type PhaseProgress, type StateSpace } from './state-space.js';
+import { positionText } from './position-text.js';
+import { AFTER_PASS, PLAIN, type PhaseProgress, type StateSpace } from './state-space.js';
 import type { SearchCheckpoint, UnderWay } from './search-checkpoint.js';
 import { BoardSymmetry } from './symmetry.js';
 import { spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
@@ -321,11 +322,12 @@ export function searchComponents(
   };
   const names = emptyBoardOnly ? firstMoveNames(space, root) : new Map<number, string>();
   // The state valueFrom is searching, -1 between two: within it a checkpoint keeps the moves done
-  // and the table, which holds what the move under way has proved so far.
+  // and the table, which holds what the move under way has proved so far; the progress names it.
   let searching = -1;
   search.onNodes = (nodes) => {
-    if (searching >= 0 && checkpoint!.due) keep({ state: searching, ...search.rootDone });
-    progress(valued, states, `${nodes} positions searched${emptyBoardText(search.proved, names.get(search.firstMove))}`);
+    if (searching >= 0 && checkpoint?.due) keep({ state: searching, ...search.rootDone });
+    const detail = searching >= 0 ? underWayText(space, search, searching) : emptyBoardText(search.proved, names.get(search.firstMove));
+    progress(valued, states, `${nodes} positions searched${detail}`);
   };
   for (let k = 0; k < count; k++) {
     for (let i = byComponent.first[k]; i < byComponent.first[k + 1]; i++) {
@@ -345,7 +347,7 @@ export function searchComponents(
         const image = symmetric ? imageSearched(s) : -1;
         const resume = restored?.underWay.state === s ? restored.underWay : undefined;
         const onMove = checkpoint ? (moves: number, best: number) => checkpoint.due && keep({ state: s, moves, best }) : undefined;
-        searching = image < 0 && checkpoint ? s : -1;
+        searching = image < 0 ? s : -1;
         const v = image >= 0 ? values[image] : search.valueFrom(s, resume, onMove);
         searching = -1;
         if (image >= 0) stats.fromImages++;
@@ -368,6 +370,14 @@ export function searchComponents(
   stats.searchNodes = search.nodes;
   stats.tableHits = search.table?.hits ?? 0;
   return search;
+}
+
+/** The state valueFrom is searching, as text, and how far its search has got, for the progress. */
+function underWayText(space: StateSpace, search: HistorySearch, s: number): string {
+  const position = positionText(space.board, space.keyOfState(s));
+  const status = space.statusOfState(s) === AFTER_PASS ? ' after a pass' : '';
+  const limit = search.depthLimit < Infinity ? `, depth limit ${search.depthLimit}` : '';
+  return `; ${position}${status} under way, move ${search.rootDone.moves + 1} of ${search.rootMoves}${limit}`;
 }
 
 /** What valueEmptyBoard has found so far, and the first move it is searching, for the progress. */
