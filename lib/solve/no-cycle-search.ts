@@ -162,17 +162,20 @@ export class HistorySearch {
    * One search of s deepened as a whole went over every move again at each limit, a move needing a
    * deep proof holding the others to its depth (docs/solve.md, "Depth-limited searches").
    * `resume`: the first `moves` moves were searched before, giving `best` with the game's end;
-   * `onMove` is told the same after each move (lib/solve/search-checkpoint.ts).
+   * rootDone says the same as the search goes, and `onMove` is called after each move
+   * (lib/solve/search-checkpoint.ts).
    */
-  valueFrom(s: number, resume?: { moves: number; best: number }, onMove: (moves: number, best: number) => void = () => {}): number {
-    const { moves, points, rootChildren } = this;
+  valueFrom(s: number, resume?: { moves: number; best: number }, onMove: () => void = () => {}): number {
+    const { moves, points, rootChildren, rootDone } = this;
     const count = (this.rootMoves = moves.list(s, rootChildren, 0));
     let best = resume ? resume.best : moves.ending === NO_ENDING ? -points : moves.ending;
-    for (let i = resume ? resume.moves : 0; i < count && best < points; i++) {
-      this.rootDone.moves = i;
-      this.rootDone.best = best;
+    rootDone.moves = resume ? resume.moves : 0;
+    rootDone.best = best;
+    for (let i = rootDone.moves; i < count && best < points; i++) {
       best = Math.max(best, this.moveValue(s, rootChildren[i], best, points));
-      onMove(i + 1, best);
+      rootDone.moves = i + 1;
+      rootDone.best = best;
+      onMove();
     }
     return best;
   }

@@ -324,8 +324,11 @@ export function searchComponents(
   // The state valueFrom is searching, -1 between two: within it a checkpoint keeps the moves done
   // and the table, which holds what the move under way has proved so far; the progress names it.
   let searching = -1;
+  const keepUnderWay = () => {
+    if (checkpoint?.due) keep({ state: searching, ...search.rootDone });
+  };
   search.onNodes = (nodes) => {
-    if (searching >= 0 && checkpoint?.due) keep({ state: searching, ...search.rootDone });
+    if (searching >= 0) keepUnderWay();
     const detail = searching >= 0 ? underWayText(space, search, searching) : emptyBoardText(search.proved, names.get(search.firstMove));
     progress(valued, states, `${nodes} positions searched${detail}`);
   };
@@ -346,9 +349,8 @@ export function searchComponents(
         progress(valued, states);
         const image = symmetric ? imageSearched(s) : -1;
         const resume = restored?.underWay.state === s ? restored.underWay : undefined;
-        const onMove = checkpoint ? (moves: number, best: number) => checkpoint.due && keep({ state: s, moves, best }) : undefined;
         searching = image < 0 ? s : -1;
-        const v = image >= 0 ? values[image] : search.valueFrom(s, resume, onMove);
+        const v = image >= 0 ? values[image] : search.valueFrom(s, resume, keepUnderWay);
         searching = -1;
         if (image >= 0) stats.fromImages++;
         if (known[s] && values[s] !== v) stats.revised++;
