@@ -1,6 +1,6 @@
 import test from 'ava';
 import { ForcedBounds } from '../lib/solve/forced-bounds.js';
-import { HistoryPath, SituationBits } from '../lib/solve/history-path.js';
+import { groupShiftOf, HistoryPath, SituationBits } from '../lib/solve/history-path.js';
 import { Dependencies, UNLISTED } from '../lib/solve/history-table.js';
 import { MoveGraph } from '../lib/solve/move-graph.js';
 import { forwardCheck, positionComponents, RetrogradeStats, SearchAids, solveNoCycle } from '../lib/solve/retrograde.js';
@@ -120,6 +120,25 @@ test("hashed history filters change no no-cycle value: every state of 2x4 and 3x
     const exactTests = noCycleValues(m, n, scoring, { emptyBoardOnly: true });
     const hashedTests = noCycleValues(m, n, scoring, { emptyBoardOnly: true, exactSituations: 0, tableBytes: 40_000 });
     t.deepEqual(hashedTests.values, exactTests.values, `${m}x${n}, the empty board's tests`);
+  }
+});
+
+test('an exact filter takes whole groups of words, at most 32 of them, with a bit for every situation', (t) => {
+  // 1×7, 1×9, 1×10, 1×11 and 1×12's situations, and the smallest boards'.
+  const expected = new Map([
+    [2, 1],
+    [1_734, 56],
+    [13_298, 416],
+    [36_826, 1_152],
+    [101_982, 3_200],
+    [282_418, 9_216],
+  ]);
+  for (const [situations, words] of expected) {
+    const bits = new SituationBits(situations, situations);
+    t.is(bits.words, words, `${situations} situations`);
+    const size = 2 ** groupShiftOf(words);
+    t.is(words % size, 0, `${situations} situations: whole groups of ${size} words`);
+    t.true(words / size <= 32 && words * 32 >= situations && (words - size) * 32 < situations);
   }
 });
 

@@ -16,7 +16,7 @@ import type { StateSpace } from './state-space.js';
 import { NONE } from './threshold-sets.js';
 
 /**
- * The most situations whose filters are exact, a bit each: 1×11's 101,982 (16 KiB a filter). Above
+ * The most situations whose filters are exact, a bit each: 1×11's 101,982 (12.5 KiB a filter). Above
  * it a filter hashes them into 2,048 bits, and a stored result is often refused for a situation
  * its proof never met, which stalls long searches: 1×9 (13,298 situations), hashed, had not valued
  * 1% of its states in 600 s; exact, its whole database takes 4 s.
@@ -36,9 +36,10 @@ export class SituationBits {
 
   constructor(situations: number, exactUpTo = EXACT_SITUATIONS, hashedBits = HASHED_BITS) {
     this.exact = situations <= exactUpTo;
-    const bits = this.exact ? Math.max(32, 2 ** Math.ceil(Math.log2(situations))) : hashedBits;
-    this.words = bits >>> 5;
-    this.shift = 32 - Math.log2(bits >>> 1);
+    // Exact filters take whole groups of words, not a power of two: 1×11's 101,982 situations
+    // fit in 3,200 words where a power of two takes 4,096, and the same budget holds more entries.
+    this.words = this.exact ? wholeGroups(Math.ceil(situations / 32)) : hashedBits >>> 5;
+    this.shift = 32 - Math.log2(hashedBits >>> 1);
   }
 
   /** A situation's bit; the parity is the lowest bit, so swapping parities swaps adjacent bits. */
@@ -46,6 +47,20 @@ export class SituationBits {
     if (this.exact) return situation;
     return ((Math.imul(situation >>> 1, 0x9e3779b1) >>> this.shift) << 1) | (situation & 1);
   }
+}
+
+/**
+ * Words per group of a filter of this many words, as a shift: a 32nd of the filter, rounded up
+ * to a power of two, or one word. A record marks the groups it has touched in one 32-bit word.
+ */
+export function groupShiftOf(words: number): number {
+  return Math.max(0, Math.ceil(Math.log2(words)) - 5);
+}
+
+/** At least this many words, in whole groups. */
+function wholeGroups(words: number): number {
+  const size = 2 ** groupShiftOf(words);
+  return Math.ceil(words / size) * size;
 }
 
 /** A filter word with the parities of its situations swapped. */

@@ -16,7 +16,7 @@
  * either player to move.
  */
 
-import { grown, HistoryPath, SituationBits, swapParities } from './history-path.js';
+import { groupShiftOf, grown, HistoryPath, SituationBits, swapParities } from './history-path.js';
 
 /** The most earlier-history situations a bound may depend on being there. */
 const BLOCKED = 16;
@@ -60,12 +60,12 @@ export class Dependencies {
   threshold: Int8Array;
   entered: Uint32Array;
   readonly words: number;
-  /** Words per group: a 32nd of the filter, or one word. */
+  /** Words per group, as a shift (groupShiftOf). */
   private readonly groupShift: number;
 
   constructor(words: number, records: number) {
     this.words = words;
-    this.groupShift = Math.max(0, Math.log2(words) - 5);
+    this.groupShift = groupShiftOf(words);
     this.reached = new Uint32Array(records * words);
     this.groups = new Uint32Array(records);
     this.list = new Uint16Array(records * LISTED_WORDS);
