@@ -325,10 +325,10 @@ export function searchComponents(
   // and the table, which holds what the move under way has proved so far; the progress names it.
   let searching = -1;
   const keepUnderWay = () => {
-    if (checkpoint?.due) keep({ state: searching, ...search.rootDone });
+    if (searching >= 0 && checkpoint?.due) keep({ state: searching, ...search.rootDone });
   };
   search.onNodes = (nodes) => {
-    if (searching >= 0) keepUnderWay();
+    keepUnderWay();
     const detail = searching >= 0 ? underWayText(space, search, searching) : emptyBoardText(search.proved, names.get(search.firstMove));
     progress(valued, states, `${nodes} positions searched${detail}`);
   };
