@@ -3,7 +3,6 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { NODES_PER_REPORT } from '../lib/solve/no-cycle-search.js';
 import { checkCheckpoint, readCheckpoint } from '../lib/solve/search-checkpoint.js';
 import { checkTableFile } from '../lib/solve/table-file.js';
 import { solve, solveBoard, type SolveProgress } from '../lib/solve/solve.js';
@@ -14,6 +13,8 @@ const NAME = 'solve-1x8-no-cycle-tromp-taylor.checkpoint';
 const TABLE = 'solve-1x8-no-cycle-tromp-taylor.table';
 /** A budget that keeps the table of earlier results, saved with each checkpoint, small: the same in every solve, so that it is taken back. */
 const MEMORY = 64 * 2 ** 20;
+/** Search nodes between two reports of the solves stopped at one: 1x8's solve takes 121,502 search nodes, 29 reports. */
+const EVERY = 4096;
 
 /**
  * Stops a solve (by throwing) at the history search's report-th report of its search nodes, within
@@ -43,30 +44,37 @@ test("a no-cycle solve stopped within a state's search resumes from its checkpoi
   t.throws(() => solveBoard({ m: 1, n: 8, scratch: dir, checkpointSeconds: -1 }), {
     message: 'checkpointSeconds -1: not a number of seconds, 0 or more',
   });
-
-  t.throws(() => solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY, checkpointSeconds: 0, onProgress: stopAtReport(2) }), {
-    message: 'stopped',
+  t.throws(() => solveBoard({ m: 1, n: 8, scratch: dir, nodesPerReport: 0.5 }), {
+    message: 'nodesPerReport 0.5: not a whole number of search nodes, 1 or more',
   });
+
+  t.throws(
+    () =>
+      solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY, checkpointSeconds: 0, nodesPerReport: EVERY, onProgress: stopAtReport(19) }),
+    {
+      message: 'stopped',
+    },
+  );
   t.deepEqual(readdirSync(dir).sort(), [NAME, TABLE], 'the checkpoint and the table, and no temporary file');
   const file = path.join(dir, NAME);
   const stopped = readCheckpoint(file);
   if (typeof stopped === 'string') return t.fail(stopped);
-  // The 13th state searched was under way: 12 states valued, 3 of its moves searched, the checkpoint
-  // written at the report within the 4th.
+  // The 9th state searched (X.X.....) was under way: 8 states valued, 4 of its moves searched, the
+  // checkpoint written at the report within the 5th.
   t.like(stopped.header, {
     m: 1,
     n: 8,
     rule: 'no-cycle',
     states: 4802,
-    valued: 12,
-    state: 14,
-    moves: 3,
+    valued: 8,
+    state: 10,
+    moves: 4,
     best: -3,
-    searchNodes: 2 * NODES_PER_REPORT,
+    searchNodes: 19 * EVERY,
   });
   t.is(
     stopped.done.reduce((sum, d) => sum + d, 0),
-    12,
+    8,
   );
   for (let s = 0; s < 4802; s++) if (stopped.done[s]) t.is(stopped.values[s], through.values[s], `state ${s}`);
   t.deepEqual(checkCheckpoint(file).problems, []);
@@ -93,7 +101,7 @@ test("a no-cycle solve stopped within a state's search resumes from its checkpoi
   writeFileSync(file, saved);
   writeFileSync(path.join(dir, TABLE), savedTable);
   const resumed = solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY });
-  t.like(resumed.stats, { resumed: 12, tableResumed: 'taken back' });
+  t.like(resumed.stats, { resumed: 8, tableResumed: 'taken back' });
   t.true(
     resumed.stats.searchNodes < cold.stats.searchNodes,
     `${resumed.stats.searchNodes} search nodes with the table, ${cold.stats.searchNodes} without`,
@@ -119,14 +127,23 @@ test("a checkpoint written within a move keeps in its table what that move's sea
   const dir = tempScratch(t);
   const through = solveBoard({ m: 1, n: 8, memory: MEMORY });
   const details: string[] = [];
-  const stop = () => solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY, checkpointSeconds: 0, onProgress: stopAtReport(1, details) });
+  const stop = () =>
+    solveBoard({
+      m: 1,
+      n: 8,
+      scratch: dir,
+      memory: MEMORY,
+      checkpointSeconds: 0,
+      nodesPerReport: EVERY,
+      onProgress: stopAtReport(1, details),
+    });
   t.throws(stop, { message: 'stopped' });
   const stopped = readCheckpoint(path.join(dir, NAME));
   if (typeof stopped === 'string') return t.fail(stopped);
   // Within the first move of the first state searched: nothing done but the search nodes. The
   // progress names the state (its player's stones X) and how far its search has got.
-  t.like(stopped.header, { valued: 0, state: 2, moves: 0, best: -8, searchNodes: NODES_PER_REPORT });
-  t.deepEqual(details, ['65536 positions searched; X....... under way, move 1 of 8, depth limit 23']);
+  t.like(stopped.header, { valued: 0, state: 2, moves: 0, best: -8, searchNodes: EVERY });
+  t.deepEqual(details, ['4096 positions searched; X....... under way, move 1 of 8, depth limit 9']);
 
   const saved = readFileSync(path.join(dir, NAME));
   const savedTable = readFileSync(path.join(dir, TABLE));
@@ -134,14 +151,14 @@ test("a checkpoint written within a move keeps in its table what that move's sea
   // Without the table the resume searches everything again, as the solve run through.
   rmSync(path.join(dir, TABLE));
   const cold = solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY });
-  t.is(cold.stats.searchNodes - NODES_PER_REPORT, through.stats.searchNodes);
+  t.is(cold.stats.searchNodes - EVERY, through.stats.searchNodes);
   writeFileSync(path.join(dir, NAME), saved);
   writeFileSync(path.join(dir, TABLE), savedTable);
   // With it, searching the first move again takes fewer search nodes than the stopped search had taken.
   const warm = solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY });
   t.is(warm.stats.tableResumed, 'taken back');
   const again = warm.stats.searchNodes - through.stats.searchNodes;
-  t.true(again > 0 && again < NODES_PER_REPORT, `${again} search nodes more than run through`);
+  t.true(again > 0 && again < EVERY, `${again} search nodes more than run through`);
   for (const solved of [cold, warm]) t.deepEqual(Array.from(solved.values), Array.from(through.values));
   for (const solved of [through, cold, warm]) solved.dispose();
 });
@@ -154,7 +171,7 @@ test('a checkpoint of a solve with its moves generated (a budget below them) res
   t.throws(stop, { message: 'stopped' });
   const stopped = readCheckpoint(path.join(dir, 'solve-3x3-no-cycle-tromp-taylor.checkpoint'));
   if (typeof stopped === 'string') return t.fail(stopped);
-  t.like(stopped.header, { valued: 1469, state: 1471, moves: 5, best: 3 });
+  t.like(stopped.header, { valued: 1806, state: 1808, moves: 0, best: -9 });
   const resumed = solveBoard({ m: 3, n: 3, scratch: dir, memory: MEMORY });
   t.false(resumed.stats.statesOnDisk);
   t.regex(resumed.stats.tableResumed, /^not taken back: /);
@@ -166,7 +183,9 @@ test('gocount solve resumes from the checkpoint in --scratch and removes it once
   const dir = tempScratch(t);
   const db = path.join(dir, 'through.db');
   t.is(runCli(['solve', '1x8', '--db', db, '--scratch', dir, '--memory', '64M', '--quiet']).status, 0);
-  t.throws(() => solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY, checkpointSeconds: 0, onProgress: stopAtReport(2) }));
+  t.throws(() =>
+    solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY, checkpointSeconds: 0, nodesPerReport: EVERY, onProgress: stopAtReport(19) }),
+  );
   const file = path.join(dir, NAME);
   const saved = readFileSync(file);
   const table = path.join(dir, TABLE);
@@ -176,7 +195,7 @@ test('gocount solve resumes from the checkpoint in --scratch and removes it once
   const resumed = runCli(['solve', '1x8', '--db', resumedDb, '--scratch', dir, '--memory', '64M', '--stats']);
   t.is(resumed.status, 0, resumed.stderr);
   t.is(resumed.stderr.split('\n')[0], `solve 1x8: resuming from ${file}`);
-  t.regex(resumed.stdout, /; resumed with 12 states valued, the table of earlier results taken back\n/);
+  t.regex(resumed.stdout, /; resumed with 8 states valued, the table of earlier results taken back\n/);
   t.deepEqual(readFileSync(resumedDb), readFileSync(db));
   t.deepEqual(readdirSync(dir).sort(), ['resumed.db', 'through.db'], 'the checkpoint and its table removed');
 
@@ -218,7 +237,9 @@ test('gocount solve resumes from the checkpoint in --scratch and removes it once
 
 test('verify names a value of a checkpoint its moves contradict, and a count of states valued the file does not mark', (t) => {
   const dir = tempScratch(t);
-  t.throws(() => solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY, checkpointSeconds: 0, onProgress: stopAtReport(2) }));
+  t.throws(() =>
+    solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY, checkpointSeconds: 0, nodesPerReport: EVERY, onProgress: stopAtReport(19) }),
+  );
   const file = path.join(dir, NAME);
   const read = readCheckpoint(file);
   if (typeof read === 'string') return t.fail(read);
@@ -233,6 +254,6 @@ test('verify names a value of a checkpoint its moves contradict, and a count of 
   t.deepEqual(checkCheckpoint(file).problems, [
     { file, record: first, problem: "value -8, but the game's end or a move out of its cycle gives 8" },
   ]);
-  rewriteHeader(file, (header) => ({ ...header, valued: 13 }));
-  t.deepEqual(checkCheckpoint(file).problems, [{ file, problem: 'the header gives 13 states valued, the file marks 12' }]);
+  rewriteHeader(file, (header) => ({ ...header, valued: 9 }));
+  t.deepEqual(checkCheckpoint(file).problems, [{ file, problem: 'the header gives 9 states valued, the file marks 8' }]);
 });

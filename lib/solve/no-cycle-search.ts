@@ -30,6 +30,8 @@ export const TABLE_BYTES = 256 * 2 ** 20;
  * doubling each round had not reached them in 200 s.
  */
 const DEPTH_STEP = 2;
+/** deepen: the player whose move is searched proves their bound at every second limit only. */
+const OTHER_PROVER_EVERY = 2;
 
 /** The dependency records of the node at depth d: of its lower bound, its upper bound, all its moves, its best move. */
 const LOWER = 0;
@@ -94,7 +96,7 @@ class Frames {
 /** No move of the root left out (HistorySearch.valueByTests). */
 export const NO_TWINS: ReadonlyMap<number, number> = new Map();
 
-/** Search nodes between two calls of HistorySearch.onNodes. */
+/** Search nodes between two calls of HistorySearch.onNodes, unless a solve asks for another count. */
 export const NODES_PER_REPORT = 2 ** 16;
 
 /** What HistorySearch.valueByTests found: a state's value and bounds on each of its moves. */
@@ -107,8 +109,9 @@ export interface MoveTests {
 
 export class HistorySearch {
   nodes = 0;
-  /** Called every NODES_PER_REPORT search nodes: a search of one state can take hours. */
+  /** Called every nodesPerReport search nodes: a search of one state can take hours. */
   onNodes: (nodes: number) => void = () => {};
+  nodesPerReport = NODES_PER_REPORT;
   /** The range valueByTests's tests have narrowed the value to so far (empty before it runs). */
   readonly proved = { lower: 1, upper: 0 };
   readonly table?: HistoryTable;
@@ -252,16 +255,20 @@ export class HistorySearch {
    * The value of s, at the end of the path with this parity, within [lower, upper] (a value outside
    * comes back as the end it is beyond): depth-limited searches, the limit
    * growing by DEPTH_STEP moves, each player in turn proving their bound, until the bounds meet or
-   * a search is not cut by its limit. A short proof is found before a long one, and its path is
+   * a search is not cut by its limit. The player whose move led to s proves theirs at every
+   * OTHER_PROVER_EVERY-th limit only, the first included: only one of a limit's two searches can end
+   * the deepening, and the other's results mostly serve the next limit, which repeats them
+   * (docs/solve.md, "Depth-limited searches"). A short proof is found before a long one, and its path is
    * short enough to leave the forced bounds sound: a proof found at full depth runs hundreds of
    * moves deep on 1×n and 4×4, where nearly every bound is barred by the history.
    */
   private deepen(s: number, parity: number, lower = -this.points, upper = this.points): number {
     this.depthLimit = Infinity;
     if (!this.deepening) return Math.min(upper, Math.max(lower, this.search(s, parity, lower, upper, Infinity, parity)));
-    for (let limit = 1; ; limit += DEPTH_STEP) {
+    for (let limit = 1, round = 0; ; limit += DEPTH_STEP, round++) {
       this.depthLimit = limit;
       for (const prover of [parity, parity ^ 1]) {
+        if (prover !== parity && round % OTHER_PROVER_EVERY !== 0) continue;
         const r = this.search(s, parity, lower, upper, limit, prover);
         if (!this.frames.truncated[this.path.length - 1]) return Math.min(upper, Math.max(lower, r));
         if (prover === parity) lower = Math.max(lower, Math.min(r, upper));
@@ -332,7 +339,7 @@ export class HistorySearch {
    */
   private enter(d: number): boolean {
     const { moves, bounds, path, deps, table, points, frames: f } = this;
-    if (++this.nodes % NODES_PER_REPORT === 0) this.onNodes(this.nodes);
+    if (++this.nodes % this.nodesPerReport === 0) this.onNodes(this.nodes);
     const s = f.state[d];
     const parity = f.parity[d];
     let alpha = f.alpha[d];

@@ -63,9 +63,14 @@ export interface SolveOptions {
    */
   readonly checkpointSeconds?: number;
   /**
+   * Under no-cycle, search nodes between two reports of the history search's progress (default
+   * 65,536): within a state's search, a checkpoint is written at a report.
+   */
+  readonly nodesPerReport?: number;
+  /**
    * Called as each phase advances, and with done = total when it ends. In the history search, where
-   * one state's search can take minutes, also every 65,536 search nodes, with `detail` "N positions
-   * searched" (done unchanged).
+   * one state's search can take minutes, also every nodesPerReport search nodes, with `detail` "N
+   * positions searched" (done unchanged).
    */
   readonly onProgress?: SolveProgress;
 }
@@ -135,6 +140,13 @@ function solvedBoard(
 ): SolvedBoard {
   const dispose = () => graph.dispose();
   return { space: graph.space, graph, edges: graph.edges, values, stats, search, emptyBoardOnly, checkpoint, dispose };
+}
+
+/** What the history search of a no-cycle solve is asked to do beside its table. */
+interface SearchSettings {
+  readonly emptyBoardOnly: boolean;
+  readonly checkpoint?: SearchCheckpoint;
+  readonly nodesPerReport?: number;
 }
 
 /** Progress callbacks per phase. */
@@ -237,12 +249,16 @@ export function solveBoard(options: SolveOptions): SolvedBoard {
   const { checkpointSeconds } = options;
   if (checkpointSeconds !== undefined && !(checkpointSeconds >= 0 && checkpointSeconds < Infinity))
     throw new InvalidOptionError('checkpointSeconds', checkpointSeconds, 'not a number of seconds, 0 or more');
+  const { nodesPerReport } = options;
+  if (nodesPerReport !== undefined && !(Number.isSafeInteger(nodesPerReport) && nodesPerReport > 0))
+    throw new InvalidOptionError('nodesPerReport', nodesPerReport, 'not a whole number of search nodes, 1 or more');
   const folder = scratchOption(options.scratch);
   const checkpoint = rule === 'no-cycle' && !emptyBoardOnly ? SearchCheckpoint.in(folder, space, checkpointSeconds) : undefined;
+  const settings = { emptyBoardOnly, checkpoint, nodesPerReport };
   if (memory < inMemoryFloor(space)) {
     return rule === 'cycle-draw'
       ? solvedOnDisk(space, memory, folder, onProgress)
-      : solvedGenerated(space, memory, folder, onProgress, emptyBoardOnly, checkpoint);
+      : solvedGenerated(space, memory, folder, onProgress, settings);
   }
   // no-cycle's history search reads the moves at random: when they outgrow memory, it generates
   // them as it goes instead of reading them from a file.
@@ -257,12 +273,12 @@ export function solveBoard(options: SolveOptions): SolvedBoard {
   try {
     graph = new MoveGraph(space, phase('moves'), spill);
   } catch (error) {
-    if (error instanceof MovesBeyondMemory) return solvedGenerated(space, memory, folder, onProgress, emptyBoardOnly, checkpoint);
+    if (error instanceof MovesBeyondMemory) return solvedGenerated(space, memory, folder, onProgress, settings);
     throw error;
   }
   onProgress('moves', 1, 1);
   try {
-    return solveGraph(graph, rule, memory, onProgress, emptyBoardOnly, checkpoint);
+    return solveGraph(graph, rule, memory, onProgress, settings);
   } catch (error) {
     graph.dispose();
     throw error;
@@ -331,8 +347,7 @@ function solvedGenerated(
   memory: number,
   folder: string,
   onProgress: SolveProgress,
-  emptyBoardOnly: boolean,
-  checkpoint?: SearchCheckpoint,
+  settings: SearchSettings,
 ): SolvedBoard {
   if (memory < generatedFloor(space)) throw tooLarge(space, generatedFloor(space), memory);
   const phase = phases(onProgress);
@@ -347,11 +362,11 @@ function solvedGenerated(
   const known = new Uint8Array(space.states);
   const search = searchComponents(moves, parts, aids.bounds, values, known, stats, phase('history search'), {
     tableBytes: memory - held - minWork(space.states),
-    emptyBoardOnly,
     guess: aids.values[space.stateOf(0, PLAIN)],
-    checkpoint,
+    ...settings,
   });
   onProgress('history search', 1, 1);
+  const { emptyBoardOnly, checkpoint } = settings;
   return { space, edges: aids.edges, values, stats, search, emptyBoardOnly, checkpoint, dispose: () => {} };
 }
 
@@ -363,14 +378,7 @@ function tableBudget(graph: MoveGraph, memory: number): number {
   return Math.max(0, memory - perState * states - perPosition * positions - MOVE_BYTES * graph.edges);
 }
 
-function solveGraph(
-  graph: MoveGraph,
-  rule: CycleRule,
-  memory: number,
-  onProgress: SolveProgress,
-  emptyBoardOnly: boolean,
-  checkpoint?: SearchCheckpoint,
-): SolvedBoard {
+function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgress: SolveProgress, settings: SearchSettings): SolvedBoard {
   const phase = phases(onProgress);
   const states = graph.states;
   const values = new Int8Array(states);
@@ -392,10 +400,10 @@ function solveGraph(
     values.set(exact);
     return solvedBoard(graph, values, stats);
   }
-  const aids = { tableBytes: tableBudget(graph, memory), emptyBoardOnly, checkpoint };
+  const aids = { tableBytes: tableBudget(graph, memory), ...settings };
   const search = solveNoCycle(graph, parts!, values, known, stats, phase('history search'), aids);
   onProgress('history search', 1, 1);
-  return solvedBoard(graph, values, stats, search, emptyBoardOnly, checkpoint);
+  return solvedBoard(graph, values, stats, search, settings.emptyBoardOnly, settings.checkpoint);
 }
 
 export function solve(options: SolveOptions): SolveResult {
