@@ -24,7 +24,7 @@
 
 import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
 import { ForcedBounds } from './forced-bounds.js';
-import { HistorySearch, NO_TWINS, NODES_PER_REPORT, TABLE_BYTES } from './no-cycle-search.js';
+import { HistorySearch, NO_TWINS, TABLE_BYTES } from './no-cycle-search.js';
 import { EXACT_SITUATIONS, HASHED_BITS } from './history-path.js';
 import { GraphMoves, type PositionSuccessors, type SearchMoves } from './search-moves.js';
 import { positionText } from './position-text.js';
@@ -290,7 +290,7 @@ export function searchComponents(
     deepening = true,
     exactSituations = EXACT_SITUATIONS,
     checkpoint,
-    nodesPerReport = NODES_PER_REPORT,
+    nodesPerReport,
   }: SearchAids,
 ): HistorySearch {
   const { space } = moves;
@@ -306,7 +306,7 @@ export function searchComponents(
   const exactUpTo = emptyBoardOnly ? Math.min(exactSituations, EMPTY_BOARD_FILTER_BITS) : exactSituations;
   const hashedBits = emptyBoardOnly ? EMPTY_BOARD_FILTER_BITS : HASHED_BITS;
   const search = new HistorySearch(moves, values, component, bounds, tableBytes, deepening, exactUpTo, hashedBits);
-  search.nodesPerReport = nodesPerReport;
+  if (nodesPerReport !== undefined) search.nodesPerReport = nodesPerReport;
   // A state and its images under the board's symmetries have the same value with no earlier
   // history: the symmetry maps the games from one onto the games from the other.
   const symmetry = new BoardSymmetry(space.board.m, space.board.n);
