@@ -103,7 +103,12 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
           'tromp-taylor (the default): empty points reaching both colours count for nobody; split-shared: they are split, an odd one to the player who passed first (the paper)',
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON (its value field is the value)' })
-      .option('stats', { type: 'boolean', default: false, describe: 'also print the retrograde analysis: epochs, cycles, states by value' })
+      .option('stats', {
+        type: 'boolean',
+        default: false,
+        describe:
+          'also print the retrograde analysis: epochs, cycles, the history search and its table of earlier results, states by value',
+      })
       .option('db', { type: 'string', describe: 'with a size: write the database to FILE; with --position: read it from FILE' })
       .option('position', { type: 'string', describe: 'look a position up in --db: rows from the top, separated by /, of X, O and .' })
       .option('to-move', {
@@ -217,7 +222,8 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
           ? `positions in cycles: not found, the ${r.statesOnDisk ? 'states' : 'moves'} were kept on disk (beyond --memory)`
           : `positions in cycles: ${r.cyclePositions} in ${r.cycleComponents} components (largest ${r.largestComponent}), ${r.cycleStates} states` +
               (result.rule === 'no-cycle'
-                ? `; history search: ${r.searchNodes} positions, ${r.tableHits} bounded by earlier results, ` +
+                ? `; history search: ${r.searchNodes} positions, ${r.tableHits} bounded by earlier results ` +
+                  `(a table of ${r.tableEntries} entries, ${formatBytes(r.tableBytes)}), ` +
                   `${r.fromImages} states valued by a symmetric image, ${r.revised} forward-checked values revised` +
                   (r.resumed > 0 ? `; resumed with ${r.resumed} states valued, the table of earlier results ${r.tableResumed}` : '')
                 : ''),

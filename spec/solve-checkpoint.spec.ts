@@ -196,6 +196,7 @@ test('gocount solve resumes from the checkpoint in --scratch and removes it once
   t.is(resumed.status, 0, resumed.stderr);
   t.is(resumed.stderr.split('\n')[0], `solve 1x8: resuming from ${file}`);
   t.regex(resumed.stdout, /; resumed with 8 states valued, the table of earlier results taken back\n/);
+  t.regex(resumed.stdout, / bounded by earlier results \(a table of 42048 entries, 63 MiB\), /);
   t.deepEqual(readFileSync(resumedDb), readFileSync(db));
   t.deepEqual(readdirSync(dir).sort(), ['resumed.db', 'through.db'], 'the checkpoint and its table removed');
 

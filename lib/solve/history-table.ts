@@ -294,6 +294,16 @@ export class HistoryTable {
     return [this.next, this.state, this.lower, this.upper, ...this.deps.arrays()];
   }
 
+  /** The entries the table holds at most. */
+  get entries(): number {
+    return this.buckets * this.ways;
+  }
+
+  /** The bytes its arrays take. */
+  get bytes(): number {
+    return this.arrays().reduce((sum, array) => sum + array.byteLength, 0);
+  }
+
   /** Bytes per entry, for sizing the table. */
   static entryBytes(bits: SituationBits): number {
     return 6 + 2 * (bits.words * 4 + BLOCKED * 8 + 20 + LISTED_WORDS * 2 + 1);

@@ -49,6 +49,12 @@ export interface RetrogradeStats {
   revised: number;
   /** no-cycle: search nodes given a bound by an earlier result the history let stand. */
   tableHits: number;
+  /**
+   * no-cycle: the entries of the table of earlier results and the bytes it takes, what --memory
+   * left it (0 without one). Too few make the search far longer (docs/solve.md, "Memory").
+   */
+  tableEntries: number;
+  tableBytes: number;
   /** no-cycle: states of components with a cycle valued by an image under a symmetry, not searched. */
   fromImages: number;
   /**
@@ -307,6 +313,8 @@ export function searchComponents(
   const hashedBits = emptyBoardOnly ? EMPTY_BOARD_FILTER_BITS : HASHED_BITS;
   const search = new HistorySearch(moves, values, component, bounds, tableBytes, deepening, exactUpTo, hashedBits);
   if (nodesPerReport !== undefined) search.nodesPerReport = nodesPerReport;
+  stats.tableEntries = search.table?.entries ?? 0;
+  stats.tableBytes = search.table?.bytes ?? 0;
   // A state and its images under the board's symmetries have the same value with no earlier
   // history: the symmetry maps the games from one onto the games from the other.
   const symmetry = new BoardSymmetry(space.board.m, space.board.n);

@@ -224,6 +224,8 @@ function emptyStats(epochs: number): RetrogradeStats {
     searchNodes: 0,
     revised: 0,
     tableHits: 0,
+    tableEntries: 0,
+    tableBytes: 0,
     fromImages: 0,
     resumed: 0,
     tableResumed: '',
