@@ -26,6 +26,18 @@ function stopAtReport(report: number, details: string[] = []): SolveProgress {
   };
 }
 
+/** A solve of 1x8 writing a checkpoint at every report, stopped at the report-th (see stopAtReport). */
+const stop1x8 = (dir: string, report: number, details?: string[]) => () =>
+  solveBoard({
+    m: 1,
+    n: 8,
+    scratch: dir,
+    memory: MEMORY,
+    checkpointSeconds: 0,
+    nodesPerReport: EVERY,
+    onProgress: stopAtReport(report, details),
+  });
+
 /** Rewrites a checkpoint's header and its CRC-32, keeping its body. */
 function rewriteHeader(file: string, change: (header: Record<string, unknown>) => Record<string, unknown>): void {
   const bytes = readFileSync(file);
@@ -48,13 +60,7 @@ test("a no-cycle solve stopped within a state's search resumes from its checkpoi
     message: 'nodesPerReport 0.5: not a whole number of search nodes, 1 or more',
   });
 
-  t.throws(
-    () =>
-      solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY, checkpointSeconds: 0, nodesPerReport: EVERY, onProgress: stopAtReport(19) }),
-    {
-      message: 'stopped',
-    },
-  );
+  t.throws(stop1x8(dir, 19), { message: 'stopped' });
   t.deepEqual(readdirSync(dir).sort(), [NAME, TABLE], 'the checkpoint and the table, and no temporary file');
   const file = path.join(dir, NAME);
   const stopped = readCheckpoint(file);
@@ -127,17 +133,7 @@ test("a checkpoint written within a move keeps in its table what that move's sea
   const dir = tempScratch(t);
   const through = solveBoard({ m: 1, n: 8, memory: MEMORY });
   const details: string[] = [];
-  const stop = () =>
-    solveBoard({
-      m: 1,
-      n: 8,
-      scratch: dir,
-      memory: MEMORY,
-      checkpointSeconds: 0,
-      nodesPerReport: EVERY,
-      onProgress: stopAtReport(1, details),
-    });
-  t.throws(stop, { message: 'stopped' });
+  t.throws(stop1x8(dir, 1, details), { message: 'stopped' });
   const stopped = readCheckpoint(path.join(dir, NAME));
   if (typeof stopped === 'string') return t.fail(stopped);
   // Within the first move of the first state searched: nothing done but the search nodes. The
@@ -183,9 +179,7 @@ test('gocount solve resumes from the checkpoint in --scratch and removes it once
   const dir = tempScratch(t);
   const db = path.join(dir, 'through.db');
   t.is(runCli(['solve', '1x8', '--db', db, '--scratch', dir, '--memory', '64M', '--quiet']).status, 0);
-  t.throws(() =>
-    solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY, checkpointSeconds: 0, nodesPerReport: EVERY, onProgress: stopAtReport(19) }),
-  );
+  t.throws(stop1x8(dir, 19));
   const file = path.join(dir, NAME);
   const saved = readFileSync(file);
   const table = path.join(dir, TABLE);
@@ -238,9 +232,7 @@ test('gocount solve resumes from the checkpoint in --scratch and removes it once
 
 test('verify names a value of a checkpoint its moves contradict, and a count of states valued the file does not mark', (t) => {
   const dir = tempScratch(t);
-  t.throws(() =>
-    solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY, checkpointSeconds: 0, nodesPerReport: EVERY, onProgress: stopAtReport(19) }),
-  );
+  t.throws(stop1x8(dir, 19));
   const file = path.join(dir, NAME);
   const read = readCheckpoint(file);
   if (typeof read === 'string') return t.fail(read);
