@@ -14,6 +14,10 @@
  *   history may hold no position that breaks them (lib/solve/history-path.ts).
  * Situations and parities are stored relative to the node's parity, so a bound serves the node with
  * either player to move.
+ *
+ * The table also keeps, for each state, the move that last proved a lower bound there, whatever the
+ * history: the search tries it first. It only orders moves, so it owes the history nothing. With it,
+ * the databases of 1×9 to 1×11 take a third fewer search nodes (docs/solve.md).
  */
 
 import { groupShiftOf, grown, HistoryPath, SituationBits, swapParities } from './history-path.js';
@@ -261,6 +265,8 @@ export class HistoryTable {
   private readonly lower: Int8Array;
   private readonly upper: Int8Array;
   private readonly deps: Dependencies;
+  /** Per state, 1 + the place of the move to try first among its moves as listed, or 0 for none. */
+  private readonly firstMoves: Uint8Array;
   /** After probe: the entries giving the highest lower bound and the lowest upper bound that hold, or -1. */
   lowerEntry = -1;
   upperEntry = -1;
@@ -284,6 +290,7 @@ export class HistoryTable {
     this.lower = new Int8Array(capacity);
     this.upper = new Int8Array(capacity);
     this.deps = new Dependencies(bits.words, 2 * capacity);
+    this.firstMoves = new Uint8Array(states);
   }
 
   /**
@@ -291,7 +298,7 @@ export class HistoryTable {
    * filled with a copy of them holds the same bounds (lib/solve/table-file.ts keeps them on disk).
    */
   arrays(): ArrayBufferView[] {
-    return [this.next, this.state, this.lower, this.upper, ...this.deps.arrays()];
+    return [this.next, this.state, this.lower, this.upper, ...this.deps.arrays(), this.firstMoves];
   }
 
   /** The entries the table holds at most. */
@@ -307,6 +314,19 @@ export class HistoryTable {
   /** Bytes per entry, for sizing the table. */
   static entryBytes(bits: SituationBits): number {
     return 6 + 2 * (bits.words * 4 + BLOCKED * 8 + 20 + LISTED_WORDS * 2 + 1);
+  }
+
+  /** Bytes per state, whatever the entries: the move to try first. */
+  static readonly stateBytes = 1;
+
+  /** The place among state s's moves, as listed, of the move to try first, or -1 for none. */
+  firstMoveOf(s: number): number {
+    return this.firstMoves[s] - 1;
+  }
+
+  /** Move i of state s, as listed, is the one to try first from now on. */
+  setFirstMove(s: number, i: number): void {
+    this.firstMoves[s] = i + 1;
   }
 
   /** The first entry of state s's bucket. */

@@ -40,6 +40,9 @@ const MOVES = 2;
 const BEST = 3;
 const record = (d: number, kind: number): number => 4 * d + kind;
 
+/** No move has given a node its best yet: the game's end by a pass, or nothing. */
+const NO_MOVE = 255;
+
 /** The search's steps: enter a node, try its next move, return its result to its parent. */
 const ENTER = 0;
 const NEXT = 1;
@@ -66,6 +69,9 @@ class Frames {
   pass = new Uint8Array(64);
   /** Whether the depth limit cut the search below the node: then only the prover's side of its result holds. */
   truncated = new Uint8Array(64);
+  /** The place, among the moves as listed, of the one moved to the front (0: none moved), and of the best so far (NO_MOVE: none). */
+  movedFirst = new Uint8Array(64);
+  bestListed = new Uint8Array(64);
 
   /** The most moves a state has: one a point, and the pass. */
   constructor(readonly width: number) {
@@ -90,6 +96,8 @@ class Frames {
     this.situation = grown(this.situation, length);
     this.pass = grown(this.pass, length);
     this.truncated = grown(this.truncated, length);
+    this.movedFirst = grown(this.movedFirst, length);
+    this.bestListed = grown(this.bestListed, length);
   }
 }
 
@@ -143,7 +151,8 @@ export class HistorySearch {
     this.path = new HistoryPath(space, bits, bounds);
     this.deps = new Dependencies(bits.words, 256);
     if (tableBytes > 0) {
-      const entries = Math.min(MOST_ENTRIES_PER_STATE * space.states, tableBytes / HistoryTable.entryBytes(bits));
+      const perEntry = Math.max(0, tableBytes - HistoryTable.stateBytes * space.states) / HistoryTable.entryBytes(bits);
+      const entries = Math.min(MOST_ENTRIES_PER_STATE * space.states, perEntry);
       this.table = new HistoryTable(bits, entries, space.states);
     }
   }
@@ -394,6 +403,9 @@ export class HistorySearch {
     deps.clear(record(d, MOVES));
     deps.clear(record(d, BEST));
     f.count[d] = moves.list(s, f.children, d * f.width);
+    f.movedFirst[d] = 0;
+    f.bestListed[d] = NO_MOVE;
+    if (table) this.moveToFront(d, table.firstMoveOf(s));
     f.passChild[d] = moves.pass;
     const best = moves.ending === NO_ENDING ? -128 : moves.ending;
     f.best[d] = best;
@@ -424,6 +436,7 @@ export class HistorySearch {
         if (v > f.best[d]) {
           deps.clear(record(d, BEST));
           this.improve(d, v);
+          f.bestListed[d] = this.listed(d, f.edge[d] - 1);
         }
         continue;
       }
@@ -444,7 +457,30 @@ export class HistorySearch {
       deps.copy(record(d, BEST), deps, record(d + 1, UPPER), d);
       if (!f.pass[d]) deps.reach(record(d, BEST), path.bits.bitOf(f.situation[d]));
       this.improve(d, v);
+      f.bestListed[d] = this.listed(d, f.edge[d] - 1);
     }
+  }
+
+  /**
+   * Moves the move listed at place i among the children at depth d to the front, the ones before
+   * it one place on: the table's move to try first. In the databases of 1×9 to 1×11 it takes a
+   * third of the search nodes off the moves' static order (docs/solve.md).
+   */
+  private moveToFront(d: number, i: number): void {
+    const f = this.frames;
+    if (i <= 0 || i >= f.count[d]) return;
+    const at = d * f.width;
+    const c = f.children[at + i];
+    f.children.copyWithin(at + 1, at, at + i);
+    f.children[at] = c;
+    f.movedFirst[d] = i;
+  }
+
+  /** The place among the moves as listed of the one tried i-th at depth d. */
+  private listed(d: number, i: number): number {
+    const first = this.frames.movedFirst[d];
+    if (first === 0) return i;
+    return i === 0 ? first : i <= first ? i - 1 : i;
   }
 
   private improve(d: number, v: number): void {
@@ -464,6 +500,7 @@ export class HistorySearch {
     const owesLower = record(d, LOWER);
     const owesUpper = record(d, UPPER);
     if (best > f.alphaIn[d]) {
+      if (table && f.bestListed[d] !== NO_MOVE) table.setFirstMove(f.state[d], f.bestListed[d]);
       f.lower[d] = best;
       deps.copy(owesLower, deps, record(d, BEST), d);
     }
