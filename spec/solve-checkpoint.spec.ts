@@ -13,7 +13,7 @@ const NAME = 'solve-1x8-no-cycle-tromp-taylor.checkpoint';
 const TABLE = 'solve-1x8-no-cycle-tromp-taylor.table';
 /** A budget that keeps the table of earlier results, saved with each checkpoint, small: the same in every solve, so that it is taken back. */
 const MEMORY = 64 * 2 ** 20;
-/** Search nodes between two reports of the solves stopped at one: 1x8's solve takes 173,494 search nodes, 42 reports. */
+/** Search nodes between two reports of the solves stopped at one: 1x8's solve takes 167,738 search nodes, 40 reports. */
 const EVERY = 4096;
 
 /**
@@ -25,6 +25,9 @@ function stopAtReport(report: number, details: string[] = []): SolveProgress {
     if (phase === 'history search' && detail !== undefined && details.push(detail) === report) throw new Error('stopped');
   };
 }
+
+/** The report within XXX..... (its 4th move under way, 3 searched) at which the tests stop 1x8's solve. */
+const WITHIN_STATE = 32;
 
 /** A solve of 1x8 writing a checkpoint at every report, stopped at the report-th (see stopAtReport). */
 const stop1x8 = (dir: string, report: number, details?: string[]) => () =>
@@ -60,27 +63,27 @@ test("a no-cycle solve stopped within a state's search resumes from its checkpoi
     message: 'nodesPerReport 0.5: not a whole number of search nodes, 1 or more',
   });
 
-  t.throws(stop1x8(dir, 29), { message: 'stopped' });
+  t.throws(stop1x8(dir, WITHIN_STATE), { message: 'stopped' });
   t.deepEqual(readdirSync(dir).sort(), [NAME, TABLE], 'the checkpoint and the table, and no temporary file');
   const file = path.join(dir, NAME);
   const stopped = readCheckpoint(file);
   if (typeof stopped === 'string') return t.fail(stopped);
-  // The 5th state searched (XX......) was under way: 4 states valued, 4 of its moves searched, the
-  // checkpoint written at the report within the 5th.
+  // XXX..... was under way: 12 states valued (with their images), 3 of its moves searched, the
+  // checkpoint written at the report within it.
   t.like(stopped.header, {
     m: 1,
     n: 8,
     rule: 'no-cycle',
     states: 4802,
-    valued: 4,
-    state: 6,
-    moves: 4,
-    best: 3,
-    searchNodes: 29 * EVERY,
+    valued: 12,
+    state: 14,
+    moves: 3,
+    best: -3,
+    searchNodes: WITHIN_STATE * EVERY,
   });
   t.is(
     stopped.done.reduce((sum, d) => sum + d, 0),
-    4,
+    12,
   );
   for (let s = 0; s < 4802; s++) if (stopped.done[s]) t.is(stopped.values[s], through.values[s], `state ${s}`);
   t.deepEqual(checkCheckpoint(file).problems, []);
@@ -107,7 +110,7 @@ test("a no-cycle solve stopped within a state's search resumes from its checkpoi
   writeFileSync(file, saved);
   writeFileSync(path.join(dir, TABLE), savedTable);
   const resumed = solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY });
-  t.like(resumed.stats, { resumed: 4, tableResumed: 'taken back' });
+  t.like(resumed.stats, { resumed: 12, tableResumed: 'taken back' });
   t.true(
     resumed.stats.searchNodes < cold.stats.searchNodes,
     `${resumed.stats.searchNodes} search nodes with the table, ${cold.stats.searchNodes} without`,
@@ -179,7 +182,7 @@ test('gocount solve resumes from the checkpoint in --scratch and removes it once
   const dir = tempScratch(t);
   const db = path.join(dir, 'through.db');
   t.is(runCli(['solve', '1x8', '--db', db, '--scratch', dir, '--memory', '64M', '--quiet']).status, 0);
-  t.throws(stop1x8(dir, 29));
+  t.throws(stop1x8(dir, WITHIN_STATE));
   const file = path.join(dir, NAME);
   const saved = readFileSync(file);
   const table = path.join(dir, TABLE);
@@ -189,7 +192,7 @@ test('gocount solve resumes from the checkpoint in --scratch and removes it once
   const resumed = runCli(['solve', '1x8', '--db', resumedDb, '--scratch', dir, '--memory', '64M', '--stats']);
   t.is(resumed.status, 0, resumed.stderr);
   t.is(resumed.stderr.split('\n')[0], `solve 1x8: resuming from ${file}`);
-  t.regex(resumed.stdout, /; resumed with 4 states valued, the table of earlier results taken back\n/);
+  t.regex(resumed.stdout, /; resumed with 12 states valued, the table of earlier results taken back\n/);
   t.regex(resumed.stdout, / bounded by earlier results \(a table of 42048 entries, 63 MiB\), /);
   t.deepEqual(readFileSync(resumedDb), readFileSync(db));
   t.deepEqual(readdirSync(dir).sort(), ['resumed.db', 'through.db'], 'the checkpoint and its table removed');
@@ -232,7 +235,7 @@ test('gocount solve resumes from the checkpoint in --scratch and removes it once
 
 test('verify names a value of a checkpoint its moves contradict, and a count of states valued the file does not mark', (t) => {
   const dir = tempScratch(t);
-  t.throws(stop1x8(dir, 29));
+  t.throws(stop1x8(dir, WITHIN_STATE));
   const file = path.join(dir, NAME);
   const read = readCheckpoint(file);
   if (typeof read === 'string') return t.fail(read);
@@ -247,6 +250,6 @@ test('verify names a value of a checkpoint its moves contradict, and a count of 
   t.deepEqual(checkCheckpoint(file).problems, [
     { file, record: first, problem: "value -8, but the game's end or a move out of its cycle gives 8" },
   ]);
-  rewriteHeader(file, (header) => ({ ...header, valued: 5 }));
-  t.deepEqual(checkCheckpoint(file).problems, [{ file, problem: 'the header gives 5 states valued, the file marks 4' }]);
+  rewriteHeader(file, (header) => ({ ...header, valued: 13 }));
+  t.deepEqual(checkCheckpoint(file).problems, [{ file, problem: 'the header gives 13 states valued, the file marks 12' }]);
 });

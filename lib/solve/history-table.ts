@@ -256,6 +256,7 @@ export class Dependencies {
  * bound 2i + 1, their situations relative to the parity of the node that found them.
  */
 export class HistoryTable {
+  /** Search nodes its bounds narrowed or settled (counted by the search: not every probe is of a node entered). */
   hits = 0;
   readonly buckets: number;
   readonly ways: number;
@@ -402,7 +403,6 @@ export class HistoryTable {
         upper = this.upper[i];
       }
     }
-    if (this.lowerEntry >= 0 || this.upperEntry >= 0) this.hits++;
   }
 
   lowerOf(i: number): number {
