@@ -37,7 +37,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
         report.counts > 0 ? plural(report.counts, 'count') : '',
         report.steps > 0 ? plural(report.steps, 'step') : '',
         report.databases
-          ? plural(report.databases, report.checkpoint ? 'solve checkpoint' : 'solve database')
+          ? plural(report.databases, `solve ${SOLVE_FILE_NAMES[report.solveFile ?? 'database']}`)
           : plural(report.files, 'run file'),
         report.databases ? `${report.records} states` : `${report.records} records`,
       ].filter(Boolean);
@@ -47,5 +47,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     if (!ok) process.exitCode = 1;
   },
 };
+
+const SOLVE_FILE_NAMES = { database: 'database', checkpoint: 'checkpoint', table: 'table file' } as const;
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;

@@ -105,6 +105,22 @@ test("a no-cycle solve stopped within a state's search resumes from its checkpoi
   const other = solveBoard({ m: 1, n: 8, scratch: dir, memory: 2 * MEMORY });
   t.regex(other.stats.tableResumed, /^not taken back: its buckets is \d+, this solve's \d+$/);
   t.deepEqual(Array.from(other.values), Array.from(through.values));
+  // A table of an earlier build, with fewer arrays or arrays of other lengths, is named briefly and left aside.
+  const tableFile = path.join(dir, TABLE);
+  const lengthsSaying = (change: (lengths: number[]) => number[]): string => {
+    writeFileSync(file, saved);
+    writeFileSync(tableFile, savedTable);
+    rewriteHeader(tableFile, (header) => ({ ...header, lengths: change(header.lengths as number[]) }));
+    return solveBoard({ m: 1, n: 8, scratch: dir, memory: MEMORY }).stats.tableResumed ?? '';
+  };
+  t.is(
+    lengthsSaying((lengths) => lengths.slice(0, 14)),
+    "not taken back: it holds 14 arrays, this solve's table 15",
+  );
+  t.is(
+    lengthsSaying((lengths) => lengths.map((length, i) => (i === 14 ? length - 1 : length))),
+    "not taken back: its array 15 is 4801 bytes, this solve's 4802",
+  );
 
   // With the table saved with the checkpoint, the resumed search takes back what the stopped one proved.
   writeFileSync(file, saved);
@@ -207,10 +223,10 @@ test('gocount solve resumes from the checkpoint in --scratch and removes it once
   t.is(refusedTable.stderr, `gocount: ${table}: CRC-32 mismatch: the file is damaged; remove it to resume without it\n`);
   t.is(
     runCli(['verify', table]).stdout,
-    `${table}: CRC-32 mismatch: the file is damaged\nchecked 1 solve checkpoint, 0 states: 1 problem\n`,
+    `${table}: CRC-32 mismatch: the file is damaged\nchecked 1 solve table file, 0 states: 1 problem\n`,
   );
   writeFileSync(table, savedTable);
-  t.is(runCli(['verify', table]).stdout, 'checked 1 solve checkpoint, 4802 states: no problems\n');
+  t.is(runCli(['verify', table]).stdout, 'checked 1 solve table file, 4802 states: no problems\n');
   rmSync(table);
 
   const damaged = Buffer.from(saved);

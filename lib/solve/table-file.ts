@@ -157,8 +157,9 @@ function readOpen(
   const { header, newline } = line;
   if (header.version !== TABLE_VERSION) return { problem: `version ${header.version}; this gocount reads version ${TABLE_VERSION}` };
   if (space && table) {
-    const fields = ['m', 'n', 'rule', 'scoring', 'positions', 'states', 'words', 'exact', 'buckets', 'ways', 'lengths'] as const;
-    const differs = differingField(header, tableHeader(space, table), [...fields]);
+    const fields = ['m', 'n', 'rule', 'scoring', 'positions', 'states', 'words', 'exact', 'buckets', 'ways'] as const;
+    const own = tableHeader(space, table);
+    const differs = differingField(header, own, [...fields]) ?? differingLengths(header.lengths, own.lengths);
     if (differs !== undefined) return { differs };
   }
   if (!Array.isArray(header.lengths) || !header.lengths.every((length) => Number.isSafeInteger(length) && length >= 0))
@@ -183,6 +184,14 @@ function readOpen(
   if (trailer.readUInt32LE() !== crc) return { problem: 'CRC-32 mismatch: the file is damaged' };
   if (table) table.hits = header.hits;
   return { header };
+}
+
+/** Where two lists of array lengths differ, said briefly: a table's lists run to 15 numbers of up to 11 digits. */
+function differingLengths(theirs: unknown, own: number[]): string | undefined {
+  if (!Array.isArray(theirs) || theirs.length !== own.length)
+    return `it holds ${Array.isArray(theirs) ? theirs.length : 'no list of'} arrays, this solve's table ${own.length}`;
+  const i = own.findIndex((length, k) => theirs[k] !== length);
+  return i < 0 ? undefined : `its array ${i + 1} is ${theirs[i]} bytes, this solve's ${own[i]}`;
 }
 
 /** Checks a table file offline: readable and whole, its CRC-32 right. */

@@ -27,8 +27,8 @@ export interface VerifyReport {
   readonly files: number;
   /** Solve databases (gocount solve --db); their records are states. */
   readonly databases?: number;
-  /** The solve file was a checkpoint of a no-cycle solve or its table (lib/solve/search-checkpoint.ts), not a database. */
-  readonly checkpoint?: boolean;
+  /** Which solve file it was: a database, a no-cycle solve's checkpoint or its table of earlier results (lib/solve/search-checkpoint.ts). */
+  readonly solveFile?: 'database' | 'checkpoint' | 'table';
   readonly records: number;
   readonly problems: Problem[];
 }
@@ -59,8 +59,8 @@ export function verifyPath(target: string, onProgress: (progress: VerifyProgress
           : undefined;
     if (check) {
       const db = check(target, (states, totalStates) => onProgress({ steps: 0, totalSteps: 0, files: 0, bytes: 0, states, totalStates }));
-      const checkpoint = check === checkCheckpoint || check === checkTableFile || undefined;
-      return { path: target, counts: 0, steps: 0, files: 0, databases: 1, checkpoint, records: db.states, problems: db.problems };
+      const solveFile = check === checkCheckpoint ? 'checkpoint' : check === checkTableFile ? 'table' : 'database';
+      return { path: target, counts: 0, steps: 0, files: 0, databases: 1, solveFile, records: db.states, problems: db.problems };
     }
     if (path.basename(target) === MANIFEST_FILE) return fromSteps(target, 0, [checkStep(path.dirname(target))]);
     // A .run file without the magic is a damaged run file (a problem found); anything else is not ours.
