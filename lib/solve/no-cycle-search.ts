@@ -258,9 +258,7 @@ export class HistorySearch {
    * [lower, upper] (a value outside comes back as the end it is beyond).
    */
   moveValue(s: number, c: number, lower = -this.points, upper = this.points): number {
-    const { space } = this;
-    if (this.component[space.rankOfState(c)] !== this.component[space.rankOfState(s)])
-      return Math.min(upper, Math.max(lower, -this.values[c]));
+    if (this.leaves(s, c)) return Math.min(upper, Math.max(lower, -this.values[c]));
     this.path.push(s, 0);
     this.path.push(c, 1);
     const v = -this.deepen(c, 1, -upper, -lower);
@@ -435,7 +433,7 @@ export class HistorySearch {
    * at once from the values already found.
    */
   private nextChild(d: number): number {
-    const { space, path, deps, component, frames: f } = this;
+    const { path, deps, frames: f } = this;
     const s = f.state[d];
     while (f.edge[d] < f.count[d] && f.alpha[d] < f.beta[d]) {
       const c = f.children[d * f.width + f.edge[d]++];
@@ -445,7 +443,7 @@ export class HistorySearch {
         deps.block(record(d, MOVES), situation, path.depthOf[situation]);
         continue;
       }
-      if (component[space.rankOfState(c)] !== component[space.rankOfState(s)]) {
+      if (this.leaves(s, c)) {
         const v = -this.values[c];
         if (v > f.best[d]) {
           deps.clear(record(d, BEST));
@@ -497,17 +495,16 @@ export class HistorySearch {
    * table's move to try first may need a search. The move to try first itself is not looked at.
    */
   private cuttingChild(table: HistoryTable, d: number, beta: number): number {
-    const { path, frames: f, space, component } = this;
+    const { path, frames: f } = this;
     const first = table.firstMoveOf(f.state[d]);
     const at = d * f.width;
     const parity = f.parity[d] ^ 1;
-    const own = component[space.rankOfState(f.state[d])];
     for (let i = 0; i < f.count[d]; i++) {
       if (i === first) continue;
       const c = f.children[at + i];
       const situation = path.situation(c, parity);
       if (c !== f.passChild[d] && path.depthOf[situation] >= 0) continue;
-      if (component[space.rankOfState(c)] !== own) {
+      if (this.leaves(f.state[d], c)) {
         if (-this.values[c] >= beta) return i;
         continue;
       }
@@ -518,6 +515,12 @@ export class HistorySearch {
       if (table.upperEntry >= 0) return i;
     }
     return -1;
+  }
+
+  /** Whether the move from s to child c leaves s's component (its child then has its value already). */
+  private leaves(s: number, c: number): boolean {
+    const { component, space } = this;
+    return component[space.rankOfState(c)] !== component[space.rankOfState(s)];
   }
 
   /** The place among the moves as listed of the one tried i-th at depth d. */

@@ -46,20 +46,23 @@ export interface VerifyProgress {
   readonly totalStates?: number;
 }
 
+/** How each kind of solve file is checked. */
+const SOLVE_FILE_CHECKS = { database: checkSolveDb, checkpoint: checkCheckpoint, table: checkTableFile } as const;
+
 export function verifyPath(target: string, onProgress: (progress: VerifyProgress) => void = () => {}): VerifyReport {
   const stat = statUserPath(target);
   if (stat.isFile() && path.basename(target) === COUNT_FILE) return verifyPath(path.dirname(target), onProgress);
   if (stat.isFile()) {
-    const check = startsAsSolveFile(target)
-      ? checkSolveDb
+    const solveFile = startsAsSolveFile(target)
+      ? 'database'
       : startsAsSolveFile(target, CHECKPOINT_FORMAT)
-        ? checkCheckpoint
+        ? 'checkpoint'
         : startsAsSolveFile(target, TABLE_FORMAT)
-          ? checkTableFile
+          ? 'table'
           : undefined;
-    if (check) {
+    if (solveFile) {
+      const check = SOLVE_FILE_CHECKS[solveFile];
       const db = check(target, (states, totalStates) => onProgress({ steps: 0, totalSteps: 0, files: 0, bytes: 0, states, totalStates }));
-      const solveFile = check === checkCheckpoint ? 'checkpoint' : check === checkTableFile ? 'table' : 'database';
       return { path: target, counts: 0, steps: 0, files: 0, databases: 1, solveFile, records: db.states, problems: db.problems };
     }
     if (path.basename(target) === MANIFEST_FILE) return fromSteps(target, 0, [checkStep(path.dirname(target))]);
