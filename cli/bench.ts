@@ -45,6 +45,11 @@ const args = yargs(hideBin(process.argv))
     describe:
       'instead of counting: solve these boards (like 4x4) under both rules (cycle-draw with both scorings) and check the pinned values',
   })
+  .option('empty-board-only', {
+    type: 'boolean',
+    default: false,
+    describe: 'with --solve: pass --empty-board-only, so that no-cycle values the empty board alone (1x12, 1x13)',
+  })
   .strict()
   .help()
   .parseSync();
@@ -61,16 +66,20 @@ const SOLVE_RULES = [
 /**
  * The empty-board values the solver must reproduce, by rule and scoring: the literature's (issue
  * 13), and under cycle-draw with Tromp–Taylor scoring on 4x4 the value found here, +1, where the
- * paper's draw comes from splitting the points shared by both colours (docs/solve.md).
+ * paper's draw comes from splitting the points shared by both colours (docs/solve.md). 1x12 and
+ * 1x13 under no-cycle are the values `--empty-board-only` found (docs/solve.md, Values): 1x12's
+ * is T. Drange's, 1x13's is not (his table gives +2).
  */
 const PINNED: Record<string, Record<string, number>> = {
   '2x2': { 'no-cycle tromp-taylor': 1, 'cycle-draw tromp-taylor': 0, 'cycle-draw split-shared': 0 },
   '3x3': { 'no-cycle tromp-taylor': 9, 'cycle-draw tromp-taylor': 9, 'cycle-draw split-shared': 9 },
   '4x4': { 'no-cycle tromp-taylor': 2, 'cycle-draw tromp-taylor': 1, 'cycle-draw split-shared': 0 },
+  '1x12': { 'no-cycle tromp-taylor': 1, 'cycle-draw tromp-taylor': 0, 'cycle-draw split-shared': 0 },
+  '1x13': { 'no-cycle tromp-taylor': 0, 'cycle-draw tromp-taylor': 0, 'cycle-draw split-shared': 0 },
 };
 
 if (args.solve !== undefined) {
-  benchSolve(args.solve.split(','));
+  benchSolve(args.solve.split(','), args['empty-board-only']);
   process.exit();
 }
 
@@ -151,15 +160,18 @@ console.log(
 for (const cost of costLines) console.log(cost);
 
 /** `--solve`: each board under both rules in a child process; exits non-zero on a value that differs or a failure. */
-function benchSolve(boards: string[]): void {
+function benchSolve(boards: string[], emptyBoardOnly: boolean): void {
   const cells = (row: string[]) => row.map((cell, i) => (i < 3 ? cell.padEnd(i === 2 ? 13 : 11) : cell.padStart(12))).join(' ');
-  console.log(`gocount bench --solve on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, node ${process.version}`);
+  const only = emptyBoardOnly ? ['--empty-board-only'] : [];
+  console.log(
+    `gocount bench --solve${only.map((flag) => ` ${flag}`).join('')} on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, node ${process.version}`,
+  );
   console.log(cells(['board', 'rule', 'scoring', 'value', 'pinned', 'wall', 'peak RSS', 'positions', 'kept', 'states', 'moves', 'load']));
   for (const board of boards) {
     for (const { rule, scoring } of SOLVE_RULES) {
       const loadBefore = os.loadavg()[0];
       const started = performance.now();
-      const child = spawnSync(process.execPath, [cli, 'solve', board, '--rule', rule, '--scoring', scoring, '--json'], {
+      const child = spawnSync(process.execPath, [cli, 'solve', board, '--rule', rule, '--scoring', scoring, ...only, '--json'], {
         encoding: 'utf8',
         maxBuffer: 1 << 28,
       });
