@@ -2,10 +2,10 @@ import test from 'ava';
 import { ForcedBounds } from '../lib/solve/forced-bounds.js';
 import { groupShiftOf, HistoryPath, SituationBits } from '../lib/solve/history-path.js';
 import { Dependencies, UNLISTED } from '../lib/solve/history-table.js';
-import { MoveGraph } from '../lib/solve/move-graph.js';
+import { forEachMove, MoveGraph } from '../lib/solve/move-graph.js';
 import { forwardCheck, positionComponents, RetrogradeStats, SearchAids, solveNoCycle } from '../lib/solve/retrograde.js';
 import { Scoring, SolveBoard } from '../lib/solve/solve-board.js';
-import { StateSpace } from '../lib/solve/state-space.js';
+import { PLAIN, StateSpace } from '../lib/solve/state-space.js';
 import { below, replayableRandom } from './support/random.js';
 
 /** Every no-cycle value of a board by the history search with the aids given. */
@@ -122,6 +122,30 @@ test("hashed history filters change no no-cycle value: every state of 2x4 and 3x
     const hashedTests = noCycleValues(m, n, scoring, { emptyBoardOnly: true, exactSituations: 0, tableBytes: 40_000 });
     t.deepEqual(hashedTests.values, exactTests.values, `${m}x${n}, the empty board's tests`);
   }
+});
+
+test("the empty board's moves into a third component stop --empty-board-only, where its tests would read values not yet found", (t) => {
+  const graph = new MoveGraph(new StateSpace(new SolveBoard(1, 4, 'tromp-taylor'), 'no-cycle'));
+  const parts = positionComponents(graph);
+  t.is(parts.count, 2, 'on 1x4 the empty board and every other position: two components');
+  // The position after a1 taken out of its component into a new one of its own, with a cycle.
+  const space = graph.space;
+  let a1 = -1;
+  forEachMove(space, 0, PLAIN, -1, (p, child) => {
+    if (p === 0) a1 = space.rankOfState(child);
+  });
+  const component = parts.component.slice();
+  component[a1] = parts.count;
+  const split = { component, count: parts.count + 1, cyclic: Uint8Array.of(...parts.cyclic, 1), sizes: Uint32Array.of(...parts.sizes, 1) };
+  const stats = { searchNodes: 0, revised: 0, tableHits: 0, fromImages: 0 } as RetrogradeStats;
+  const values = new Int8Array(graph.states);
+  const known = new Uint8Array(graph.states);
+  forwardCheck(graph, values, known);
+  t.throws(() => solveNoCycle(graph, split, values, known, stats, undefined, { emptyBoardOnly: true }), {
+    message: "the empty board's moves lead into 2 components, one with a cycle: --empty-board-only values one",
+  });
+  // The components as they are: the search runs.
+  t.notThrows(() => solveNoCycle(graph, parts, values, known, stats, undefined, { emptyBoardOnly: true }));
 });
 
 test('an exact filter takes whole groups of words, at most 32 of them, with a bit for every situation', (t) => {

@@ -414,14 +414,24 @@ function movesOf(moves: SearchMoves, s: number): Uint32Array {
   return children.subarray(0, moves.list(s, children, 0));
 }
 
-/** A component with a cycle, other than the empty board's, that one of its moves leads to; -1 if none. */
+/**
+ * A component with a cycle, other than the empty board's, that one of its moves leads to; -1 if
+ * none. valueEmptyBoard reads the values of the components the moves lead to besides, valued
+ * before it: one of them that led on into this component would have been valued without it. So a
+ * move into a third component stops the search (on every board of 16 points or fewer, the empty
+ * board's moves lead into this one or back to its own).
+ */
 function cyclicMovesPart(space: StateSpace, { component, cyclic }: Components, root: number, rootMoves: Uint32Array): number {
   const own = component[space.rankOfState(root)];
+  const parts = new Set<number>();
   for (const c of rootMoves) {
     const k = component[space.rankOfState(c)];
-    if (k !== own && cyclic[k]) return k;
+    if (k !== own) parts.add(k);
   }
-  return -1;
+  const found = [...parts].find((k) => cyclic[k]) ?? -1;
+  if (found >= 0 && parts.size > 1)
+    throw new Error(`the empty board's moves lead into ${parts.size} components, one with a cycle: --empty-board-only values one`);
+  return found;
 }
 
 /**
