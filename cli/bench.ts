@@ -164,7 +164,7 @@ function benchSolve(boards: string[], emptyBoardOnly: boolean): void {
   const cells = (row: string[]) => row.map((cell, i) => (i < 3 ? cell.padEnd(i === 2 ? 13 : 11) : cell.padStart(12))).join(' ');
   const only = emptyBoardOnly ? ['--empty-board-only'] : [];
   console.log(
-    `gocount bench --solve${only.map((flag) => ` ${flag}`).join('')} on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, node ${process.version}`,
+    `gocount bench --solve${emptyBoardOnly ? ' --empty-board-only' : ''} on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, node ${process.version}`,
   );
   console.log(cells(['board', 'rule', 'scoring', 'value', 'pinned', 'wall', 'peak RSS', 'positions', 'kept', 'states', 'moves', 'load']));
   for (const board of boards) {
