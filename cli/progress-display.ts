@@ -27,11 +27,11 @@ export function progressDisplay(stream: ProgressStream, quiet: boolean, clock: C
 
 /** What both displays track: pass and step, elapsed time, and the ETA model fed with every finished step. */
 abstract class Tracker {
-  protected pass = 0;
+  /** The pass and step under way, from 1 as events number them. */
+  protected pass = 1;
   protected passes = 1;
   protected steps = 1;
-  /** The input step under way (0-based): the bar shows it as step + 1. */
-  protected step = 0;
+  protected step = 1;
   protected stepStates = 0;
   protected readonly started: number;
   protected stepStarted: number;
@@ -66,7 +66,8 @@ abstract class Tracker {
         this.advanced();
         break;
       case 'step-end':
-        this.model?.stepDone(event.report.step, event.report.statesIn, event.report.seconds);
+        // The model numbers a step by the points placed in its input.
+        this.model?.stepDone(event.report.step - 1, event.report.states, event.report.seconds);
         this.stepEnded(event.report);
         break;
       case 'done':
@@ -90,13 +91,13 @@ abstract class Tracker {
   /** Seconds left: after a finished step, from the next one; during a step, from within it. */
   protected eta(finished: boolean): number {
     if (!this.model) return NaN;
-    if (finished) return this.model.secondsLeft(this.pass, this.step + 1);
-    return this.model.secondsLeft(this.pass, this.step, (this.clock() - this.stepStarted) / 1000);
+    if (finished) return this.model.secondsLeft(this.pass - 1, this.step);
+    return this.model.secondsLeft(this.pass - 1, this.step - 1, (this.clock() - this.stepStarted) / 1000);
   }
 
   protected where(): string {
-    const pass = this.passes > 1 ? `pass ${this.pass + 1}/${this.passes} ` : '';
-    return `${pass}step ${this.step + 1}/${this.steps}`;
+    const pass = this.passes > 1 ? `pass ${this.pass}/${this.passes} ` : '';
+    return `${pass}step ${this.step}/${this.steps}`;
   }
 }
 
@@ -111,13 +112,13 @@ class LineDisplay extends Tracker {
 
   protected stepEnded(report: StepReport): void {
     const now = this.clock();
-    const last = this.pass === this.passes - 1 && report.step === this.steps - 1;
+    const last = this.pass === this.passes && report.step === this.steps;
     if (now - this.lastLine < 2000 && !(last && now - this.started >= 2000)) return;
     this.lastLine = now;
-    const rate = report.statesIn / Math.max(report.seconds, 1e-3);
+    const rate = report.states / Math.max(report.seconds, 1e-3);
     const files = report.runsOut > 0 ? `, ${report.runsOut} runs` : '';
     this.stream.write(
-      `${this.where()}: ${formatCount(report.statesIn)} states in ${formatDuration(report.seconds)} ` +
+      `${this.where()}: ${formatCount(report.states)} states in ${formatDuration(report.seconds)} ` +
         `(${formatCount(rate)}/s${files}), ${formatDuration(this.elapsed())} elapsed, ETA ${formatDuration(this.eta(true))}\n`,
     );
   }
@@ -156,7 +157,7 @@ class BarDisplay extends Tracker {
   line(finished: boolean, now: number): string {
     const room = Math.max(20, (this.stream.columns ?? 80) - 1);
     const total = this.passes * this.steps;
-    const done = this.pass * this.steps + this.step + (finished ? 1 : 0);
+    const done = (this.pass - 1) * this.steps + this.step - (finished ? 0 : 1);
     const rate = this.stepStates / Math.max((now - this.stepStarted) / 1000, 1e-3);
     const parts = [
       this.where(),

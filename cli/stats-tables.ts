@@ -1,6 +1,6 @@
 /** The figures of a finished count as text for stderr (--stats): per step, the cost model, in total. */
 
-import { addPhaseTimes, noPhaseTimes, PHASES } from '../lib/engine/phase-clock.js';
+import { PHASES } from '../lib/engine/phase-clock.js';
 import type { StepReport } from '../lib/engine/progress.js';
 import type { CountStats } from '../lib/engine/stats.js';
 import { formatBytes, formatCount, formatDuration } from '../lib/units.js';
@@ -12,28 +12,40 @@ import { formatBytes, formatCount, formatDuration } from '../lib/units.js';
 export function formatCostTable(reports: readonly StepReport[]): string {
   const head = ['pass', 'step', 'states', ...PHASES, 'total', 'wall', 'probes'];
   const lines = [head.map((h, i) => h.padStart(i === 2 ? 11 : 9)).join(' ')];
-  const row = (pass: string, step: string, states: number, ms: readonly number[], seconds: number, probes: number, successors: number) => {
-    const ns = PHASES.map((_, i) => (1e6 * ms[i]) / Math.max(states, 1));
-    const total = ns.reduce((a, b) => a + b, 0);
-    return [
+  const row = (pass: string, step: string, states: number, ns: readonly number[], seconds: number, probes: number, successors: number) =>
+    [
       pass.padStart(9),
       step.padStart(9),
       String(states).padStart(11),
       ...ns.map((v) => v.toFixed(0).padStart(9)),
-      total.toFixed(0).padStart(9),
+      ns
+        .reduce((a, b) => a + b, 0)
+        .toFixed(0)
+        .padStart(9),
       ((1e9 * seconds) / Math.max(states, 1)).toFixed(0).padStart(9),
       (probes / Math.max(successors, 1)).toFixed(2).padStart(9),
     ].join(' ');
-  };
-  for (const r of reports) lines.push(row(String(r.pass + 1), String(r.step + 1), r.statesIn, r.phases, r.seconds, r.probes, r.successors));
+  for (const r of reports)
+    lines.push(
+      row(
+        String(r.pass),
+        String(r.step),
+        r.states,
+        PHASES.map((phase) => r.nsPerState[phase]),
+        r.seconds,
+        r.probes,
+        r.successors,
+      ),
+    );
   const sum = (f: (r: StepReport) => number) => reports.reduce((n, r) => n + f(r), 0);
-  const ms = reports.reduce((total, r) => addPhaseTimes(total, r.phases), noPhaseTimes());
+  const states = sum((r) => r.states);
+  const ns = PHASES.map((phase) => sum((r) => r.nsPerState[phase] * r.states) / Math.max(states, 1));
   lines.push(
     row(
       'all',
       '',
-      sum((r) => r.statesIn),
-      ms,
+      states,
+      ns,
       sum((r) => r.seconds),
       sum((r) => r.probes),
       sum((r) => r.successors),
@@ -45,14 +57,14 @@ export function formatCostTable(reports: readonly StepReport[]): string {
 export function formatStepTable(reports: readonly StepReport[], width: number): string {
   const lines = ['pass  step  col   y      states   runs-in  redundancy  successors  runs-out       written     time'];
   for (const r of reports) {
-    const redundancy = r.runsIn > 0 ? (r.recordsIn / Math.max(r.statesIn, 1)).toFixed(3) : '-';
+    const redundancy = r.runsIn > 0 ? r.redundancy.toFixed(3) : '-';
     lines.push(
       [
-        String(r.pass + 1).padStart(4),
-        String(r.step + 1).padStart(5),
-        String(Math.floor(r.step / width) + 1).padStart(4),
-        String(r.step % width).padStart(3),
-        String(r.statesIn).padStart(11),
+        String(r.pass).padStart(4),
+        String(r.step).padStart(5),
+        String(Math.floor((r.step - 1) / width) + 1).padStart(4),
+        String((r.step - 1) % width).padStart(3),
+        String(r.states).padStart(11),
         String(r.runsIn).padStart(9),
         redundancy.padStart(11),
         String(r.successors).padStart(11),

@@ -62,7 +62,7 @@ test('a tiny memory budget and --fan-in 2 force many runs and merges in rounds; 
   const runsIn = Math.max(...result.reports.map((r) => r.runsIn));
   t.true(runsIn > 4, `the largest step was read from ${runsIn} runs: merged in ${Math.ceil(Math.log2(runsIn))} rounds`);
   t.true(
-    result.reports.every((r) => r.runsIn === 0 || r.recordsIn >= r.statesIn),
+    result.reports.every((r) => r.runsIn === 0 || r.recordsIn >= r.states),
     'redundancy is at least 1',
   );
 });

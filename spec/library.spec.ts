@@ -2,7 +2,15 @@
 // errors (which name options, never flags).
 import test from 'ava';
 import { readdirSync } from 'node:fs';
-import { AbortedError, countLegal, GocountError, InvalidOptionError, type GocountErrorCode, type ProgressEvent } from '../lib/index.js';
+import {
+  AbortedError,
+  countLegal,
+  GocountError,
+  InvalidOptionError,
+  type GocountErrorCode,
+  type ProgressEvent,
+  type StepReport,
+} from '../lib/index.js';
 import { countInMemoryByColumn } from '../lib/count/in-memory.js';
 import { tempScratch } from './support/scratch.js';
 
@@ -20,7 +28,7 @@ test('countLegal counts 5×7 as the oracle does, every column prefix with allCol
   t.is(result.steps.length, 35);
   t.is(
     result.stats.statesExpanded,
-    result.steps.reduce((n, step) => n + step.statesIn, 0),
+    result.steps.reduce((n, step) => n + step.states, 0),
   );
   t.deepEqual(readdirSync(scratch), []);
 });
@@ -36,14 +44,39 @@ test('the progress events come in order: pass-start, then step-start … step-en
     scratch: tempScratch(t),
     onProgress: (event) => events.push(event),
   });
-  t.deepEqual(events[0], { type: 'pass-start', pass: 0, passes: 1, width: 3, steps: 12, firstStep: 0 });
+  t.deepEqual(events[0], { type: 'pass-start', pass: 1, passes: 1, width: 3, steps: 12, firstStep: 1 });
   const steps = events.filter((event) => event.type === 'step-start' || event.type === 'step-end');
   t.is(steps.length, 24);
   steps.forEach((event, i) => {
     t.is(event.type, i % 2 === 0 ? 'step-start' : 'step-end');
-    t.is(event.type === 'step-start' ? event.step : event.type === 'step-end' ? event.report.step : -1, Math.floor(i / 2));
+    t.is(event.type === 'step-start' ? event.step : event.type === 'step-end' ? event.report.step : -1, Math.floor(i / 2) + 1);
   });
   t.deepEqual(events.at(-1), { type: 'done' });
+});
+
+test('a step-end report is the step log entry (1-based step and pass, states, nsPerState) plus the probes', async (t) => {
+  const reports: StepReport[] = [];
+  const result = await countLegal({
+    m: 3,
+    n: 3,
+    workers: 1,
+    scratch: tempScratch(t),
+    onProgress: (event) => event.type === 'step-end' && reports.push(event.report),
+  });
+  t.deepEqual(
+    reports.map(({ probes: _probes, ...entry }) => entry),
+    result.log,
+  );
+  t.deepEqual(result.steps, reports);
+  t.deepEqual(
+    reports.map((report) => [report.pass, report.step]),
+    Array.from({ length: 9 }, (_, i) => [1, i + 1]),
+  );
+  t.deepEqual(
+    reports.map((report) => report.states),
+    [1, 2, 5, 14, 24, 35, 29, 43, 14],
+  );
+  t.true(reports.every((report) => Object.keys(report.nsPerState).join() === 'read,expand,aggregate,sort,write,drain'));
 });
 
 test('an aborted count stops between steps with GOCOUNT_ABORTED, and the same count resumes to the exact number', async (t) => {
@@ -56,13 +89,12 @@ test('an aborted count stops between steps with GOCOUNT_ABORTED, and the same co
       ...options,
       signal: controller.signal,
       onProgress: (event) => {
-        if (event.type === 'step-end' && event.report.step === 20) controller.abort();
+        if (event.type === 'step-end' && event.report.step === 21) controller.abort();
       },
     }),
     { instanceOf: AbortedError },
   );
   t.is(stopped?.code, 'GOCOUNT_ABORTED');
-  // The step that ended last is step 21 to the user (report.step counts the points before it).
   t.regex(stopped?.message ?? '', /^stopped before step 22 of 49; steps 1–21 are complete in .*, and the same command resumes at step 22$/);
   const notes: string[] = [];
   const resumed = await countLegal({ ...options, onProgress: (event) => event.type === 'note' && notes.push(event.message) });

@@ -53,6 +53,8 @@ console.log(JSON.stringify({ legal: result.legal.toString(), typeofLegal: typeof
   const fromReadme = run('node', ['example.mjs'], project);
   t.is(fromReadme.status, 0, fromReadme.output);
   t.regex(fromReadme.output, new RegExp(`^L\\(5,5\\) = ${L55}$`, 'm'));
+  // Its progress handler sees the last step, 25, by the step log's numbering.
+  t.regex(fromReadme.output, /^last step: 14 states$/m);
 
   const typeRoots = path.join(repoRoot, 'node_modules', '@types');
   const tsconfig = {

@@ -60,19 +60,7 @@ function fakeStream(columns: number | undefined, isTTY: boolean): ProgressStream
 }
 
 function report(entry: StepLogEntry): StepReport {
-  return {
-    step: entry.step - 1,
-    pass: entry.pass - 1,
-    statesIn: entry.states,
-    recordsIn: entry.recordsIn,
-    runsIn: entry.runsIn,
-    successors: entry.successors,
-    runsOut: entry.runsOut,
-    bytesOut: entry.bytesOut,
-    seconds: entry.seconds,
-    phases: [0, 0, 0, 0, 0, 0],
-    probes: 0,
-  };
+  return { ...entry, probes: 0 };
 }
 
 /** Replays the first `steps` steps of the log through a display, the clock moving by each step's seconds. */
@@ -80,10 +68,10 @@ function replay(stream: ProgressStream, steps: number): { now: number; model: Et
   let now = 1_000_000;
   const show = progressDisplay(stream, false, () => now);
   const model = new EtaModel(9, 81, 1);
-  const events: ProgressEvent[] = [{ type: 'pass-start', pass: 0, passes: 1, width: 9, steps: 81, firstStep: 0 }];
+  const events: ProgressEvent[] = [{ type: 'pass-start', pass: 1, passes: 1, width: 9, steps: 81, firstStep: 1 }];
   for (const event of events) show(event);
   for (const entry of log9x9.slice(0, steps)) {
-    show({ type: 'step-start', step: entry.step - 1 });
+    show({ type: 'step-start', step: entry.step });
     now += entry.seconds * 500;
     show({ type: 'advance', states: entry.states / 2 });
     now += entry.seconds * 500;

@@ -21,7 +21,7 @@ import { addResidues, sumResidueVectors } from '../residues/sums.js';
 import { planMemory } from '../engine/budget.js';
 import type { PassResult } from '../engine/pass.js';
 import { addPhaseTimes, noPhaseTimes } from '../engine/phase-clock.js';
-import { OnProgress, resumeNote, StepReport, stoppedMessage } from '../engine/progress.js';
+import { OnProgress, resumeNote, StepReport, stepReport, stoppedMessage } from '../engine/progress.js';
 import { findResumePoint } from '../engine/resume.js';
 import { CountLayout, diskError, ScratchFolder } from '../engine/scratch.js';
 import { columnSum, writeStepManifest } from '../engine/step-record.js';
@@ -96,14 +96,21 @@ export class PartitionedPass {
     const resumed = fresh ? undefined : findResumePoint(this.scratch, this.layout, note, true);
     if (!fresh && !resumed) this.scratch.recordLayout(this.layout);
     if (resumed) note(resumeNote(resumed.step, steps, this.scratch.root));
-    onProgress({ type: 'pass-start', pass: this.options.pass, passes: this.options.passes, width, steps, firstStep: resumed?.step ?? 0 });
+    onProgress({
+      type: 'pass-start',
+      pass: this.options.pass + 1,
+      passes: this.options.passes,
+      width,
+      steps,
+      firstStep: (resumed?.step ?? 0) + 1,
+    });
 
     let manifest = resumed ?? (await this.writeFirstStep());
     const perColumn = manifest.columnSums.map((sums) => [...sums]);
     const reports: StepReport[] = [];
     for (let step = manifest.step; step < steps; step++) {
       if (signal?.aborted) throw new AbortedError(stoppedMessage(step + 1, steps, step, this.scratch.root));
-      onProgress({ type: 'step-start', step });
+      onProgress({ type: 'step-start', step: step + 1 });
       const started = performance.now();
       const markers = await this.runTasks(step);
       const next = this.commitStep(manifest, markers, perColumn);
@@ -260,7 +267,7 @@ export class PartitionedPass {
   }
 
   private report(manifest: StepManifest, next: StepManifest, markers: TaskMarker[], seconds: number): StepReport {
-    return {
+    const figures = {
       step: manifest.step,
       pass: this.options.pass,
       statesIn: markers.reduce((n, marker) => n + marker.statesIn, 0),
@@ -273,5 +280,6 @@ export class PartitionedPass {
       phases: markers.reduce((sum, marker) => addPhaseTimes(sum, marker.phases), noPhaseTimes()),
       probes: 0,
     };
+    return stepReport(figures, this.options);
   }
 }

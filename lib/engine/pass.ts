@@ -16,7 +16,7 @@ import type { RunSummary } from '../format/run-writer.js';
 import type { MemoryPlan } from './budget.js';
 import { localWorker, WorkerHandle, threadWorkers } from './worker-handle.js';
 import type { WorkerOptions } from './worker-runner.js';
-import { OnProgress, resumeNote, StepReport, stoppedMessage } from './progress.js';
+import { OnProgress, resumeNote, StepReport, stepReport, stoppedMessage } from './progress.js';
 import { findResumePoint } from './resume.js';
 import { diskError, ScratchFolder } from './scratch.js';
 import type { CountLock } from './count-lock.js';
@@ -84,11 +84,11 @@ export class PassRunner {
   private async runSteps(start: { step: number; manifest?: StepManifest }, steps: number): Promise<PassResult> {
     this.options.onProgress({
       type: 'pass-start',
-      pass: this.options.pass,
+      pass: this.options.pass + 1,
       passes: this.options.passes,
       width: this.options.width,
       steps,
-      firstStep: start.step,
+      firstStep: start.step + 1,
     });
     const handles = this.openWorkers();
     let failed = false;
@@ -98,7 +98,7 @@ export class PassRunner {
         // One worker counts in this thread: between steps, let timers and signal handlers run.
         await new Promise((resolve) => setImmediate(resolve));
         if (this.options.signal?.aborted) throw this.stopped(step, steps, pass);
-        this.options.onProgress({ type: 'step-start', step });
+        this.options.onProgress({ type: 'step-start', step: step + 1 });
         const done = await this.runStep(handles, step, pass);
         this.retire(step, done.next, pass);
         this.options.onProgress({ type: 'step-end', report: done.report });
@@ -203,19 +203,22 @@ export class PassRunner {
     );
     const next = toFiles ? this.writeStepManifest(step + 1, runs, dropped, pass.perColumn) : undefined;
     const statesIn = stepParts.reduce((n, part) => n + part.statesIn, 0);
-    const report: StepReport = {
-      step,
-      pass: this.options.pass,
-      statesIn,
-      recordsIn: source ? source.records : statesIn,
-      runsIn: source ? source.runs.length : 0,
-      successors: stepParts.reduce((n, part) => n + part.successors, 0),
-      runsOut: runs.length,
-      bytesOut: runs.reduce((n, run) => n + run.bytes, 0),
-      seconds: (performance.now() - started) / 1000,
-      phases: ends.reduce((sum, end) => addPhaseTimes(sum, end.phases), noPhaseTimes()),
-      probes: ends.reduce((n, end) => n + end.probes, 0),
-    };
+    const report = stepReport(
+      {
+        step,
+        pass: this.options.pass,
+        statesIn,
+        recordsIn: source ? source.records : statesIn,
+        runsIn: source ? source.runs.length : 0,
+        successors: stepParts.reduce((n, part) => n + part.successors, 0),
+        runsOut: runs.length,
+        bytesOut: runs.reduce((n, run) => n + run.bytes, 0),
+        seconds: (performance.now() - started) / 1000,
+        phases: ends.reduce((sum, end) => addPhaseTimes(sum, end.phases), noPhaseTimes()),
+        probes: ends.reduce((n, end) => n + end.probes, 0),
+      },
+      this.options,
+    );
     return { next, report };
   }
 

@@ -1,11 +1,20 @@
 /**
  * What a running count tells its caller: events, in order. The engine emits them; presenting them
  * (a bar on a terminal, lines in a log) is the caller's business (cli/progress-display.ts).
+ * Steps and passes count from 1 in events as in the step log, the bar and the messages.
  */
 
-export interface StepReport {
+import { STEP_LOG_FORMAT, STEP_LOG_VERSION, type StepLogEntry } from '../format/step-log.js';
+import { nsPerState } from './phase-clock.js';
+
+/**
+ * What the engine measures of a step as it runs: `step` points were placed in its input (0-based),
+ * phases in milliseconds. Callers never see it: stepReport turns it into the step log's terms.
+ */
+export interface StepFigures {
   /** Points placed in the step's input; the step places one more. */
   readonly step: number;
+  /** 0-based. */
   readonly pass: number;
   /** Distinct input states, and records read for them (redundancy = records / states). */
   readonly statesIn: number;
@@ -22,8 +31,50 @@ export interface StepReport {
   readonly probes: number;
 }
 
+/**
+ * A finished step as events, CountResult.steps and the step log all give it: step s (1 … width ×
+ * columns) places the s-th point, pass p is 1 … passes, and the cost model is in nanoseconds per
+ * input state. Beside the log's fields, the table's probes beyond their home slots.
+ */
+export interface StepReport extends StepLogEntry {
+  readonly probes: number;
+}
+
+/** The report of a step the engine has measured, in the step log's terms. */
+export function stepReport(
+  figures: StepFigures,
+  count: { readonly width: number; readonly columns: number; readonly passes: number },
+  finishedAt: Date = new Date(),
+): StepReport {
+  const states = figures.statesIn;
+  return {
+    format: STEP_LOG_FORMAT,
+    version: STEP_LOG_VERSION,
+    width: count.width,
+    columns: count.columns,
+    pass: figures.pass + 1,
+    passes: count.passes,
+    step: figures.step + 1,
+    steps: count.width * count.columns,
+    states,
+    recordsIn: figures.recordsIn,
+    runsIn: figures.runsIn,
+    redundancy: figures.runsIn > 0 ? figures.recordsIn / Math.max(states, 1) : 1,
+    successors: figures.successors,
+    runsOut: figures.runsOut,
+    bytesOut: figures.bytesOut,
+    seconds: figures.seconds,
+    nsPerState: nsPerState(figures.phases, states),
+    finishedAt: finishedAt.toISOString(),
+    probes: figures.probes,
+  };
+}
+
 export type ProgressEvent =
-  /** A pass of `steps` steps over a sweep `width` points wide begins, at `firstStep` when it resumes an interrupted count. */
+  /**
+   * Pass `pass` of `passes` (from 1) begins: `steps` steps over a sweep `width` points wide, the
+   * first to run being `firstStep` (1, or where an interrupted count resumes).
+   */
   | {
       readonly type: 'pass-start';
       readonly pass: number;
@@ -34,6 +85,7 @@ export type ProgressEvent =
     }
   /** Something worth telling the user, such as where a count resumes. */
   | { readonly type: 'note'; readonly message: string }
+  /** Step `step` (1 … steps) begins: it places the step-th point. */
   | { readonly type: 'step-start'; readonly step: number }
   /** States expanded so far in the current step. */
   | { readonly type: 'advance'; readonly states: number }

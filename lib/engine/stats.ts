@@ -1,7 +1,7 @@
 /** The figures of a finished count, in total: time, states, runs, bytes, memory, the cost model. */
 
 import type { StepReport } from './progress.js';
-import { addPhaseTimes, noPhaseTimes, nsPerState, Phase } from './phase-clock.js';
+import { PHASES, Phase } from './phase-clock.js';
 
 export interface CountStats {
   readonly seconds: number;
@@ -26,24 +26,26 @@ export interface CountStats {
 }
 
 export function summarize(reports: readonly StepReport[], seconds: number): CountStats {
-  const statesExpanded = reports.reduce((n, r) => n + r.statesIn, 0);
+  const statesExpanded = reports.reduce((n, r) => n + r.states, 0);
   const fromFiles = reports.filter((r) => r.runsIn > 0);
-  const filesStates = fromFiles.reduce((n, r) => n + r.statesIn, 0);
+  const filesStates = fromFiles.reduce((n, r) => n + r.states, 0);
   return {
     seconds,
     statesExpanded,
     statesPerSecond: statesExpanded / Math.max(seconds, 1e-3),
-    maxStates: reports.reduce((n, r) => Math.max(n, r.statesIn), 0),
+    maxStates: reports.reduce((n, r) => Math.max(n, r.states), 0),
     runsWritten: reports.reduce((n, r) => n + r.runsOut, 0),
     bytesWritten: reports.reduce((n, r) => n + r.bytesOut, 0),
     redundancy: filesStates > 0 ? fromFiles.reduce((n, r) => n + r.recordsIn, 0) / filesStates : 1,
     peakRss: process.resourceUsage().maxRSS * 1024,
     userSeconds: process.resourceUsage().userCPUTime / 1e6,
     systemSeconds: process.resourceUsage().systemCPUTime / 1e6,
-    nsPerState: nsPerState(
-      reports.reduce((sum, r) => addPhaseTimes(sum, r.phases), noPhaseTimes()),
-      statesExpanded,
-    ),
+    nsPerState: Object.fromEntries(
+      PHASES.map((phase) => [
+        phase,
+        Math.round(reports.reduce((ns, r) => ns + r.nsPerState[phase] * r.states, 0) / Math.max(statesExpanded, 1)),
+      ]),
+    ) as Record<Phase, number>,
     probesPerSuccessor:
       reports.reduce((n, r) => n + r.probes, 0) /
       Math.max(

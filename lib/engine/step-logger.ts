@@ -9,7 +9,7 @@ import fse from 'fs-extra';
 import { InvalidOptionError } from '../errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
 import { pathProblem } from '../format/make-folder.js';
-import { appendStepLog, formatStepLog, readStepLog, STEP_LOG_FILE, StepLogEntry, stepLogEntry } from '../format/step-log.js';
+import { appendStepLog, formatStepLog, readStepLog, STEP_LOG_FILE, StepLogEntry } from '../format/step-log.js';
 import type { StepReport } from './progress.js';
 import { diskError, type ScratchFolder } from './scratch.js';
 
@@ -21,16 +21,11 @@ export class StepLogger {
   constructor(
     private readonly folders: readonly ScratchFolder[],
     private readonly copyTo?: string,
-    private readonly clock: () => Date = () => new Date(),
   ) {}
 
   stepEnded(report: StepReport): void {
-    const folder = this.folders[report.pass];
-    const { width, columns } = folder.identity;
-    appendStepLog(
-      path.join(folder.root, STEP_LOG_FILE),
-      stepLogEntry(report, { width, columns, passes: this.folders.length }, this.clock()),
-    );
+    const { probes: _probes, ...entry } = report;
+    appendStepLog(path.join(this.folders[report.pass - 1].root, STEP_LOG_FILE), entry);
     this.copy();
   }
 

@@ -9,8 +9,7 @@
  */
 
 import { appendFileSync, readFileSync } from 'node:fs';
-import { nsPerState, Phase } from '../engine/phase-clock.js';
-import type { StepReport } from '../engine/progress.js';
+import type { Phase } from '../engine/phase-clock.js';
 
 export const STEP_LOG_FILE = 'steps.jsonl';
 /** The `format` field of every line. */
@@ -44,34 +43,6 @@ export interface StepLogEntry {
   readonly nsPerState: Record<Phase, number>;
   /** When the step finished, ISO 8601. */
   readonly finishedAt: string;
-}
-
-export function stepLogEntry(
-  report: StepReport,
-  count: { readonly width: number; readonly columns: number; readonly passes: number },
-  finishedAt: Date,
-): StepLogEntry {
-  const states = report.statesIn;
-  return {
-    format: STEP_LOG_FORMAT,
-    version: STEP_LOG_VERSION,
-    width: count.width,
-    columns: count.columns,
-    pass: report.pass + 1,
-    passes: count.passes,
-    step: report.step + 1,
-    steps: count.width * count.columns,
-    states,
-    recordsIn: report.recordsIn,
-    runsIn: report.runsIn,
-    redundancy: report.runsIn > 0 ? report.recordsIn / Math.max(states, 1) : 1,
-    successors: report.successors,
-    runsOut: report.runsOut,
-    bytesOut: report.bytesOut,
-    seconds: report.seconds,
-    nsPerState: nsPerState(report.phases, states),
-    finishedAt: finishedAt.toISOString(),
-  };
 }
 
 export function appendStepLog(file: string, entry: StepLogEntry): void {
