@@ -1,6 +1,6 @@
 /** How the command reports an error: one line, with its own flag names for the library's options. */
 
-import { GocountError, InvalidOptionError } from '../lib/errors.js';
+import { GocountError, InvalidOptionError, shortenPaths } from '../lib/errors.js';
 
 /** The flag of a library option: fanIn → --fan-in. */
 export function flagOf(option: string): string {
@@ -8,5 +8,5 @@ export function flagOf(option: string): string {
 }
 
 export function errorLine(error: GocountError): string {
-  return error instanceof InvalidOptionError ? `${flagOf(error.option)} ${error.value}: ${error.problem}` : error.message;
+  return error instanceof InvalidOptionError ? shortenPaths(`${flagOf(error.option)} ${error.value}: ${error.problem}`) : error.message;
 }

@@ -6,7 +6,7 @@
 
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { GocountError, isSystemError, systemExitCode, systemProblem, UsageError } from '../lib/errors.js';
+import { GocountError, isSystemError, shortenPaths, systemExitCode, systemProblem, UsageError } from '../lib/errors.js';
 import { errorLine } from './errors.js';
 import { parseBoard } from '../lib/board/shape.js';
 import { EXIT_CODES, formatHelp } from './help-text.js';
@@ -47,12 +47,12 @@ function fail(error: unknown): never {
   if (isSystemError(error)) {
     // A file or folder the system refused, or a full disk: what was done to which path, and why.
     const target = error.path === undefined ? '' : ` ${error.path}${error.dest === undefined ? '' : ` as ${error.dest}`}`;
-    process.stderr.write(`gocount: cannot ${SYSCALL_WORDS[error.syscall] ?? error.syscall}${target}: ${systemProblem(error)}\n`);
+    process.stderr.write(shortenPaths(`gocount: cannot ${SYSCALL_WORDS[error.syscall] ?? error.syscall}${target}: ${systemProblem(error)}`) + '\n');
     if (DEBUG && error.stack) process.stderr.write(`${error.stack}\n`);
     process.exit(systemExitCode(error));
   }
   // An error nobody foresaw: one line, and the stack only when asked for (--debug).
-  const message = error instanceof Error ? error.message : String(error);
+  const message = shortenPaths(error instanceof Error ? error.message : String(error));
   process.stderr.write(`gocount: internal error: ${message} (run again with --debug for details)\n`);
   if (DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exit(1);

@@ -7,6 +7,7 @@
 import { EtaModel } from '../lib/engine/eta.js';
 import type { OnProgress, ProgressEvent, StepReport } from '../lib/engine/progress.js';
 import { ignoreProgress } from '../lib/engine/progress.js';
+import { shortenPaths } from '../lib/errors.js';
 import { formatCount, formatDuration } from '../lib/units.js';
 
 /** What a display writes to: a terminal has isTTY and columns. */
@@ -54,7 +55,7 @@ abstract class Tracker {
         this.model ??= new EtaModel(event.width, event.steps, event.passes);
         break;
       case 'note':
-        this.note(`gocount: ${event.message}`);
+        this.note(`gocount: ${shortenPaths(event.message)}`);
         break;
       case 'step-start':
         this.step = event.step;

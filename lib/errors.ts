@@ -19,11 +19,24 @@ export type GocountErrorCode =
   | 'GOCOUNT_ABORTED'
   | 'GOCOUNT_TASKS_FAILED';
 
+/** A path longer than this is shown shortened in messages (shortPath). */
+const LONG_PATH = 200;
+
+/** A long path as a message shows it: its first 60 and last 100 characters with "…" between. */
+export function shortPath(text: string): string {
+  return text.length > LONG_PATH ? `${text.slice(0, 60)}…${text.slice(-100)}` : text;
+}
+
+/** A message with every path in it over LONG_PATH characters shortened, so that it stays one readable line. */
+export function shortenPaths(message: string): string {
+  return message.replace(new RegExp(`[^\\s"]{${LONG_PATH + 1},}`, 'g'), (word) => (word.includes('/') ? shortPath(word) : word));
+}
+
 export class GocountError extends Error {
   readonly exitCode: number;
   readonly code: GocountErrorCode;
   constructor(message: string, exitCode: number, code: GocountErrorCode = 'GOCOUNT_FAILED') {
-    super(message);
+    super(shortenPaths(message));
     this.name = new.target.name;
     this.exitCode = exitCode;
     this.code = code;

@@ -23,7 +23,7 @@ import type { PassResult } from '../engine/pass.js';
 import { addPhaseTimes, noPhaseTimes } from '../engine/phase-clock.js';
 import { OnProgress, resumeNote, StepReport, stepReport, stoppedMessage } from '../engine/progress.js';
 import { findResumePoint } from '../engine/resume.js';
-import { CountLayout, diskError, ScratchFolder } from '../engine/scratch.js';
+import { CountLayout, diskError, FolderRecord, ScratchFolder } from '../engine/scratch.js';
 import { columnSum, writeStepManifest } from '../engine/step-record.js';
 import { localWorker } from '../engine/worker-handle.js';
 import { isLegalFinal } from '../state/border.js';
@@ -40,7 +40,8 @@ export interface PartitionedPassOptions {
   /** Bytes of memory per task. */
   readonly memory: number;
   readonly fanIn: number;
-  readonly keep: boolean;
+  /** Asked for this time (--keep), and what the count folder records if it is new. */
+  readonly record: FolderRecord;
   readonly scratchDir: string;
   readonly launcher: Launcher;
   /** Launches of a step's missing tasks after the first. */
@@ -66,6 +67,8 @@ export class PartitionedPass {
   private readonly options: PartitionedPassOptions;
   private readonly scratch: ScratchFolder;
   private readonly layout: CountLayout;
+  /** Every step's files stay: asked for now, or recorded in the folder by an earlier count. */
+  private keep = false;
 
   constructor(options: PartitionedPassOptions) {
     this.options = options;
@@ -77,7 +80,8 @@ export class PartitionedPass {
     const { onProgress } = this.options;
     const note = (message: string) => onProgress({ type: 'note', message });
     // The driver holds the count's lock; its tasks, which run elsewhere, do not take it.
-    const { fresh, lock } = this.scratch.openLocked(this.layout, note);
+    const { fresh, lock, keep } = this.scratch.openLocked(this.layout, this.options.record, note);
+    this.keep = keep;
     try {
       return await this.runSteps(fresh, note);
     } finally {
@@ -86,7 +90,8 @@ export class PartitionedPass {
   }
 
   private async runSteps(fresh: boolean, note: (message: string) => void): Promise<PassResult> {
-    const { width, columns, keep, onProgress, signal } = this.options;
+    const { width, columns, onProgress, signal } = this.options;
+    const { keep } = this;
     const steps = width * columns;
     const finished = fresh ? undefined : this.scratch.readResult();
     if (finished) {
@@ -94,7 +99,7 @@ export class PartitionedPass {
       return { perColumn: finished, reports: [] };
     }
     const resumed = fresh ? undefined : findResumePoint(this.scratch, this.layout, note, true);
-    if (!fresh && !resumed) this.scratch.recordLayout(this.layout);
+    if (!fresh && !resumed) this.scratch.recordLayout(this.layout, { ...this.scratch.recorded(), keep }); // starts afresh in the folder
     if (resumed) note(resumeNote(resumed.step, steps, this.scratch.root));
     onProgress({
       type: 'pass-start',

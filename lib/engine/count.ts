@@ -71,6 +71,22 @@ export function defaultWorkers(cores: number = os.availableParallelism()): numbe
   return Math.max(1, cores);
 }
 
+/**
+ * States a worker should have to itself in the largest step: each worker costs a thread, a V8
+ * isolate and its share of every step's hand-offs, which a board with fewer states never repays.
+ */
+export const MIN_STATES_PER_WORKER = 1 << 14;
+
+/**
+ * The workers a sweep can use: one per MIN_STATES_PER_WORKER states of its largest step, by
+ * Table 1's bound. GOCOUNT_FORCE_WORKERS=1 in the environment starts every worker asked for (the
+ * tests run the multi-worker paths on small boards).
+ */
+export function usableWorkers(sweep: Sweep): number {
+  if (process.env.GOCOUNT_FORCE_WORKERS === '1') return MAX_WORKERS;
+  return Math.max(1, Math.ceil(largestStates(sweep) / MIN_STATES_PER_WORKER));
+}
+
 /** What a count will do, decided before it starts: its moduli and passes, workers and memory plans. */
 export interface EngineSetup {
   readonly moduli: number[];
@@ -81,86 +97,123 @@ export interface EngineSetup {
   readonly plans: MemoryPlan[];
   /** The disk the count may need at its peak, and after which step (points placed) that peak comes. */
   readonly disk: DiskEstimate;
+  /** What the count says before it starts: fewer workers than asked for, more workers than cores. */
+  readonly notes: string[];
+}
+
+/** The count folder of the first pass: where an earlier run of this count recorded its layout. */
+export function firstPassFolder(sweep: Sweep, scratchDir: string, residuesPerPass?: number): ScratchFolder {
+  const moduli = moduliFor(sweep.width * sweep.columns);
+  const first = splitIntoPasses(moduli, residuesPerPass ?? Math.min(moduli.length, MOST_RESIDUES))[0];
+  return new ScratchFolder(scratchDir, { width: sweep.width, columns: sweep.columns, moduli: first });
 }
 
 export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>): EngineSetup {
-  const { sweep, fanIn } = options;
+  const { sweep, fanIn, partitioned } = options;
   const moduli = moduliFor(sweep.width * sweep.columns);
   const passes = splitIntoPasses(moduli, options.residuesPerPass ?? Math.min(moduli.length, MOST_RESIDUES));
-  const recorded = new ScratchFolder(options.scratchDir, {
-    width: sweep.width,
-    columns: sweep.columns,
-    moduli: passes[0],
-  }).recordedLayout().workers;
-  const { partitioned } = options;
+  const folder = firstPassFolder(sweep, options.scratchDir, options.residuesPerPass);
+  const recorded = folder.recordedLayout().workers;
+  const notes: string[] = [];
   // A partition task's workers share its cores with the other tasks of a machine: one each by default.
-  const workers = options.workers ?? (recorded !== undefined && recorded <= MAX_WORKERS ? recorded : partitioned ? 1 : defaultWorkers());
+  const asked = options.workers ?? (recorded !== undefined && recorded <= MAX_WORKERS ? recorded : partitioned ? 1 : defaultWorkers());
+  // A resumed count keeps the workers it recorded; a new one starts only those its board can use.
+  const workers = partitioned || asked === recorded ? asked : Math.min(asked, usableWorkers(sweep));
+  if (workers < asked && options.workers !== undefined)
+    notes.push(`this board holds at most ${largestStates(sweep)} states a step: counting with ${plural(workers, 'worker')}, not ${asked}`);
+  const cores = os.availableParallelism();
+  if (workers > cores)
+    notes.push(
+      `${plural(workers, 'worker')} on ${plural(cores, 'core')}: the workers take turns, so the count runs slower than with ${cores}`,
+    );
   const owners = partitioned ? { owners: partitioned.partitions * workers } : undefined;
   const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers, owners));
   const inMemory = partitioned ? 0 : workers * plans[0].memoryRunCapacity;
-  const disk = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), inMemory, options.keep);
-  return { moduli, passes, workers, plans, disk };
+  const keep = options.keep || folder.recorded().keep;
+  const disk = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), inMemory, keep);
+  return { moduli, passes, workers, plans, disk, notes };
 }
 
 export async function countWithEngine(options: EngineOptions): Promise<EngineResult> {
   const { sweep, fanIn, partitioned } = options;
-  const { moduli, passes, workers, plans, disk } = setUpEngine(options);
+  const { moduli, passes, workers, plans, disk, notes } = setUpEngine(options);
   if (options.disk !== undefined && disk.bytes > options.disk) {
     throw new InvalidOptionError('disk', formatBytes(options.disk), `less than the ${formatBytes(disk.bytes)} of disk this count may need`);
   }
+  const note = (message: string) => options.onProgress({ type: 'note', message });
+  notes.forEach(note);
   const available = availableMemory();
   if (options.memory > available.bytes) {
-    options.onProgress({
-      type: 'note',
-      message: `the memory budget, ${formatBytes(options.memory)}, is more than the ${formatBytes(available.bytes)} of ${available.source}: the count may swap or be killed`,
-    });
+    note(
+      `the memory budget, ${formatBytes(options.memory)}, is more than the ${formatBytes(available.bytes)} of ${available.source}: the count may swap or be killed`,
+    );
   }
 
-  const createdFolders = missingFolders(options.scratchDir);
+  // The folders this count creates above its own go with it, when empty, whichever run finishes it.
+  const made = missingFolders(options.scratchDir);
+  const record = { keep: options.keep, madeAbove: made.length };
   const folders = passes.map(
     (passModuli) => new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passModuli }),
   );
-  const log = new StepLogger(folders, options.statsJson);
-  log.copy(); // an unwritable file is refused before any work, and a resumed count's earlier steps are in it from the start
+  const log = new StepLogger(folders, options.statsJson, note);
+  log.start();
   const onProgress: OnProgress = (event) => {
     if (event.type === 'step-end') log.stepEnded(event.report);
     options.onProgress(event);
   };
   const perColumnResidues: number[][] = Array.from({ length: sweep.columns }, () => []);
   const reports: StepReport[] = [];
-  for (let pass = 0; pass < passes.length; pass++) {
-    const common = {
-      width: sweep.width,
-      columns: sweep.columns,
-      moduli: passes[pass],
-      fanIn,
-      keep: options.keep,
-      scratchDir: options.scratchDir,
-      workers,
-      onProgress,
-      signal: options.signal,
-      pass,
-      passes: passes.length,
-    };
-    const runner = partitioned
-      ? new PartitionedPass({ ...common, ...partitioned, launcher: makeLauncher(partitioned.launcher), memory: options.memory })
-      : new PassRunner({ ...common, plan: plans[pass] });
-    const result = await runner.run();
-    result.perColumn.forEach((residues, k) => perColumnResidues[k].push(...residues));
-    reports.push(...result.reports);
+  try {
+    for (let pass = 0; pass < passes.length; pass++) {
+      const common = {
+        width: sweep.width,
+        columns: sweep.columns,
+        moduli: passes[pass],
+        fanIn,
+        record,
+        scratchDir: options.scratchDir,
+        workers,
+        onProgress,
+        signal: options.signal,
+        pass,
+        passes: passes.length,
+      };
+      const runner = partitioned
+        ? new PartitionedPass({ ...common, ...partitioned, launcher: makeLauncher(partitioned.launcher), memory: options.memory })
+        : new PassRunner({ ...common, plan: plans[pass] });
+      const result = await runner.run();
+      result.perColumn.forEach((residues, k) => perColumnResidues[k].push(...residues));
+      reports.push(...result.reports);
+    }
+  } catch (error) {
+    // What a run again could not resume from goes, with the folders made for it.
+    for (const folder of folders) removeUnfinished(folder, note);
+    removeIfEmpty(made);
+    throw error;
   }
   options.onProgress({ type: 'done' });
   const entries = log.entries();
   log.copy(); // a count that was finished before it was run again logged no step this time
-  if (!options.keep) {
-    for (const folder of folders) removeFinished(folder, (message) => options.onProgress({ type: 'note', message }));
-    removeIfEmpty(createdFolders);
-  }
+  const madeAbove = Math.max(made.length, ...folders.map((folder) => folder.recorded().madeAbove));
+  const kept = folders.filter((folder) => fse.pathExistsSync(folder.root) && folder.recorded().keep);
+  if (kept.length > 0 && !options.keep)
+    note(`the count's files stay in ${kept.map((folder) => folder.root).join(', ')}: it was counted with --keep`);
+  for (const folder of folders) if (!kept.includes(folder)) removeFinished(folder, note);
+  removeIfEmpty(foldersAbove(options.scratchDir, madeAbove));
 
   const perColumn = perColumnResidues.map((residues) => joinResidues(residues.map((residue, r) => ({ modulus: moduli[r], residue }))));
   const residues = perColumnResidues[sweep.columns - 1].map((residue, r) => ({ modulus: moduli[r], residue }));
   return { legal: perColumn[sweep.columns - 1], residues, perColumn, moduli, passes: passes.length, reports, log: entries };
 }
+
+/** The states of the largest step, by Table 1's bound. */
+export function largestStates(sweep: Sweep): number {
+  let largest = 0;
+  for (let step = 0; step <= sweep.width * sweep.columns; step++) largest = Math.max(largest, maxStatesAfter(sweep.width, step));
+  return largest;
+}
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
  * Removes a finished pass's folder under its lock again: between the pass's end and this removal
@@ -177,11 +230,34 @@ function removeFinished(folder: ScratchFolder, note: (message: string) => void):
   folder.removeAll(); // the lock with it
 }
 
+/**
+ * After a failure: removes the folder of this count when it holds nothing a run again would resume
+ * from (no complete step, no finished pass), such as the count.json of a count stopped before its
+ * first step on disk. A folder of another count, a locked one, or one that holds work stays.
+ */
+function removeUnfinished(folder: ScratchFolder, note: (message: string) => void): void {
+  try {
+    if (!fse.pathExistsSync(folder.root) || folder.identityProblem() !== undefined) return;
+    const lock = CountLock.take(folder.root, note);
+    if (folder.holdsWork()) lock.release();
+    else folder.removeAll(); // the lock with it
+  } catch {
+    // locked by another count, or unusable: the error that brought us here is the one to report
+  }
+}
+
 /** The scratch folder and those of its parents that are not there yet: the count will create them. */
 function missingFolders(dir: string): string[] {
   const missing: string[] = [];
   for (let at = dir; !fse.pathExistsSync(at) && path.dirname(at) !== at; at = path.dirname(at)) missing.push(at);
   return missing;
+}
+
+/** The scratch folder and the `levels` − 1 folders above it, deepest first. */
+function foldersAbove(dir: string, levels: number): string[] {
+  const folders: string[] = [];
+  for (let at = dir; folders.length < levels && path.dirname(at) !== at; at = path.dirname(at)) folders.push(at);
+  return folders;
 }
 
 /** A count leaves no empty folder of its own making behind: the deepest first, up to the first that is not empty. */

@@ -18,7 +18,7 @@ import { localWorker, WorkerHandle, threadWorkers } from './worker-handle.js';
 import type { WorkerOptions } from './worker-runner.js';
 import { OnProgress, resumeNote, StepReport, stepReport, stoppedMessage } from './progress.js';
 import { findResumePoint } from './resume.js';
-import { diskError, ScratchFolder } from './scratch.js';
+import { diskError, FolderRecord, ScratchFolder } from './scratch.js';
 import type { CountLock } from './count-lock.js';
 import { columnSum, writeStepManifest } from './step-record.js';
 import { sumResidueVectors } from '../residues/sums.js';
@@ -32,7 +32,8 @@ export interface PassOptions {
   /** The memory plan of each worker. */
   readonly plan: MemoryPlan;
   readonly fanIn: number;
-  readonly keep: boolean;
+  /** Asked for this time (--keep), and what the count folder records if it is new. */
+  readonly record: FolderRecord;
   readonly scratchDir: string;
   /** 1 (this thread), or that many worker threads. */
   readonly workers: number;
@@ -62,6 +63,8 @@ interface PassState {
 export class PassRunner {
   private readonly options: PassOptions;
   private readonly scratch: ScratchFolder;
+  /** Every step's files stay: asked for now, or recorded in the folder by an earlier count. */
+  private keep = false;
 
   constructor(options: PassOptions) {
     this.options = options;
@@ -127,7 +130,8 @@ export class PassRunner {
   private openFolder(steps: number): { lock: CountLock } & ({ finished: number[][] } | { step: number; manifest?: StepManifest }) {
     const { workers, onProgress } = this.options;
     const note = (message: string) => onProgress({ type: 'note', message });
-    const { fresh, lock } = this.scratch.openLocked({ workers, partitions: 1 }, note);
+    const { fresh, lock, keep } = this.scratch.openLocked({ workers, partitions: 1 }, this.options.record, note);
+    this.keep = keep;
     try {
       return { lock, ...this.startingPoint(fresh, steps, note) };
     } catch (error) {
@@ -148,14 +152,14 @@ export class PassRunner {
       return { finished };
     }
     const resumed = fresh ? undefined : findResumePoint(this.scratch, { workers, partitions: 1 }, note);
-    if (!fresh && !resumed) this.scratch.recordLayout({ workers, partitions: 1 }); // starts afresh in the folder
+    if (!fresh && !resumed) this.scratch.recordLayout({ workers, partitions: 1 }, { ...this.scratch.recorded(), keep: this.keep }); // starts afresh in the folder
     if (resumed) note(resumeNote(resumed.step, steps, this.scratch.root));
     return { step: resumed?.step ?? 0, manifest: resumed };
   }
 
   /** The pass's running state: from a resume point, or step 0 (the all-edge state) made anew. */
   private async begin(handles: WorkerHandle[], start: { manifest?: StepManifest }): Promise<PassState> {
-    const { keep } = this.options;
+    const { keep } = this;
     const resumed = start.manifest;
     const pass: PassState = {
       perColumn: resumed ? resumed.columnSums.map((sums) => [...sums]) : [],
@@ -175,7 +179,8 @@ export class PassRunner {
    * a step on files is complete once its manifest is written.
    */
   private async runStep(handles: WorkerHandle[], step: number, pass: PassState): Promise<{ next?: StepManifest; report: StepReport }> {
-    const { width, keep, workers, onProgress } = this.options;
+    const { width, workers, onProgress } = this.options;
+    const { keep } = this;
     const started = performance.now();
     const source = pass.manifest;
     const expanded = new Array<number>(workers).fill(0);
@@ -229,7 +234,7 @@ export class PassRunner {
   private retire(step: number, next: StepManifest | undefined, pass: PassState): void {
     if (pass.manifest) fse.removeSync(path.join(this.scratch.stepDir(step), MERGE_FOLDER));
     if (next) {
-      if (pass.onDisk && !this.options.keep) this.scratch.removeStep(pass.onDisk.step);
+      if (pass.onDisk && !this.keep) this.scratch.removeStep(pass.onDisk.step);
       pass.onDisk = next;
     }
     pass.manifest = next;
@@ -237,7 +242,8 @@ export class PassRunner {
 
   /** The last column's legal sum, result.json, and the step folders cleared away. */
   private async finish(handles: WorkerHandle[], pass: PassState): Promise<PassResult> {
-    const { width, columns, keep } = this.options;
+    const { width, columns } = this.options;
+    const { keep } = this;
     const steps = width * columns;
     const final = pass.manifest;
     pass.perColumn.push(

@@ -17,6 +17,7 @@ import {
   COUNT_VERSION,
   countFolderPath,
   CountIdentity,
+  MANIFEST_FILE,
   MERGE_FOLDER,
   RESULT_FILE,
   resultCrc,
@@ -32,6 +33,17 @@ import {
 export interface CountLayout {
   readonly workers: number;
   readonly partitions: number;
+}
+
+/** What a count folder's count.json records beside what it counts and its layout. */
+export interface FolderRecord {
+  /** --keep: every step's files stay, and no later count removes them, with --keep or without. */
+  readonly keep: boolean;
+  /**
+   * How many folders, from the scratch folder upwards, the count had to create: whichever count
+   * finishes it removes them too, where they are empty.
+   */
+  readonly madeAbove: number;
 }
 
 /**
@@ -85,7 +97,7 @@ export class ScratchFolder {
    * Opens the folder: creates it when absent or empty (returns true), or checks that the count it
    * holds is this one (returns false: the caller may resume). Refuses a folder of another count.
    */
-  open(layout: CountLayout): boolean {
+  open(layout: CountLayout, record: FolderRecord): boolean {
     try {
       this.removeRemovalLeftover();
       // A temporary file alone is what a kill during the folder's creation leaves.
@@ -94,30 +106,89 @@ export class ScratchFolder {
         this.checkIdentity();
         return false;
       }
-      makeFolder(this.root, 'scratch folder');
-      this.recordLayout(layout);
+      const made = makeFolder(this.root, 'scratch folder');
+      try {
+        this.recordLayout(layout, record);
+      } catch (error) {
+        if (made) fse.removeSync(made); // a folder without its count.json would be refused as another's
+        throw error;
+      }
       return true;
     } catch (error) {
       if (error instanceof GocountError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EACCES' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'EPERM') {
+      if (['EACCES', 'EROFS', 'ENOTDIR', 'EEXIST', 'EPERM', 'ENAMETOOLONG', 'ELOOP'].includes(code ?? '')) {
         throw new UsageError(`scratch folder ${this.root} cannot be written: ${pathProblem(code)}`, 'GOCOUNT_SCRATCH_UNUSABLE');
       }
       throw diskError(error, this.root);
     }
   }
 
-  /** open(), then the lock that the count holds on the folder until it ends (count-lock.ts). */
-  openLocked(layout: CountLayout, note: (message: string) => void): { fresh: boolean; lock: CountLock } {
-    const fresh = this.open(layout);
-    return { fresh, lock: CountLock.take(this.root, note) };
+  /**
+   * open(), then the lock that the count holds on the folder until it ends (count-lock.ts), and
+   * whether the folder's files are kept: asked for now, or recorded by an earlier count (once
+   * kept, a folder stays kept).
+   */
+  openLocked(
+    layout: CountLayout,
+    record: FolderRecord,
+    note: (message: string) => void,
+  ): { fresh: boolean; lock: CountLock; keep: boolean } {
+    const fresh = this.open(layout, record);
+    const lock = CountLock.take(this.root, note);
+    try {
+      const kept = !fresh && this.recorded().keep;
+      if (record.keep && !fresh && !kept) this.markKept();
+      return { fresh, lock, keep: record.keep || kept };
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
   }
 
-  /** Writes count.json: what this folder counts, and how its states are shared out. */
-  recordLayout(layout: CountLayout): void {
+  /** Writes count.json: what this folder counts, how its states are shared out, and its record. */
+  recordLayout(layout: CountLayout, record: FolderRecord): void {
     const { workers, partitions } = layout;
-    const record = { format: COUNT_FORMAT, version: COUNT_VERSION, ...this.identity, workers, partitions, ownership: OWNERSHIP };
-    writeFileAtomically(path.join(this.root, COUNT_FILE), JSON.stringify(record, null, 1) + '\n');
+    const { keep, madeAbove } = record;
+    const json = {
+      format: COUNT_FORMAT,
+      version: COUNT_VERSION,
+      ...this.identity,
+      workers,
+      partitions,
+      ownership: OWNERSHIP,
+      keep,
+      madeAbove,
+    };
+    writeFileAtomically(path.join(this.root, COUNT_FILE), JSON.stringify(json, null, 1) + '\n');
+  }
+
+  /**
+   * The record in count.json. A folder written before count.json recorded `keep` was kept when it
+   * holds two complete steps or more: a count without --keep holds one, and two only for a moment.
+   */
+  recorded(): FolderRecord {
+    const found = fse.readJsonSync(path.join(this.root, COUNT_FILE), { throws: false }) as Record<string, unknown> | null;
+    const keep = typeof found?.keep === 'boolean' ? found.keep : this.completeSteps().length >= 2;
+    const madeAbove = Number.isInteger(found?.madeAbove) && (found!.madeAbove as number) >= 0 ? (found!.madeAbove as number) : 0;
+    return { keep, madeAbove };
+  }
+
+  /** Marks the folder kept (a count resumed with --keep): from now on no count removes its files. */
+  private markKept(): void {
+    const file = path.join(this.root, COUNT_FILE);
+    writeFileAtomically(file, JSON.stringify({ ...fse.readJsonSync(file), keep: true }, null, 1) + '\n');
+  }
+
+  /** Whether a count run again would resume from this folder: a pass finished, or a step complete. */
+  holdsWork(): boolean {
+    return fse.pathExistsSync(path.join(this.root, RESULT_FILE)) || this.completeSteps().length > 0;
+  }
+
+  /** The steps whose manifest is written. */
+  private completeSteps(): number[] {
+    if (!fse.pathExistsSync(this.root)) return [];
+    return this.steps().filter((step) => fse.pathExistsSync(path.join(this.stepDir(step), MANIFEST_FILE)));
   }
 
   /** The layout recorded in this folder's count.json, as far as the folder and the numbers exist. */
@@ -204,34 +275,25 @@ export class ScratchFolder {
   }
 
   private checkIdentity(): void {
-    const file = path.join(this.root, COUNT_FILE);
-    const found = fse.readJsonSync(file, { throws: false }) as Record<string, unknown> | null;
-    const here = `scratch folder ${this.root}`;
-    const advice = 'remove it or choose another scratch folder';
-    if (found?.format !== COUNT_FORMAT)
-      throw new UsageError(`${here} is not empty and has no readable ${COUNT_FILE}; ${advice}`, 'GOCOUNT_SCRATCH_UNUSABLE');
-    if (found.version !== COUNT_VERSION) {
+    const problem = this.identityProblem();
+    if (problem)
       throw new UsageError(
-        `${here} holds format version ${found.version}, this gocount writes ${COUNT_VERSION}; ${advice}`,
+        `scratch folder ${this.root} ${problem}; remove it or choose another scratch folder`,
         'GOCOUNT_SCRATCH_UNUSABLE',
       );
-    }
-    if (found.ownership !== OWNERSHIP) {
-      throw new UsageError(
-        `${here} shares states out by ${found.ownership}, this gocount by ${OWNERSHIP}; ${advice}`,
-        'GOCOUNT_SCRATCH_UNUSABLE',
-      );
-    }
+  }
+
+  /** Why the folder is not this count's, or undefined when its count.json describes this count. */
+  identityProblem(): string | undefined {
+    const found = fse.readJsonSync(path.join(this.root, COUNT_FILE), { throws: false }) as Record<string, unknown> | null;
+    if (found?.format !== COUNT_FORMAT) return `is not empty and has no readable ${COUNT_FILE}`;
+    if (found.version !== COUNT_VERSION) return `holds format version ${found.version}, this gocount writes ${COUNT_VERSION}`;
+    if (found.ownership !== OWNERSHIP) return `shares states out by ${found.ownership}, this gocount by ${OWNERSHIP}`;
     const { width, columns, moduli } = this.identity;
-    if (found.width !== width || found.columns !== columns) {
-      throw new UsageError(
-        `${here} holds a ${found.width}-wide sweep of ${found.columns} columns, not ${width} of ${columns}; ${advice}`,
-        'GOCOUNT_SCRATCH_UNUSABLE',
-      );
-    }
-    if (!Array.isArray(found.moduli) || found.moduli.join() !== moduli.join()) {
-      throw new UsageError(`${here} holds residues for other moduli; ${advice}`, 'GOCOUNT_SCRATCH_UNUSABLE');
-    }
+    if (found.width !== width || found.columns !== columns)
+      return `holds a ${found.width}-wide sweep of ${found.columns} columns, not ${width} of ${columns}`;
+    if (!Array.isArray(found.moduli) || found.moduli.join() !== moduli.join()) return 'holds residues for other moduli';
+    return undefined;
   }
 }
 

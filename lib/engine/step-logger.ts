@@ -1,31 +1,55 @@
 /**
  * Keeps the per-step log of a count (format/step-log.ts): a line in the pass's count folder as each
  * step ends, and, when asked, the whole log of every pass copied to a file of the user's that
- * outlives the count folders.
+ * outlives the count folders. Both are side files: a write that fails once the count has begun is
+ * a warning, and the count goes on to its number.
  */
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError, systemProblem } from '../errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
 import { pathProblem } from '../format/make-folder.js';
 import { appendStepLog, formatStepLog, readStepLog, STEP_LOG_FILE, StepLogEntry } from '../format/step-log.js';
 import type { StepReport } from './progress.js';
-import { diskError, type ScratchFolder } from './scratch.js';
+import type { ScratchFolder } from './scratch.js';
 
 export class StepLogger {
+  /** The files whose failed write was warned of: one warning a file. */
+  private readonly warned = new Set<string>();
+
   /**
    * @param folders the count folder of each pass
    * @param copyTo the --stats-json file, rewritten whole after every step
+   * @param warn hears the one line about a side file that could not be written
    */
   constructor(
     private readonly folders: readonly ScratchFolder[],
-    private readonly copyTo?: string,
+    private readonly copyTo: string | undefined,
+    private readonly warn: (message: string) => void,
   ) {}
+
+  /**
+   * The copy's first write, before any work: a file that cannot be written at all is refused (a
+   * count may take hours), while a full disk only costs the copy. A resumed count's earlier steps
+   * are in it from the start.
+   */
+  start(): void {
+    if (this.copyTo === undefined) return;
+    try {
+      writeFileAtomically(this.copyTo, formatStepLog(this.entries()));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOSPC' && code !== 'EDQUOT')
+        throw new InvalidOptionError('statsJson', this.copyTo, `cannot be written: ${pathProblem(code)}`);
+      this.warnOnce(this.copyTo, error);
+    }
+  }
 
   stepEnded(report: StepReport): void {
     const { probes: _probes, ...entry } = report;
-    appendStepLog(path.join(this.folders[report.pass - 1].root, STEP_LOG_FILE), entry);
+    const file = path.join(this.folders[report.pass - 1].root, STEP_LOG_FILE);
+    this.sideWrite(file, () => appendStepLog(file, entry));
     this.copy();
   }
 
@@ -39,14 +63,22 @@ export class StepLogger {
 
   /** Rewrites the --stats-json file, if one was asked for, from the logs in the count folders. */
   copy(): void {
-    if (this.copyTo === undefined) return;
+    const file = this.copyTo;
+    if (file !== undefined) this.sideWrite(file, () => writeFileAtomically(file, formatStepLog(this.entries())));
+  }
+
+  /** A write that may fail without stopping the count; a later one is tried all the same, and may mend it. */
+  private sideWrite(file: string, write: () => void): void {
     try {
-      writeFileAtomically(this.copyTo, formatStepLog(this.entries()));
+      write();
     } catch (error) {
-      // A full disk is a failed run, which resumes; any other refusal says the file cannot be used.
-      const full = diskError(error, this.copyTo);
-      if (full !== error) throw full;
-      throw new InvalidOptionError('statsJson', this.copyTo, `cannot be written: ${pathProblem((error as NodeJS.ErrnoException).code)}`);
+      this.warnOnce(file, error);
     }
+  }
+
+  private warnOnce(file: string, error: unknown): void {
+    if (this.warned.has(file)) return;
+    this.warned.add(file);
+    this.warn(`cannot write the step log ${file}: ${systemProblem(error)}; the count goes on without it`);
   }
 }

@@ -4,7 +4,7 @@
  * /proc it spins), and its errors name only the deepest folder.
  */
 
-import { lstatSync, mkdirSync, readlinkSync, Stats, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readlinkSync, rmdirSync, Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -54,15 +54,19 @@ export function makeFolder(dir: string, what: string): string | undefined {
     missing.push(at);
     if (path.dirname(at) === at) break;
   }
+  const made: string[] = [];
   for (const folder of missing.reverse()) {
     try {
       mkdirSync(folder);
+      made.push(folder);
     } catch (error) {
+      // What was made for nothing goes: a path too long for the file system leaves no folders behind.
+      for (const empty of made.reverse()) rmdirSync(empty);
       const code = (error as NodeJS.ErrnoException).code;
       throw new UsageError(`${what} ${dir}: cannot create ${folder}: ${pathProblem(code)}`, 'GOCOUNT_SCRATCH_UNUSABLE');
     }
   }
-  return missing[0];
+  return made[0];
 }
 
 /** The stat of `at`, undefined when it is not there (also when a parent is a file: the walk up finds that file). */
