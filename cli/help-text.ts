@@ -85,6 +85,7 @@ const FLAG_LINE = /^(\s+(?:-\w, )?--([\w-]+)(?:, (?:-\w|--[\w-]+))*)( +)(\S.*)?$
 
 /** The exit codes every command shares. */
 export const EXIT_CODES =
-  'Exit codes: 0 done; 1 a count failed, or verify found a problem; 2 input that cannot be used ' +
-  '(a bad option, file or folder, a count folder locked by another count); 130 and 143 stopped by ' +
-  'Ctrl-C or SIGTERM: the same command resumes.';
+  'Exit codes: 0 done (verify: clean); 1 a count failed, or verify found damage; 2 input that cannot be used ' +
+  '(a bad option, file or folder, a count folder locked by another count); 3 verify found no damage, only a count ' +
+  'running or stopped before its end, which the same command resumes; 130 and 143 stopped by Ctrl-C or SIGTERM: ' +
+  'the same command resumes.';

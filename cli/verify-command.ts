@@ -1,4 +1,7 @@
-/** `gocount verify PATH`: checks run files, step folders and count folders offline. */
+/**
+ * `gocount verify PATH`: checks run files, step folders and count folders offline. Exit 0 when
+ * clean, 1 for damage, 3 when all it found is a count running or stopped before its end.
+ */
 
 import type { CommandModule } from 'yargs';
 import { formatProblem } from '../lib/verify/problems.js';
@@ -14,7 +17,8 @@ interface VerifyArgs {
 export const verifyCommand: CommandModule<object, VerifyArgs> = {
   command: 'verify <path>',
   describe:
-    'check a run file, a step folder, a whole scratch folder or a solve database offline; exit 0 when clean, 1 when anything is wrong',
+    'check a run file, a step folder, a whole scratch folder or a solve database offline; exit 0 when clean, 1 when anything ' +
+    'is damaged, 3 when it found only a count running or stopped before its end (which the same count command resumes)',
   builder: (y) =>
     y
       .positional('path', {
@@ -28,7 +32,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     const progress = verifyProgress(process.stderr, args.quiet);
     const report = verifyPath(args.path, progress.onProgress);
     progress.done();
-    const ok = report.problems.length === 0;
+    const ok = report.status === 'clean';
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ ok, ...report })}\n`);
     } else {
@@ -41,12 +45,21 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
           : plural(report.files, 'run file'),
         report.databases ? `${report.records} states` : `${report.records} records`,
       ].filter(Boolean);
-      const verdict = ok ? 'no problems' : plural(report.problems.length, 'problem');
+      const verdict = VERDICTS[report.status](report.problems.length);
       process.stdout.write(`checked ${what.join(', ')}: ${verdict}\n`);
     }
-    if (!ok) process.exitCode = 1;
+    process.exitCode = EXIT_CODES[report.status];
   },
 };
+
+/** The exit code of each outcome: a count that is only unfinished is not damage, and scripts tell them apart. */
+const EXIT_CODES = { clean: 0, damaged: 1, unfinished: 3 } as const;
+
+const VERDICTS = {
+  clean: () => 'no problems',
+  damaged: (n: number) => plural(n, 'problem'),
+  unfinished: () => 'no damage; a count is running here, or was stopped before its end and resumes when run again',
+} as const;
 
 const SOLVE_FILE_NAMES = { database: 'database', checkpoint: 'checkpoint', table: 'table file' } as const;
 

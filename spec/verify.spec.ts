@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
 import { decodeHeader, FORMAT_VERSION, RunHeader, trailerBytes } from '../lib/format/layout.js';
@@ -10,6 +10,7 @@ import { COUNT_FILE, MANIFEST_FILE, runFileName, stepFolderName, tempPath } from
 import { runCli } from './support/run-cli.js';
 import { testRefusals } from './support/refusals.js';
 import { tempScratch } from './support/scratch.js';
+import { spilling } from './support/spilling.js';
 import { replayableRandom } from './support/random.js';
 
 const count4 = fixtureCount(fixtureRuns, '4x4');
@@ -103,7 +104,7 @@ test('a count whose steps carry more residues as they grow verifies clean, and i
   // 5×5 with two workers: the counts after 20 points are below the first modulus, after 21 they are not.
   const scratch = tempScratch(t);
   t.is(runCli(['5x5', '--keep', '--workers', '2', '--quiet', '--scratch', scratch]).stdout, '414295148741\n');
-  const count = path.join(scratch, '5x5', readdirSync(path.join(scratch, '5x5'))[0]);
+  const count = path.join(scratch, '7x7', readdirSync(path.join(scratch, '7x7'))[0]);
   const manifestOf = (step: number) => JSON.parse(readFileSync(path.join(count, stepFolderName(step), MANIFEST_FILE), 'utf8'));
   const [before, after] = [manifestOf(20), manifestOf(21)];
   t.deepEqual([before.moduli.length, after.moduli.length, after.countModuli.length], [1, 2, 2]);
@@ -241,3 +242,39 @@ const badInput: Array<[string[], RegExp]> = [
 ];
 
 testRefusals(badInput);
+
+test('verify exits 3 for a count stopped before its end (a step without its manifest yet), 1 once anything is damaged', (t) => {
+  const scratch = tempScratch(t);
+  // A disk that fills while a step is written: a clean stop, which the same count resumes.
+  const full = runCli(['7x7', ...spilling, '--workers', '1', '--scratch', scratch], { env: { GOCOUNT_DISK_FULL_AFTER: '1000000' } });
+  t.is(full.status, 1, full.stderr);
+  const stopped = runCli(['verify', scratch]);
+  t.is(stopped.status, 3, stopped.stdout);
+  t.regex(stopped.stdout, /step-\d+\/manifest\.json: no manifest: this step was never completed\n/);
+  t.regex(stopped.stdout, /: no damage; a count is running here, or was stopped before its end and resumes when run again\n$/);
+  const json = JSON.parse(runCli(['verify', scratch, '--json']).stdout);
+  t.like(json, { ok: false, status: 'unfinished' });
+  t.true(json.problems.every((problem: { unfinished?: boolean }) => problem.unfinished));
+
+  // The complete step before it, damaged: exit 1, and the unfinished step is still named.
+  const count = path.join(scratch, '7x7', readdirSync(path.join(scratch, '7x7'))[0]);
+  const complete = readdirSync(count).filter((name) => existsSync(path.join(count, name, MANIFEST_FILE)));
+  const run = filesUnder(path.join(count, complete.at(-1)!)).find((file) => file.endsWith('.run'))!;
+  const bytes = readFileSync(run);
+  bytes[bytes.length >> 1] ^= 0xff;
+  writeFileSync(run, bytes);
+  const damaged = runCli(['verify', scratch]);
+  t.is(damaged.status, 1, damaged.stdout);
+  t.like(verifyPath(scratch), { status: 'damaged' });
+});
+
+test('a step without its manifest before a complete step is damage, not a count stopped midway', (t) => {
+  const runs = copyFixtureRuns(tempScratch(t));
+  rmSync(path.join(fixtureCount(runs, '4x4'), stepFolderName(12), MANIFEST_FILE));
+  const report = verifyPath(runs);
+  t.is(report.status, 'damaged');
+  t.deepEqual(
+    report.problems.map((problem) => [path.basename(path.dirname(problem.file)), problem.unfinished]),
+    [['step-00012', false]],
+  );
+});

@@ -28,7 +28,7 @@ const SWEEP_NAME = /^\d+x\d+$/;
 import type { StepManifest } from '../format/manifest.js';
 import type { Problem } from './problems.js';
 import { isStale, readLockHolder } from '../engine/count-lock.js';
-import { checkStep, StepCheck } from './step-check.js';
+import { checkStep, NO_MANIFEST, StepCheck } from './step-check.js';
 
 export interface CountCheck {
   readonly dir: string;
@@ -59,7 +59,11 @@ export function checkCount(dir: string, onStep?: (step: StepCheck) => void): Cou
   if (fse.pathExistsSync(lockFile) && !(holder && isStale(holder))) {
     const who = holder ? `process ${holder.pid} on ${holder.host} since ${holder.started}` : 'a process whose lock file is unreadable';
     // Its files change while the count runs: checking them now would report changes, not damage.
-    problems.push({ file: lockFile, problem: `locked by ${who}: a count is running here, so its steps were not checked` });
+    problems.push({
+      file: lockFile,
+      problem: `locked by ${who}: a count is running here, so its steps were not checked`,
+      unfinished: true,
+    });
     return { dir, identity, steps: [], problems };
   }
   const steps = fse
@@ -71,8 +75,15 @@ export function checkCount(dir: string, onStep?: (step: StepCheck) => void): Cou
       onStep?.(step);
       return step;
     });
-  for (const step of steps) problems.push(...step.problems);
   const complete = steps.filter((step) => step.manifest).map((step) => step.manifest!);
+  // A count writes its steps in order: a step without its manifest before a complete one lost it.
+  const latest = complete.at(-1)?.step ?? -1;
+  for (const step of steps) {
+    const lost = (stepOfFolder(step.dir) ?? Infinity) < latest;
+    problems.push(
+      ...step.problems.map((problem) => (lost && problem.problem === NO_MANIFEST ? { ...problem, unfinished: false } : problem)),
+    );
+  }
   for (let i = 0; i + 1 < complete.length; i++) {
     const [before, after] = [complete[i], complete[i + 1]];
     if (after.step !== before.step + 1) continue;

@@ -4,6 +4,19 @@ export interface Problem {
   readonly file: string;
   readonly record?: number;
   readonly problem: string;
+  /**
+   * Not damage but the mark of a count running or stopped before its end (a lock, a step without
+   * its manifest yet, a temporary file or merge folder): running the count again resumes it.
+   */
+  readonly unfinished?: boolean;
+}
+
+/** What verify found in all: nothing, only the marks of an unfinished count, or damage. */
+export type VerifyStatus = 'clean' | 'unfinished' | 'damaged';
+
+export function statusOf(problems: readonly Problem[]): VerifyStatus {
+  if (problems.length === 0) return 'clean';
+  return problems.every((problem) => problem.unfinished) ? 'unfinished' : 'damaged';
 }
 
 export function formatProblem({ file, record, problem }: Problem): string {

@@ -45,16 +45,19 @@ function workerOfName(file: string, manifest: StepManifest): number | undefined 
   return name.worker;
 }
 
+/** A step folder without its manifest: the step under way when the count stopped, or, before a complete step, damage. */
+export const NO_MANIFEST = 'no manifest: this step was never completed';
+
 export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
   const problems: Problem[] = [];
   const manifestFile = path.join(dir, MANIFEST_FILE);
   const names = fse.readdirSync(dir).sort();
   for (const name of stepFilesEndingIn(dir, TEMP_SUFFIX))
-    problems.push({ file: path.join(dir, name), problem: 'temporary file left by an interrupted write' });
+    problems.push({ file: path.join(dir, name), problem: 'temporary file left by an interrupted write', unfinished: true });
   if (names.includes(MERGE_FOLDER))
-    problems.push({ file: path.join(dir, MERGE_FOLDER), problem: 'merge folder left by an interrupted step' });
+    problems.push({ file: path.join(dir, MERGE_FOLDER), problem: 'merge folder left by an interrupted step', unfinished: true });
   if (!names.includes(MANIFEST_FILE)) {
-    problems.push({ file: manifestFile, problem: 'no manifest: this step was never completed' });
+    problems.push({ file: manifestFile, problem: NO_MANIFEST, unfinished: true });
     return { dir, runs: [], problems };
   }
   let manifest: StepManifest;

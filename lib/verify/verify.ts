@@ -13,7 +13,7 @@ import { HEADER_MAGIC } from '../format/layout.js';
 import { pathProblem } from '../format/make-folder.js';
 import { findCountFolders, statUserPath } from '../format/find-counts.js';
 import { checkCount } from './count-check.js';
-import type { Problem } from './problems.js';
+import { Problem, statusOf, VerifyStatus } from './problems.js';
 import { checkRunFile } from './run-check.js';
 import { CHECKPOINT_FORMAT, checkCheckpoint } from '../solve/search-checkpoint.js';
 import { checkTableFile, TABLE_FORMAT } from '../solve/table-file.js';
@@ -31,6 +31,8 @@ export interface VerifyReport {
   readonly solveFile?: 'database' | 'checkpoint' | 'table';
   readonly records: number;
   readonly problems: Problem[];
+  /** clean, unfinished (only the marks of a count running or stopped before its end) or damaged. */
+  readonly status: VerifyStatus;
 }
 
 /**
@@ -50,6 +52,11 @@ export interface VerifyProgress {
 const SOLVE_FILE_CHECKS = { database: checkSolveDb, checkpoint: checkCheckpoint, table: checkTableFile } as const;
 
 export function verifyPath(target: string, onProgress: (progress: VerifyProgress) => void = () => {}): VerifyReport {
+  const found = findProblems(target, onProgress);
+  return { ...found, status: statusOf(found.problems) };
+}
+
+function findProblems(target: string, onProgress: (progress: VerifyProgress) => void): Omit<VerifyReport, 'status'> {
   const stat = statUserPath(target);
   if (stat.isFile() && path.basename(target) === COUNT_FILE) return verifyPath(path.dirname(target), onProgress);
   if (stat.isFile()) {
@@ -96,7 +103,7 @@ export function verifyPath(target: string, onProgress: (progress: VerifyProgress
   return { ...report, problems: checks.flatMap((check) => check.problems) };
 }
 
-function fromSteps(target: string, counts: number, steps: StepCheck[]): VerifyReport {
+function fromSteps(target: string, counts: number, steps: StepCheck[]): Omit<VerifyReport, 'status'> {
   return {
     path: target,
     counts,
