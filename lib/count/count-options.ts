@@ -10,7 +10,7 @@ import { InvalidOptionError } from '../errors.js';
 import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { availableMemory } from '../engine/available-memory.js';
-import { MAX_WORKERS } from '../engine/count.js';
+import { firstPassFolder, MAX_WORKERS } from '../engine/count.js';
 import { MOST_RESIDUES } from '../engine/state-table.js';
 import { LAUNCHERS, LauncherName } from '../cluster/launcher.js';
 import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../cluster/driver.js';
@@ -94,14 +94,16 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
   if (residuesPerPass !== undefined && !(Number.isInteger(residuesPerPass) && residuesPerPass >= 1 && residuesPerPass <= MOST_RESIDUES)) {
     throw new InvalidOptionError('residuesPerPass', residuesPerPass, `must be an integer from 1 to ${MOST_RESIDUES}`);
   }
-  const partitioned = partitionOptions(options);
+  const sweep = sweepOf(board, options.keepOrientation ?? false);
+  const scratchDir = scratchOption(options.scratch);
+  const partitioned = partitionOptions(options, firstPassFolder(sweep, scratchDir, residuesPerPass).recordedLayout().partitions);
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
     throw new InvalidOptionError('signal', options.signal, 'not an AbortSignal');
   return {
     board,
-    sweep: sweepOf(board, options.keepOrientation ?? false),
+    sweep,
     memory: options.memory === undefined ? defaultMemory(partitioned) : sizeOption('memory', options.memory, availableMemory().bytes),
-    scratchDir: scratchOption(options.scratch),
+    scratchDir,
     disk: options.disk === undefined ? undefined : sizeOption('disk', options.disk),
     workers,
     residuesPerPass,
@@ -115,8 +117,10 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
   };
 }
 
-function partitionOptions(options: CountOptions): NormalizedCountOptions['partitioned'] {
-  const { partitions, launcher, retries } = options;
+/** `recorded`: the partitions of the count being resumed, which a count without `partitions` takes, as it takes its workers. */
+function partitionOptions(options: CountOptions, recorded: number | undefined): NormalizedCountOptions['partitioned'] {
+  const { launcher, retries } = options;
+  const partitions = options.partitions ?? (recorded !== undefined && recorded > 1 && recorded <= MAX_PARTITIONS ? recorded : undefined);
   if (partitions === undefined) {
     if (launcher !== undefined) throw new InvalidOptionError('launcher', launcher, 'only for a count split into partitions');
     if (retries !== undefined) throw new InvalidOptionError('retries', retries, 'only for a count split into partitions');
