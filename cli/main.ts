@@ -47,7 +47,9 @@ function fail(error: unknown): never {
   if (isSystemError(error)) {
     // A file or folder the system refused, or a full disk: what was done to which path, and why.
     const target = error.path === undefined ? '' : ` ${error.path}${error.dest === undefined ? '' : ` as ${error.dest}`}`;
-    process.stderr.write(shortenPaths(`gocount: cannot ${SYSCALL_WORDS[error.syscall] ?? error.syscall}${target}: ${systemProblem(error)}`) + '\n');
+    process.stderr.write(
+      shortenPaths(`gocount: cannot ${SYSCALL_WORDS[error.syscall] ?? error.syscall}${target}: ${systemProblem(error)}`) + '\n',
+    );
     if (DEBUG && error.stack) process.stderr.write(`${error.stack}\n`);
     process.exit(systemExitCode(error));
   }
