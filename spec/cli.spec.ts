@@ -51,7 +51,7 @@ test('--help shows placeholders, not types, wraps at word boundaries to the widt
   for (const line of run.stdout.split('\n')) t.true(line.length <= 80 || !line.trim().includes(' '), line);
   t.regex(
     run.stdout.replace(/\n\s*/g, ' '),
-    /Exit codes: 0 done; 1 a count failed, or verify found a problem; 2 input that cannot be used/,
+    /Exit codes: 0 done \(verify: clean\); 1 a count failed, or verify found damage; 2 input that cannot be used .*; 3 verify found no damage, only a count running or stopped before its end/,
   );
   t.regex(run.stdout.replace(/\n\s*/g, ' '), /--all-columns also print L\(w,1\) … L\(w,c\).* w is the board's narrower side/);
   t.regex(runCli(['verify', '--help']).stdout, /^ {2}-h, --help +Show help$/m);

@@ -104,7 +104,7 @@ test('a count whose steps carry more residues as they grow verifies clean, and i
   // 5×5 with two workers: the counts after 20 points are below the first modulus, after 21 they are not.
   const scratch = tempScratch(t);
   t.is(runCli(['5x5', '--keep', '--workers', '2', '--quiet', '--scratch', scratch]).stdout, '414295148741\n');
-  const count = path.join(scratch, '7x7', readdirSync(path.join(scratch, '7x7'))[0]);
+  const count = path.join(scratch, '5x5', readdirSync(path.join(scratch, '5x5'))[0]);
   const manifestOf = (step: number) => JSON.parse(readFileSync(path.join(count, stepFolderName(step), MANIFEST_FILE), 'utf8'));
   const [before, after] = [manifestOf(20), manifestOf(21)];
   t.deepEqual([before.moduli.length, after.moduli.length, after.countModuli.length], [1, 2, 2]);
