@@ -1,5 +1,6 @@
 // The package as others get it: packed by npm, installed into a new project, imported by name from
-// plain JavaScript (the README's example among it) and from type-checked TypeScript.
+// plain JavaScript (the README's example among it) and from type-checked TypeScript, and required
+// from CommonJS.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,13 +9,14 @@ import { repoRoot } from './support/paths.js';
 import { tempScratch } from './support/scratch.js';
 
 const L55 = '414295148741';
+const L33 = '12675';
 
 function run(command: string, args: string[], cwd: string) {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 120_000 });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
-test('the packed package installs into a new project and counts 5×5 from JavaScript and TypeScript', (t) => {
+test('the packed package installs into a new project and counts from JavaScript, TypeScript and CommonJS', (t) => {
   const dir = tempScratch(t);
   const packed = run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], repoRoot);
   t.is(packed.status, 0, packed.output);
@@ -27,6 +29,19 @@ test('the packed package installs into a new project and counts 5×5 from JavaSc
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const installed = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball!)], project);
   t.is(installed.status, 0, installed.output);
+
+  // CommonJS requires the ES module (Node ≥ 20.19), with nothing on stderr.
+  writeFileSync(
+    path.join(project, 'count.cjs'),
+    `const { countLegal, GocountError } = require('gocount');
+countLegal({ m: 3, n: 3, memory: '64M', workers: 1, scratch: ${JSON.stringify(scratch)} }).then((result) =>
+  console.log(JSON.stringify({ legal: result.legal.toString(), typeofLegal: typeof result.legal, errors: typeof GocountError })),
+);
+`,
+  );
+  const cjs = run('node', ['count.cjs'], project);
+  t.is(cjs.status, 0, cjs.output);
+  t.is(cjs.output, `${JSON.stringify({ legal: L33, typeofLegal: 'bigint', errors: 'function' })}\n`);
 
   writeFileSync(
     path.join(project, 'count.mjs'),
@@ -66,7 +81,9 @@ console.log(JSON.stringify({ legal: result.legal.toString(), typeofLegal: typeof
       typeRoots: [typeRoots],
     },
   };
-  writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ ...tsconfig, files: ['count.ts'] }));
+  // count.ts is checked; count.cts, CommonJS, is compiled to out/count.cjs and run.
+  const emitting = { ...tsconfig.compilerOptions, noEmit: false, outDir: 'out' };
+  writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: emitting, files: ['count.ts', 'count.cts'] }));
   writeFileSync(
     path.join(project, 'count.ts'),
     `import { countLegal, type CountResult, type ProgressEvent } from 'gocount';
@@ -79,9 +96,21 @@ const legal: bigint = result.legal;
 console.log(legal, steps.length);
 `,
   );
+  writeFileSync(
+    path.join(project, 'count.cts'),
+    `import { countLegal, type CountResult } from 'gocount';
+countLegal({ m: 3, n: 3, memory: '64M', workers: 1, scratch: ${JSON.stringify(scratch)} }).then((result: CountResult) => {
+  const legal: bigint = result.legal;
+  console.log(String(legal));
+});
+`,
+  );
   const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
   const checked = run('node', [tsc, '-p', 'tsconfig.json'], project);
   t.is(checked.status, 0, checked.output);
+  const cts = run('node', [path.join('out', 'count.cjs')], project);
+  t.is(cts.status, 0, cts.output);
+  t.is(cts.output, `${L33}\n`);
 
   // The types are real: a count is a bigint, not a string (nor any).
   writeFileSync(
