@@ -1,6 +1,6 @@
 // The package as others get it: packed by npm, installed into a new project, imported by name from
 // plain JavaScript (the README's example among it) and from type-checked TypeScript, and required
-// from CommonJS.
+// from CommonJS; its licence comes with it.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,6 +29,9 @@ test('the packed package installs into a new project and counts from JavaScript,
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const installed = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball!)], project);
   t.is(installed.status, 0, installed.output);
+
+  const shipped = path.join(project, 'node_modules', 'gocount');
+  t.regex(readFileSync(path.join(shipped, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) 2026 the gocount contributors\n/);
 
   // CommonJS requires the ES module (Node ≥ 20.19), with nothing on stderr.
   writeFileSync(
