@@ -1,9 +1,9 @@
 // The package as others get it: packed by npm, installed into a new project, imported by name from
 // plain JavaScript (the README's example among it) and from type-checked TypeScript, and required
-// from CommonJS; its licence comes with it.
+// from CommonJS; its licence and its source maps' files come with it.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './support/paths.js';
 import { tempScratch } from './support/scratch.js';
@@ -14,6 +14,26 @@ const L33 = '12675';
 function run(command: string, args: string[], cwd: string) {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 120_000 });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** The source map references in the installed package (`file: reference`), and those naming a file it lacks. */
+function mapReferences(packageDir: string): { all: string[]; dangling: string[] } {
+  const all: string[] = [];
+  const dangling: string[] = [];
+  const check = (name: string, reference: string) => {
+    all.push(`${name}: ${reference}`);
+    if (!existsSync(path.resolve(packageDir, path.dirname(name), reference))) dangling.push(`${name}: ${reference}`);
+  };
+  for (const name of readdirSync(packageDir, { recursive: true, encoding: 'utf8' })) {
+    const text = name.endsWith('.js') || name.endsWith('.map') ? readFileSync(path.join(packageDir, name), 'utf8') : '';
+    const url = name.endsWith('.js') ? /\/\/# sourceMappingURL=(\S+)\s*$/.exec(text) : null;
+    if (url) check(name, url[1]);
+    if (name.endsWith('.map')) {
+      const map = JSON.parse(text) as { sourceRoot?: string; sources: string[] };
+      for (const source of map.sources) check(name, path.join(map.sourceRoot ?? '', source));
+    }
+  }
+  return { all, dangling };
 }
 
 test('the packed package installs into a new project and counts from JavaScript, TypeScript and CommonJS', (t) => {
@@ -32,6 +52,9 @@ test('the packed package installs into a new project and counts from JavaScript,
 
   const shipped = path.join(project, 'node_modules', 'gocount');
   t.regex(readFileSync(path.join(shipped, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) 2026 the gocount contributors\n/);
+  const maps = mapReferences(shipped);
+  t.true(maps.all.length > 100, maps.all.join('\n'));
+  t.deepEqual(maps.dangling, []);
 
   // CommonJS requires the ES module (Node ≥ 20.19), with nothing on stderr.
   writeFileSync(
