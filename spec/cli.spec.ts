@@ -135,7 +135,7 @@ const badSizes: Array<[string[], RegExp]> = [
   [['--', '-1', '5'], /m = "-1" is not a positive integer/],
   [['20x20'], /the narrower side is 20, above the widest state gocount handles \(19\)/],
   [['20x1', '--keep-orientation'], /the height m is 20, above the widest state gocount handles \(19\)/],
-  [['3x3', '--frobnicate'], /Unknown argument: frobnicate/],
+  [['3x3', '--frobnicate'], /^gocount: unknown option "--frobnicate" \(see gocount --help\)$/m],
   [['3x3', '--memory', '12Q'], /--memory 12Q: not a size/],
   [['3x3', '--memory', '10K'], /--memory 10 KiB: too small,( split over \d+ workers,)? for .* give at least/],
   [['3x3', '--memory', '10K', '--workers', '1'], /--memory 10 KiB: too small, for \d+ residues with a fan-in of 64: give at least/],
