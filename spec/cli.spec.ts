@@ -140,7 +140,7 @@ const badSizes: Array<[string[], RegExp]> = [
   [['3x3', '--memory', '10K'], /--memory 10 KiB: too small,( split over \d+ workers,)? for .* give at least/],
   [['3x3', '--memory', '10K', '--workers', '1'], /--memory 10 KiB: too small, for \d+ residues with a fan-in of 64: give at least/],
   [['3x3', '--workers', '0'], /--workers 0: must be an integer from 1 to 256/],
-  [['3x3', '--workers', '1.5'], /--workers 1.5: must be an integer from 1 to 256/],
+  [['3x3', '--workers', '1.5'], /^gocount: --workers 1\.5: not a whole number$/m],
   [['3x3', '--workers', '257'], /--workers 257: must be an integer from 1 to 256/],
   [['3x3', '--fan-in', '1'], /--fan-in 1: must be an integer of at least 2/],
   [['3x3', '--residues-per-pass', '0'], /--residues-per-pass 0: must be an integer from 1 to 64/],

@@ -57,6 +57,11 @@ testRefusals([
     ['verify', 'x', 'y', '--jsno'],
     /^gocount: unknown option "--jsno": did you mean "--json"\?; unexpected argument "y" \(see gocount --help\)$/m,
   ],
+  [['4x4', '--workers', '0x2'], /^gocount: --workers 0x2: not a whole number in decimal digits$/m],
+  [['4x4', '--workers', '1e1'], /^gocount: --workers 1e1: not a whole number in decimal digits$/m],
+  [['4x4', '--fan-in', ' 2'], /^gocount: --fan-in " 2": not a whole number in decimal digits$/m],
+  [['4x4', '--workers', '2x'], /^gocount: --workers 2x: not a number$/m],
+  [['states', '3.0'], /^gocount: height 3\.0: not a whole number$/m],
   [['hello'], /^gocount: "hello" is neither a command nor a board size/m],
 ]);
 
