@@ -8,6 +8,7 @@ import { EtaModel } from '../lib/engine/eta.js';
 import type { OnProgress, ProgressEvent, StepReport } from '../lib/engine/progress.js';
 import { ignoreProgress } from '../lib/engine/progress.js';
 import { formatCount, formatDuration } from '../lib/units.js';
+import { counted, plural } from '../lib/plural.js';
 
 /** What a display writes to: a terminal has isTTY and columns. */
 export interface ProgressStream {
@@ -115,9 +116,9 @@ class LineDisplay extends Tracker {
     if (now - this.lastLine < 2000 && !(last && now - this.started >= 2000)) return;
     this.lastLine = now;
     const rate = report.statesIn / Math.max(report.seconds, 1e-3);
-    const files = report.runsOut > 0 ? `, ${report.runsOut} runs` : '';
+    const files = report.runsOut > 0 ? `, ${counted(report.runsOut, 'run')}` : '';
     this.stream.write(
-      `${this.where()}: ${formatCount(report.statesIn)} states in ${formatDuration(report.seconds)} ` +
+      `${this.where()}: ${formatCount(report.statesIn)} ${plural(report.statesIn, 'state')} in ${formatDuration(report.seconds)} ` +
         `(${formatCount(rate)}/s${files}), ${formatDuration(this.elapsed())} elapsed, ETA ${formatDuration(this.eta(true))}\n`,
     );
   }
@@ -160,7 +161,7 @@ class BarDisplay extends Tracker {
     const rate = this.stepStates / Math.max((now - this.stepStarted) / 1000, 1e-3);
     const parts = [
       this.where(),
-      `${formatCount(this.stepStates)} states`,
+      `${formatCount(this.stepStates)} ${plural(this.stepStates, 'state')}`,
       `${formatCount(rate)}/s`,
       `${formatDuration(this.elapsed())} elapsed`,
       `ETA ${formatDuration(this.eta(finished))}`,

@@ -1,4 +1,11 @@
 import test from 'ava';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { formatPlan } from '../cli/plan-text.js';
+import { formatSummary } from '../cli/stats-tables.js';
+import { planCount } from '../lib/count/count-plan.js';
+import { counted } from '../lib/plural.js';
+import { verifyPath } from '../lib/verify/verify.js';
 import { runCli } from './support/run-cli.js';
 import { testRefusals } from './support/refusals.js';
 import { tempScratch } from './support/scratch.js';
@@ -96,6 +103,52 @@ test('--stats prints per-step figures and totals on stderr', (t) => {
   t.is(run.stdout, '24318165\n');
   t.regex(run.stderr, /pass +step +col +y +states/);
   t.regex(run.stderr, /states expanded .* redundancy .* peak RSS/);
+});
+
+test('a count of 1 takes the singular: 1 point, 1 column, 1 step, 1 worker, 1 state, 1 run, 1 node, 1 game, 1 byte', (t) => {
+  t.deepEqual(
+    [
+      counted(1, 'point'),
+      counted(0, 'point'),
+      counted(2n, 'game'),
+      counted(1n, 'game'),
+      counted(1, 'modulus', 'moduli'),
+      counted(5, 'modulus', 'moduli'),
+    ],
+    ['1 point', '0 points', '2 games', '1 game', '1 modulus', '5 moduli'],
+  );
+  const one = formatPlan(planCount({ m: 1, n: 1, workers: 1, memory: '64M' }));
+  t.regex(one, /^board {5}1x1, swept 1 point wide over 1 column: 1 step a pass\nmemory {4}64 MiB for 1 worker \(/);
+  const more = formatPlan(planCount({ m: 2, n: 3, workers: 2, memory: '64M' }));
+  t.regex(more, /^board {5}2x3, swept 2 points wide over 3 columns: 6 steps a pass\nmemory {4}64 MiB for 2 workers \(/);
+  const stats = {
+    seconds: 0.1,
+    statesExpanded: 1,
+    statesPerSecond: 10,
+    maxStates: 1,
+    runsWritten: 1,
+    bytesWritten: 100,
+    redundancy: 1,
+    peakRss: 2 ** 26,
+    userSeconds: 0.1,
+    systemSeconds: 0,
+    nsPerState: { read: 0, expand: 1, aggregate: 0, sort: 0, write: 0, drain: 0 },
+    probesPerSuccessor: 0,
+  };
+  t.regex(formatSummary(stats), / · 1 state expanded \(10\/s\) · largest step 1 state · 1 run, 100 B written · /);
+  const games = runCli(['games', '1x1']);
+  t.is(
+    games.stdout.replace(/\n[\d.]+ s\n$/, ''),
+    'G(1,1): 1 node (the legal positions), 0 edges (moves of either colour, captures and multi-stone suicides included)\n' +
+      'average outdegree 0.000\n' +
+      '1 game: simple paths from the empty position under positional superko (0 of 0 first moves searched, the rest by symmetry)',
+  );
+  const file = path.join(tempScratch(t), 'run-00001.run');
+  writeFileSync(file, 'G');
+  t.deepEqual(
+    verifyPath(file).problems.map((problem) => problem.problem),
+    ['too short for a run file header (1 byte)'],
+  );
 });
 
 test("--oracle refuses the engine's flags instead of ignoring them", (t) => {
