@@ -1,6 +1,19 @@
 import test from 'ava';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import yargs, { type Argv, type CommandModule } from 'yargs';
+import { countCommand } from '../cli/count-command.js';
+import { estimateCommand } from '../cli/estimate-command.js';
+import { gamesCommand } from '../cli/games-command.js';
+import { PLACEHOLDERS } from '../cli/help-text.js';
+import { inspectCommand } from '../cli/inspect-command.js';
+import { recurrenceCommand } from '../cli/recurrence-command.js';
+import { reportCommand } from '../cli/report-command.js';
+import { sampleCommand } from '../cli/sample-command.js';
+import { solveCommand } from '../cli/solve-command.js';
+import { statesCommand } from '../cli/states-command.js';
+import { taskCommand } from '../cli/task-command.js';
+import { verifyCommand } from '../cli/verify-command.js';
 import { formatPlan } from '../cli/plan-text.js';
 import { formatSummary } from '../cli/stats-tables.js';
 import { planCount } from '../lib/count/count-plan.js';
@@ -9,6 +22,28 @@ import { verifyPath } from '../lib/verify/verify.js';
 import { runCli } from './support/run-cli.js';
 import { testRefusals } from './support/refusals.js';
 import { tempScratch } from './support/scratch.js';
+
+/** Every command of gocount, for checks of their options. */
+const COMMANDS = [
+  countCommand,
+  verifyCommand,
+  inspectCommand,
+  statesCommand,
+  recurrenceCommand,
+  estimateCommand,
+  sampleCommand,
+  gamesCommand,
+  solveCommand,
+  reportCommand,
+  taskCommand,
+] as unknown as CommandModule[];
+
+/** What yargs's getOptions() gives, in part (it is missing from yargs's types). */
+interface ParsedOptions {
+  key: Record<string, unknown>;
+  boolean: string[];
+  alias: Record<string, string[]>;
+}
 
 test('gocount 3x3 prints the exact count and exits 0', (t) => {
   const run = runCli(['3x3', '--scratch', tempScratch(t)]);
@@ -46,14 +81,7 @@ test('--help shows placeholders, not types, wraps at word boundaries to the widt
   const run = runCli(['--help']);
   for (const flag of ['-S, --memory, --buffer-size SIZE', '-T, --scratch, --temporary-directory DIR', '--stats-json FILE', '--workers N'])
     t.true(run.stdout.includes(flag), flag);
-  t.false(
-    /\[(string|number|boolean)\]/.test(
-      run.stdout
-        .split('Positionals:')[1]
-        .split('Examples:')[0]
-        .replace(/^ {2}size .*$/m, ''),
-    ),
-  );
+  t.false(/\[(string|number|boolean)\]/.test(run.stdout.split('Positionals:')[1].split('Examples:')[0]));
   // Not a terminal: 80 columns. Only an unbreakable word may be longer.
   for (const line of run.stdout.split('\n')) t.true(line.length <= 80 || !line.trim().includes(' '), line);
   t.regex(
@@ -62,6 +90,49 @@ test('--help shows placeholders, not types, wraps at word boundaries to the widt
   );
   t.regex(run.stdout.replace(/\n\s*/g, ' '), /--all-columns also print L\(w,1\) … L\(w,c\).* w is the board's narrower side/);
   t.regex(runCli(['verify', '--help']).stdout, /^ {2}-h, --help +Show help$/m);
+});
+
+test('every option that takes a value has a placeholder naming what it takes', (t) => {
+  const missing: string[] = [];
+  for (const command of COMMANDS) {
+    const built = (command.builder as (y: Argv) => Argv)(yargs());
+    const { key, boolean, alias } = (built as unknown as { getOptions(): ParsedOptions }).getOptions();
+    const aliases = new Set(Object.values(alias).flat());
+    const positionals = new Set([...String(command.command).matchAll(/[<[]([\w-]+)/g)].map((match) => match[1]));
+    for (const name of Object.keys(key)) {
+      const takesValue = !boolean.includes(name) && !aliases.has(name) && !positionals.has(name) && !['help', 'version'].includes(name);
+      if (takesValue && !(name in PLACEHOLDERS)) missing.push(`${String(command.command).split(' ')[0]} --${name}`);
+    }
+  }
+  t.deepEqual(missing, []);
+});
+
+test("the toolkit's help: placeholders in one column of descriptions, positionals without tags", (t) => {
+  /** The column where each option's description starts. */
+  const columns = (help: string) =>
+    new Set(help.split('\n').flatMap((line) => (/^ {2}(?:-\w, | {4})--/.test(line) ? [/^.*?\S {2,}(?=\S)/.exec(line)![0].length] : [])));
+  const solve = runCli(['solve', '--help']).stdout;
+  for (const flag of [
+    '--rule RULE',
+    '--scoring SCORING',
+    '--db FILE',
+    '--position POSITION',
+    '--to-move COLOUR',
+    '--memory SIZE',
+    '--scratch DIR',
+    '--ko POINT',
+  ])
+    t.regex(solve, new RegExp(`^ {6}${flag} {2,}\\S`, 'm'), flag);
+  t.regex(solve, /^ {2}size {2}board size as MxN or M N$/m);
+  t.deepEqual([...columns(solve)], [27]);
+  const estimate = runCli(['estimate', '--help']).stdout;
+  t.regex(estimate, /^Positionals:\n {2}size {2}board size as MxN or M N\n\nOptions:\n/m);
+  t.regex(estimate, /^ {6}--digits N {2}significant digits of the estimate {2}\[default: 14\]$/m);
+  t.deepEqual([...columns(estimate)], [18]);
+  const recurrence = runCli(['recurrence', '--help']).stdout;
+  t.regex(recurrence, /^ {6}--coefficients FILE {2}write the coefficients to FILE/m);
+  t.deepEqual([...columns(recurrence)], [27]);
+  t.notRegex(`${solve}${estimate}${recurrence}`, /VALUE|\[(array|string|required)\]|\[default: \[\]\]/);
 });
 
 test('--all-columns --residues --json: every column prefix and the residues, exact', (t) => {
