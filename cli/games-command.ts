@@ -5,6 +5,7 @@ import { parseBoard } from '../lib/board/shape.js';
 import { MAX_GAME_POINTS } from '../lib/go/count-games.js';
 import { MAX_GRAPH_POINTS } from '../lib/go/game-graph.js';
 import { games } from '../lib/toolkit.js';
+import { counted } from '../lib/plural.js';
 
 interface GamesArgs {
   size: (string | number)[];
@@ -33,19 +34,19 @@ export const gamesCommand: CommandModule<object, GamesArgs> = {
       shown = now;
       process.stderr.write(`games ${m}x${n}: ${paths.toExponential(2)} simple paths searched, ${((now - started) / 1000).toFixed(0)} s\n`);
     };
-    const { nodes, edges, games: counted } = games(m, n, args.quiet || args.json ? undefined : progress);
+    const { nodes, edges, games: gamesFound } = games(m, n, args.quiet || args.json ? undefined : progress);
     const seconds = (performance.now() - started) / 1000;
     const outdegree = nodes > 0 ? edges / nodes : 0;
     if (args.json) {
-      process.stdout.write(`${JSON.stringify({ m, n, nodes, edges, averageOutdegree: outdegree, games: counted?.games, seconds })}\n`);
+      process.stdout.write(`${JSON.stringify({ m, n, nodes, edges, averageOutdegree: outdegree, games: gamesFound?.games, seconds })}\n`);
       return;
     }
     const lines = [
-      `G(${m},${n}): ${nodes} nodes (the legal positions), ${edges} edges (moves of either colour, captures and multi-stone suicides included)`,
+      `G(${m},${n}): ${counted(nodes, 'node')} (the legal positions), ${counted(edges, 'edge')} (moves of either colour, captures and multi-stone suicides included)`,
       `average outdegree ${outdegree.toFixed(3)}`,
-      counted
-        ? `${counted.games} games: simple paths from the empty position under positional superko ` +
-          `(${counted.firstMovesSearched} of ${counted.firstMoves} first moves searched, the rest by symmetry)`
+      gamesFound
+        ? `${counted(gamesFound.games, 'game')}: simple paths from the empty position under positional superko ` +
+          `(${gamesFound.firstMovesSearched} of ${counted(gamesFound.firstMoves, 'first move')} searched, the rest by symmetry)`
         : `games: not counted above ${MAX_GAME_POINTS} points (the next boards have about 10^31 and more)`,
       `${seconds.toFixed(2)} s`,
     ];

@@ -1,17 +1,26 @@
 /**
  * The help text, as yargs writes it unwrapped, made to read like a Unix manual's: each option that
- * takes a value shows a placeholder (`--memory SIZE`) instead of yargs's type tag (`[string]`), and
- * every line is wrapped at word boundaries to the terminal, descriptions under descriptions. (The
- * ES module build of yargs wraps in the middle of words.)
+ * takes a value shows a placeholder naming what it takes (`--memory SIZE`, `--db FILE`) instead of
+ * yargs's type tag (`[string]`), the descriptions stay in one column, positionals lose their tags
+ * (the usage line says what they are), and every line is wrapped at word boundaries to the
+ * terminal, descriptions under descriptions. (The ES module build of yargs wraps in the middle of
+ * words.)
  */
 
-/** The placeholder of each option that takes a value; any other shows VALUE. */
-const PLACEHOLDERS: Record<string, string> = {
+/** The placeholder of each option that takes a value, by its flag without the dashes. */
+export const PLACEHOLDERS: Readonly<Record<string, string>> = {
   memory: 'SIZE',
   disk: 'SIZE',
   scratch: 'DIR',
   'stats-json': 'FILE',
   output: 'FILE',
+  coefficients: 'FILE',
+  db: 'FILE',
+  position: 'POSITION',
+  ko: 'POINT',
+  rule: 'RULE',
+  scoring: 'SCORING',
+  'to-move': 'COLOUR',
   'fan-in': 'N',
   workers: 'N',
   'residues-per-pass': 'K',
@@ -28,9 +37,13 @@ const PLACEHOLDERS: Record<string, string> = {
   part: 'J',
 };
 
+/** The tags of an option that takes a value: its type, or, without one, its choices. */
 const TYPE_TAG = / ?\[(?:string|number)\]/;
+const CHOICES_TAG = /\[choices: /;
 /** Tags that say nothing a reader needs: a flag without a placeholder is a switch, off unless given. */
 const NOISE = / ?\[boolean\]| ?\[default: false\]/g;
+/** A positional's tags: its type, and what the usage line already says (`<size..>` is required). */
+const POSITIONAL_NOISE = / ?\[(?:string|number|array|required|default: \[\])\]/g;
 
 export function formatHelp(help: string, width: number): string {
   return withPlaceholders(help)
@@ -65,18 +78,38 @@ function wrapLine(line: string, width: number, asRow = true): string[] {
 
 function withPlaceholders(help: string): string {
   const lines = help.split('\n');
+  let section = '';
+  /** The option rows of the group under way: their line, flags with placeholder, and description. */
+  let group: Array<{ at: number; flags: string; rest: string; continued: number }> = [];
+  const align = () => {
+    const column = Math.max(...group.map((row) => row.flags.length)) + 2;
+    for (const row of group) {
+      lines[row.at] = `${row.flags.padEnd(column)}${row.rest}`;
+      for (let k = 1; k <= row.continued; k++) lines[row.at + k] = `${' '.repeat(column)}${lines[row.at + k].trimStart()}`;
+    }
+    group = [];
+  };
   for (let i = 0; i < lines.length; i++) {
-    if (!FLAG_LINE.test(lines[i])) continue;
+    if (/^\S/.test(lines[i]) || lines[i].trim() === '') {
+      if (group.length > 0) align();
+      section = lines[i].trim();
+      continue;
+    }
+    if (section === 'Positionals:') lines[i] = lines[i].replace(POSITIONAL_NOISE, '');
+    const flagLine = FLAG_LINE.exec(lines[i]);
+    if (!flagLine) continue;
     // The option's lines: this one and the description's continuation lines, deeper indented.
     let end = i + 1;
     while (end < lines.length && /^\s{8,}\S/.test(lines[end]) && !/^\s+-/.test(lines[end])) end++;
-    const tagged = lines.slice(i, end).findIndex((line) => TYPE_TAG.test(line));
-    if (tagged < 0) continue;
-    lines[i + tagged] = lines[i + tagged].replace(TYPE_TAG, '');
-    const [, flagText, name, spaces, rest = ''] = FLAG_LINE.exec(lines[i])!;
-    const placeholder = ` ${PLACEHOLDERS[name] ?? 'VALUE'}`;
-    lines[i] = `${flagText}${placeholder}${' '.repeat(Math.max(2, spaces.length - placeholder.length))}${rest}`;
+    const own = lines.slice(i, end);
+    const typed = own.findIndex((line) => TYPE_TAG.test(line));
+    if (typed >= 0) lines[i + typed] = lines[i + typed].replace(TYPE_TAG, '');
+    const takesValue = typed >= 0 || (own.some((line) => CHOICES_TAG.test(line)) && !own.some((line) => /\[boolean\]/.test(line)));
+    const [, flagText, name, , rest = ''] = FLAG_LINE.exec(lines[i])!;
+    group.push({ at: i, flags: takesValue ? `${flagText} ${PLACEHOLDERS[name] ?? 'VALUE'}` : flagText, rest, continued: end - i - 1 });
+    i = end - 1;
   }
+  if (group.length > 0) align();
   return lines.map((line) => line.replace(NOISE, '').trimEnd()).join('\n');
 }
 

@@ -4,6 +4,7 @@ import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
 import { UsageError } from '../lib/errors.js';
 import { inspectRun } from '../lib/verify/inspect.js';
+import { counted } from '../lib/plural.js';
 
 interface InspectArgs {
   file: string;
@@ -37,14 +38,14 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
       const lines = [
         `file     ${found.file} (${found.bytes} bytes)`,
         `format   gocount run file, version ${header.version}`,
-        `sweep    ${header.width} wide, ${header.columns} columns`,
-        `step     ${header.step} points placed ` +
+        `sweep    ${header.width} wide, ${counted(header.columns, 'column')}`,
+        `step     ${counted(header.step, 'point')} placed ` +
           `(column ${Math.floor(header.step / header.width) + 1}, next point at y = ${header.step % header.width})`,
         `run      ${header.run}`,
         `moduli   ${header.moduli.join(' ')}`,
         typeof trailer === 'string'
           ? `trailer  ${trailer}`
-          : `trailer  ${trailer.records} records, residue sums ${trailer.sums.join(' ')}, CRC-32 0x${trailer.crc.toString(16).padStart(8, '0')}`,
+          : `trailer  ${counted(trailer.records, 'record')}, residue sums ${trailer.sums.join(' ')}, CRC-32 0x${trailer.crc.toString(16).padStart(8, '0')}`,
         '',
         `${'record'.padStart(8)}  ${'state'.padEnd(stateWidth)}  code${' '.repeat(22)}residues`,
         ...found.records.map(

@@ -22,6 +22,7 @@ import { statesCommand } from './states-command.js';
 import { taskCommand } from './task-command.js';
 import { verifyCommand } from './verify-command.js';
 import { valuesRequired } from './values-required.js';
+import { unknownArgumentsLine } from './unknown-arguments.js';
 
 /** System calls in words, for the error line of a file that cannot be used. */
 const SYSCALL_WORDS: Record<string, string> = {
@@ -99,6 +100,8 @@ async function main(): Promise<void> {
     .fail((message, error) => {
       // yargs hands on an error thrown while it parses (a coerce) as a YError with the same message.
       if (error?.name === 'YError') fail(new UsageError(oneLine(error.message)));
+      const unknown = /^Unknown arguments?: (.+)$/.exec(message ?? '');
+      if (!error && unknown) fail(new UsageError(unknownArgumentsLine(unknown[1].split(', '), hideBin(process.argv))));
       fail(error ?? new UsageError(`${oneLine(message)} (see gocount --help)`));
     });
   // Help and version come back as text: placeholders go in before it is printed.

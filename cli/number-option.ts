@@ -1,11 +1,12 @@
 /**
- * Options that take a number. yargs's own number type turns "abc" into NaN, and the error then
- * echoes NaN; these keep what was typed until it is checked, and refuse what is not a number.
+ * Options that take a whole number. yargs's own number type turns "abc" into NaN, and the error then
+ * echoes NaN, and Number() reads "0x2", "1e1" and " 2" as numbers; these keep what was typed until it
+ * is checked, and take decimal digits only (with a sign), as GNU coreutils do.
  */
 
 import { UsageError } from '../lib/errors.js';
 
-/** yargs settings for the option `name` (its flag without the dashes) that takes a number; `label` names it in errors. */
+/** yargs settings for the option `name` (its flag without the dashes) that takes a whole number; `label` names it in errors. */
 export function numberOption(name: string, label = `--${name}`) {
   return {
     type: 'string' as const,
@@ -13,9 +14,14 @@ export function numberOption(name: string, label = `--${name}`) {
       const value = Array.isArray(given) ? given.at(-1) : given; // given twice: the last value counts
       if (typeof value === 'number') return value; // a default
       const text = String(value);
-      const number = Number(text);
-      if (text.trim() === '' || !Number.isFinite(number)) throw new UsageError(`${label} ${text}: not a number`, 'GOCOUNT_INVALID_OPTION');
-      return number;
+      if (/^[+-]?\d+$/.test(text)) return Number(text);
+      const problem = /^[+-]?(\d+\.\d*|\.\d+)$/.test(text)
+        ? 'not a whole number'
+        : text.trim() !== '' && Number.isFinite(Number(text))
+          ? 'not a whole number in decimal digits' // "0x2", "1e1", " 2"
+          : 'not a number';
+      const shown = /^\S+$/.test(text) ? text : JSON.stringify(text);
+      throw new UsageError(`${label} ${shown}: ${problem}`, 'GOCOUNT_INVALID_OPTION');
     },
   };
 }

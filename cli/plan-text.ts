@@ -3,12 +3,15 @@
 import type { CountPlan } from '../lib/count/count-plan.js';
 import type { DiskEstimate } from '../lib/engine/count.js';
 import { formatBytes, formatCount, formatDuration } from '../lib/units.js';
+import { counted } from '../lib/plural.js';
 
 export function formatPlan(plan: CountPlan): string {
   const { board, sweep, perWorker } = plan;
-  const split = plan.partitions > 1 ? `${plan.partitions} partition tasks of ${plan.workers} worker(s)` : `${plan.workers} worker(s)`;
+  const workers = counted(plan.workers, 'worker');
+  const split = plan.partitions > 1 ? `${counted(plan.partitions, 'partition task')} of ${workers}` : workers;
   const lines = [
-    `board     ${board.m}x${board.n}, swept ${sweep.width} points wide over ${sweep.columns} columns: ${plan.steps} steps a pass`,
+    `board     ${board.m}x${board.n}, swept ${counted(sweep.width, 'point')} wide over ${counted(sweep.columns, 'column')}: ` +
+      `${counted(plan.steps, 'step')} a pass`,
     `memory    ${formatBytes(plan.memory)} for ${split}` + ` (${formatBytes(plan.available.bytes)} available, ${plan.available.source})`,
     `          each worker: a state table of ${formatCount(perWorker.tableCapacity)} slots, ` +
       `steps of up to ${formatCount(perWorker.memoryRunCapacity)} states kept in memory, ` +

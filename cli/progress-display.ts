@@ -9,6 +9,7 @@ import type { OnProgress, ProgressEvent, StepReport } from '../lib/engine/progre
 import { ignoreProgress } from '../lib/engine/progress.js';
 import { shortenPaths } from '../lib/errors.js';
 import { formatCount, formatDuration } from '../lib/units.js';
+import { counted, plural } from '../lib/plural.js';
 
 /** What a display writes to: a terminal has isTTY and columns. */
 export interface ProgressStream {
@@ -117,9 +118,9 @@ class LineDisplay extends Tracker {
     if (now - this.lastLine < 2000 && !(last && now - this.started >= 2000)) return;
     this.lastLine = now;
     const rate = report.states / Math.max(report.seconds, 1e-3);
-    const files = report.runsOut > 0 ? `, ${report.runsOut} runs` : '';
+    const files = report.runsOut > 0 ? `, ${counted(report.runsOut, 'run')}` : '';
     this.stream.write(
-      `${this.where()}: ${formatCount(report.states)} states in ${formatDuration(report.seconds)} ` +
+      `${this.where()}: ${formatCount(report.states)} ${plural(report.states, 'state')} in ${formatDuration(report.seconds)} ` +
         `(${formatCount(rate)}/s${files}), ${formatDuration(this.elapsed())} elapsed, ETA ${formatDuration(this.eta(true))}\n`,
     );
   }
@@ -162,7 +163,7 @@ class BarDisplay extends Tracker {
     const rate = this.stepStates / Math.max((now - this.stepStarted) / 1000, 1e-3);
     const parts = [
       this.where(),
-      `${formatCount(this.stepStates)} states`,
+      `${formatCount(this.stepStates)} ${plural(this.stepStates, 'state')}`,
       `${formatCount(rate)}/s`,
       `${formatDuration(this.elapsed())} elapsed`,
       `ETA ${formatDuration(this.eta(finished))}`,

@@ -15,6 +15,7 @@ import { writeSolveDb } from '../lib/solve/solve-db.js';
 import { solveResult, solveBoard, type SolveProgress } from '../lib/solve/solve.js';
 import { CYCLE_RULES, type CycleRule } from '../lib/solve/state-space.js';
 import { formatBytes, parseSize } from '../lib/units.js';
+import { counted } from '../lib/plural.js';
 
 interface SolveArgs {
   size?: (string | number)[];
@@ -207,25 +208,29 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       `${m}x${n}, rule ${result.rule}: ${signed(value)} for Black, ${outcome}, with best play (${scoringText[result.scoring]}, komi 0)`,
       `best first moves: ${result.bestMoves.join(', ')}`,
       (result.symmetries > 1
-        ? `${result.legalPositions} positions, ${result.positions} up to the ${result.symmetries} symmetries, `
-        : `${result.positions} positions, `) + `${result.states} states, ${result.edges} moves; ${result.seconds.toFixed(2)} s`,
+        ? `${counted(result.legalPositions, 'position')}, ${result.positions} up to the ${result.symmetries} symmetries, `
+        : `${counted(result.positions, 'position')}, `) +
+        `${counted(result.states, 'state')}, ${counted(result.edges, 'move')}; ${result.seconds.toFixed(2)} s`,
     ];
     if (args.db !== undefined) lines.push(`database written to ${args.db}`);
     if (args.stats) {
       const r = result.retrograde;
       lines.push(
         r.statesOnDisk
-          ? `forward checking: not run, the states were kept on disk (beyond --memory); threshold games: ${r.rounds} rounds; ` +
+          ? `forward checking: not run, the states were kept on disk (beyond --memory); threshold games: ${counted(r.rounds, 'round')}; ` +
               `working files: ${formatBytes(r.diskBytes)} at most`
-          : `forward checking: ${r.epochs} epochs, ${r.stable} states stable, ${r.unstable} unstable`,
+          : `forward checking: ${counted(r.epochs, 'epoch')}, ${counted(r.stable, 'state')} stable, ${r.unstable} unstable`,
         r.movesOnDisk && result.rule === 'cycle-draw'
           ? `positions in cycles: not found, the ${r.statesOnDisk ? 'states' : 'moves'} were kept on disk (beyond --memory)`
-          : `positions in cycles: ${r.cyclePositions} in ${r.cycleComponents} components (largest ${r.largestComponent}), ${r.cycleStates} states` +
+          : `positions in cycles: ${r.cyclePositions} in ${counted(r.cycleComponents, 'component')} (largest ${r.largestComponent}), ` +
+              counted(r.cycleStates, 'state') +
               (result.rule === 'no-cycle'
-                ? `; history search: ${r.searchNodes} positions, ${r.tableHits} bounded by earlier results ` +
+                ? `; history search: ${counted(r.searchNodes, 'position')}, ${r.tableHits} bounded by earlier results ` +
                   `(a table of ${r.tableEntries} entries, ${formatBytes(r.tableBytes)}), ` +
-                  `${r.fromImages} states valued by a symmetric image, ${r.revised} forward-checked values revised` +
-                  (r.resumed > 0 ? `; resumed with ${r.resumed} states valued, the table of earlier results ${r.tableResumed}` : '')
+                  `${counted(r.fromImages, 'state')} valued by a symmetric image, ${counted(r.revised, 'forward-checked value')} revised` +
+                  (r.resumed > 0
+                    ? `; resumed with ${counted(r.resumed, 'state')} valued, the table of earlier results ${r.tableResumed}`
+                    : '')
                 : ''),
         `first moves: ${result.moves.map((move) => `${move.move} ${move.atMost ? 'at most ' : ''}${signed(move.value)}`).join(', ')}`,
         result.emptyBoardOnly

@@ -4,6 +4,7 @@ import { PHASES } from '../lib/engine/phase-clock.js';
 import type { StepReport } from '../lib/engine/progress.js';
 import type { CountStats } from '../lib/engine/stats.js';
 import { formatBytes, formatCount, formatDuration } from '../lib/units.js';
+import { counted, plural } from '../lib/plural.js';
 
 /**
  * The cost model per step: nanoseconds per input state in each phase (thread time, summed over
@@ -80,9 +81,9 @@ export function formatStepTable(reports: readonly StepReport[], width: number): 
 export function formatSummary(stats: CountStats): string {
   return [
     `wall time ${formatDuration(stats.seconds)} (user ${formatDuration(stats.userSeconds)}, system ${formatDuration(stats.systemSeconds)})`,
-    `${formatCount(stats.statesExpanded)} states expanded (${formatCount(stats.statesPerSecond)}/s)`,
-    `largest step ${formatCount(stats.maxStates)} states`,
-    `${stats.runsWritten} runs, ${formatBytes(stats.bytesWritten)} written`,
+    `${formatCount(stats.statesExpanded)} ${plural(stats.statesExpanded, 'state')} expanded (${formatCount(stats.statesPerSecond)}/s)`,
+    `largest step ${formatCount(stats.maxStates)} ${plural(stats.maxStates, 'state')}`,
+    `${counted(stats.runsWritten, 'run')}, ${formatBytes(stats.bytesWritten)} written`,
     `redundancy ${stats.redundancy.toFixed(3)}`,
     `peak RSS ${formatBytes(stats.peakRss)}`,
     `ns/state ${PHASES.map((phase) => `${phase} ${stats.nsPerState[phase]}`).join(', ')}`,

@@ -1,15 +1,23 @@
-/** "gocount verfy": a word where a board size goes, close to a command's name, is taken for a typo. */
+/**
+ * "gocount verfy", "--Memory": a word close to a command's name, or a flag close to one of the
+ * command's flags, is taken for a typo of it.
+ */
 
 /** The commands a mistyped word is compared with. */
 const COMMANDS = ['verify', 'inspect', 'states', 'recurrence', 'estimate', 'sample', 'games', 'report', 'task'];
 
-/** The command `word` most likely meant: within two edits, and closer than half its length. */
+/** The command `word` most likely meant. */
 export function suggestCommand(word: string): string | undefined {
+  return closest(word, COMMANDS);
+}
+
+/** The name of `names` that `word` most likely meant, in any case: within two edits, and closer than half its length. */
+export function closest(word: string, names: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
-  for (const command of COMMANDS) {
-    const distance = editDistance(word.toLowerCase(), command);
-    if (distance < bestDistance) [best, bestDistance] = [command, distance];
+  for (const name of names) {
+    const distance = editDistance(word.toLowerCase(), name.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [name, distance];
   }
   return bestDistance <= Math.min(2, Math.floor(word.length / 2)) ? best : undefined;
 }

@@ -8,6 +8,7 @@ import { DEFAULT_FAN_IN } from '../lib/count/count-options.js';
 import { defaultMemoryBudget } from '../lib/engine/budget.js';
 import { InvalidOptionError } from '../lib/errors.js';
 import { parseSize } from '../lib/units.js';
+import { counted } from '../lib/plural.js';
 import os from 'node:os';
 
 interface TaskArgs {
@@ -35,7 +36,9 @@ export const taskCommand: CommandModule<object, TaskArgs> = {
     stopWithDriver();
     const memory = args.memory === undefined ? defaultMemoryBudget(os.freemem()) : parseSize(args.memory, 'memory');
     const { alreadyDone, marker } = await runTask({ countDir: args.dir, step: args.step, part: args.part, memory, fanIn });
-    const what = alreadyDone ? 'was done already' : `done: ${marker.statesIn} states expanded, ${marker.runs.length} runs written`;
+    const what = alreadyDone
+      ? 'was done already'
+      : `done: ${counted(marker.statesIn, 'state')} expanded, ${counted(marker.runs.length, 'run')} written`;
     process.stdout.write(`task ${args.part} of step ${args.step} ${what}\n`);
   },
 };

@@ -7,6 +7,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { UsageError } from '../lib/errors.js';
+import { setCommandFlags } from './unknown-arguments.js';
 
 /** What yargs's getOptions() gives, in part (it is missing from yargs's types). */
 interface ParsedOptions {
@@ -14,7 +15,10 @@ interface ParsedOptions {
   boolean: string[];
 }
 
-/** The command with its builder extended: each of its options but the booleans requires a value. */
+/**
+ * The command with its builder extended: each of its options but the booleans requires a value, and
+ * its flags are those a mistyped flag is compared with.
+ */
 export function valuesRequired<T, U>(command: CommandModule<T, U>): CommandModule<T, U> {
   const builder = command.builder;
   if (typeof builder !== 'function') return command;
@@ -29,6 +33,7 @@ export function valuesRequired<T, U>(command: CommandModule<T, U>): CommandModul
         (name) => !boolean.includes(name) && !positionals.has(name) && name !== 'help' && name !== 'version',
       );
       refuseSwitchValues(boolean);
+      setCommandFlags([...Object.keys(key), ...boolean.map((name) => `no-${name}`)]);
       return built.requiresArg(flags);
     },
   };

@@ -6,6 +6,7 @@
 import type { VerifyProgress } from '../lib/verify/verify.js';
 import { formatBytes } from '../lib/units.js';
 import type { Clock, ProgressStream } from './progress-display.js';
+import { counted } from '../lib/plural.js';
 
 export function verifyProgress(stream: ProgressStream, quiet: boolean, clock: Clock = Date.now) {
   const started = clock();
@@ -19,8 +20,8 @@ export function verifyProgress(stream: ProgressStream, quiet: boolean, clock: Cl
       last = now;
       const line =
         progress.totalStates !== undefined
-          ? `verifying: ${progress.states} of ${progress.totalStates} states`
-          : `verifying: ${progress.steps}/${progress.totalSteps} step folders, ${progress.files} run files, ` +
+          ? `verifying: ${progress.states} of ${counted(progress.totalStates, 'state')}`
+          : `verifying: ${progress.steps}/${counted(progress.totalSteps, 'step folder')}, ${counted(progress.files, 'run file')}, ` +
             `${formatBytes(progress.bytes)} read`;
       const width = Math.max(20, (stream.columns ?? 80) - 1);
       stream.write(stream.isTTY ? `\r\x1b[K${line.slice(0, width)}` : `${line}\n`);

@@ -51,6 +51,17 @@ testRefusals([
   [['inspect', 'x.run', '--first', 'many'], /^gocount: --first many: not a number$/m],
   [['sample', '5x5', '--seed', '4294967296'], /--seed 4294967296: must be a whole number from 0 to 4294967295$/m],
   [['verfy', 'scratch'], /^gocount: unknown command "verfy": did you mean "verify"\?$/m],
+  [['4x4', '--Memory', '8M'], /^gocount: unknown option "--Memory": did you mean "--memory"\?$/m],
+  [['4x4', '--no-kep'], /^gocount: unknown option "--no-kep": did you mean "--no-keep"\?$/m],
+  [
+    ['verify', 'x', 'y', '--jsno'],
+    /^gocount: unknown option "--jsno": did you mean "--json"\?; unexpected argument "y" \(see gocount --help\)$/m,
+  ],
+  [['4x4', '--workers', '0x2'], /^gocount: --workers 0x2: not a whole number in decimal digits$/m],
+  [['4x4', '--workers', '1e1'], /^gocount: --workers 1e1: not a whole number in decimal digits$/m],
+  [['4x4', '--fan-in', ' 2'], /^gocount: --fan-in " 2": not a whole number in decimal digits$/m],
+  [['4x4', '--workers', '2x'], /^gocount: --workers 2x: not a number$/m],
+  [['states', '3.0'], /^gocount: height 3\.0: not a whole number$/m],
   [['hello'], /^gocount: "hello" is neither a command nor a board size/m],
 ]);
 

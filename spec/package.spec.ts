@@ -1,20 +1,42 @@
 // The package as others get it: packed by npm, installed into a new project, imported by name from
-// plain JavaScript (the README's example among it) and from type-checked TypeScript.
+// plain JavaScript (the README's example among it) and from type-checked TypeScript, and required
+// from CommonJS; its licence and its source maps' files come with it.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from './support/paths.js';
 import { tempScratch } from './support/scratch.js';
 
 const L55 = '414295148741';
+const L33 = '12675';
 
 function run(command: string, args: string[], cwd: string) {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 120_000 });
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
-test('the packed package installs into a new project and counts 5×5 from JavaScript and TypeScript', (t) => {
+/** The source map references in the installed package (`file: reference`), and those naming a file it lacks. */
+function mapReferences(packageDir: string): { all: string[]; dangling: string[] } {
+  const all: string[] = [];
+  const dangling: string[] = [];
+  const check = (name: string, reference: string) => {
+    all.push(`${name}: ${reference}`);
+    if (!existsSync(path.resolve(packageDir, path.dirname(name), reference))) dangling.push(`${name}: ${reference}`);
+  };
+  for (const name of readdirSync(packageDir, { recursive: true, encoding: 'utf8' })) {
+    const text = name.endsWith('.js') || name.endsWith('.map') ? readFileSync(path.join(packageDir, name), 'utf8') : '';
+    const url = name.endsWith('.js') ? /\/\/# sourceMappingURL=(\S+)\s*$/.exec(text) : null;
+    if (url) check(name, url[1]);
+    if (name.endsWith('.map')) {
+      const map = JSON.parse(text) as { sourceRoot?: string; sources: string[] };
+      for (const source of map.sources) check(name, path.join(map.sourceRoot ?? '', source));
+    }
+  }
+  return { all, dangling };
+}
+
+test('the packed package installs into a new project and counts from JavaScript, TypeScript and CommonJS', (t) => {
   const dir = tempScratch(t);
   const packed = run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], repoRoot);
   t.is(packed.status, 0, packed.output);
@@ -27,6 +49,25 @@ test('the packed package installs into a new project and counts 5×5 from JavaSc
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const installed = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball!)], project);
   t.is(installed.status, 0, installed.output);
+
+  const shipped = path.join(project, 'node_modules', 'gocount');
+  t.regex(readFileSync(path.join(shipped, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) 2026 the gocount contributors\n/);
+  const maps = mapReferences(shipped);
+  t.true(maps.all.length > 100, maps.all.join('\n'));
+  t.deepEqual(maps.dangling, []);
+
+  // CommonJS requires the ES module (Node ≥ 20.19), with nothing on stderr.
+  writeFileSync(
+    path.join(project, 'count.cjs'),
+    `const { countLegal, GocountError } = require('gocount');
+countLegal({ m: 3, n: 3, memory: '64M', workers: 1, scratch: ${JSON.stringify(scratch)} }).then((result) =>
+  console.log(JSON.stringify({ legal: result.legal.toString(), typeofLegal: typeof result.legal, errors: typeof GocountError })),
+);
+`,
+  );
+  const cjs = run('node', ['count.cjs'], project);
+  t.is(cjs.status, 0, cjs.output);
+  t.is(cjs.output, `${JSON.stringify({ legal: L33, typeofLegal: 'bigint', errors: 'function' })}\n`);
 
   writeFileSync(
     path.join(project, 'count.mjs'),
@@ -68,7 +109,9 @@ console.log(JSON.stringify({ legal: result.legal.toString(), typeofLegal: typeof
       typeRoots: [typeRoots],
     },
   };
-  writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ ...tsconfig, files: ['count.ts'] }));
+  // count.ts is checked; count.cts, CommonJS, is compiled to out/count.cjs and run.
+  const emitting = { ...tsconfig.compilerOptions, noEmit: false, outDir: 'out' };
+  writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: emitting, files: ['count.ts', 'count.cts'] }));
   writeFileSync(
     path.join(project, 'count.ts'),
     `import { countLegal, type CountResult, type ProgressEvent } from 'gocount';
@@ -81,9 +124,21 @@ const legal: bigint = result.legal;
 console.log(legal, steps.length);
 `,
   );
+  writeFileSync(
+    path.join(project, 'count.cts'),
+    `import { countLegal, type CountResult } from 'gocount';
+countLegal({ m: 3, n: 3, memory: '64M', workers: 1, scratch: ${JSON.stringify(scratch)} }).then((result: CountResult) => {
+  const legal: bigint = result.legal;
+  console.log(String(legal));
+});
+`,
+  );
   const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
   const checked = run('node', [tsc, '-p', 'tsconfig.json'], project);
   t.is(checked.status, 0, checked.output);
+  const cts = run('node', [path.join('out', 'count.cjs')], project);
+  t.is(cts.status, 0, cts.output);
+  t.is(cts.output, `${L33}\n`);
 
   // The types are real: a count is a bigint, not a string (nor any).
   writeFileSync(

@@ -17,7 +17,7 @@ test('--plan prints the memory plan, moduli, passes, states per column, disk and
   t.is(run.stderr, '');
   for (const line of [
     /^board {5}13x13, swept 13 points wide over 13 columns: 169 steps a pass$/m,
-    /^memory {4}512 MiB for \d+ worker\(s\)/m,
+    /^memory {4}512 MiB for (1 worker|\d+ workers) \(/m,
     /^moduli {4}9: 4294967291 /m,
     /^passes {4}3: 3 \+ 3 \+ 3 moduli$/m,
     /^disk {6}up to .* GiB, first at its peak after step \d+$/m,

@@ -14,6 +14,8 @@
  * Every value fits 32 bits, so the `varint` package can decode the records independently.
  */
 
+import { counted } from '../plural.js';
+
 /** 2: K is the residues this step's counts need (residues/growth.ts), no longer the whole pass's. */
 export const FORMAT_VERSION = 2;
 export const HEADER_MAGIC = 'GOCNTRUN';
@@ -41,7 +43,7 @@ export function runHeaderProblem(
   expected: { width: number; columns: number; step: number; moduli: readonly number[] },
 ): string | undefined {
   if (header.width !== expected.width || header.columns !== expected.columns) {
-    return `holds a ${header.width}-wide sweep of ${header.columns} columns, not ${expected.width} of ${expected.columns}`;
+    return `holds a ${header.width}-wide sweep of ${counted(header.columns, 'column')}, not ${expected.width} of ${expected.columns}`;
   }
   if (header.step !== expected.step) return `holds step ${header.step}, expected ${expected.step}`;
   if (header.moduli.join() !== expected.moduli.join()) return 'holds residues for other moduli';
@@ -70,7 +72,7 @@ export function encodeHeader(header: RunHeader): Buffer {
 
 /** Decodes a header, or returns a sentence saying why the bytes are not one. */
 export function decodeHeader(buf: Buffer): RunHeader | string {
-  if (buf.length < 24) return `too short for a run file header (${buf.length} bytes)`;
+  if (buf.length < 24) return `too short for a run file header (${counted(buf.length, 'byte')})`;
   if (buf.toString('latin1', 0, 8) !== HEADER_MAGIC) return 'not a gocount run file (bad magic)';
   const version = buf.readUInt16LE(8);
   if (version !== FORMAT_VERSION) return `run file format version ${version}, this gocount reads version ${FORMAT_VERSION}`;

@@ -11,6 +11,7 @@ import { readVarint } from './varint.js';
 import { decodeHeader, decodeTrailer, maxRecordBytes, RunHeader, trailerBytes } from './layout.js';
 import { addModulo } from '../residues/sums.js';
 import { HIGH_UNIT } from '../state/layout.js';
+import { counted } from '../plural.js';
 
 /**
  * What a broken record breaks, in the words of the error: the same whichever decoder found it
@@ -69,7 +70,7 @@ export class RunReader {
       this.header = header;
       const k = header.moduli.length;
       this.recordsEnd = this.fileSize - trailerBytes(k);
-      if (this.recordsEnd < buf.readUInt16LE(10)) throw new RunFileError(path, `file is cut short (${this.fileSize} bytes)`);
+      if (this.recordsEnd < buf.readUInt16LE(10)) throw new RunFileError(path, `file is cut short (${counted(this.fileSize, 'byte')})`);
       this.residues = new Uint32Array(k);
       this.moduli = Float64Array.from(header.moduli);
       this.sums = new Float64Array(k);
@@ -174,7 +175,7 @@ export class RunReader {
     if (trailer.crc !== this.crc)
       throw new RunFileError(this.path, `CRC-32 mismatch: trailer says ${trailer.crc}, content gives ${this.crc}`);
     if (trailer.records !== this.records)
-      throw new RunFileError(this.path, `trailer says ${trailer.records} records, file holds ${this.records}`);
+      throw new RunFileError(this.path, `trailer says ${counted(trailer.records, 'record')}, file holds ${this.records}`);
     for (let r = 0; r < this.sums.length; r++) {
       if (trailer.sums[r] !== this.sums[r])
         throw new RunFileError(this.path, `residue sum ${r} is ${this.sums[r]}, trailer says ${trailer.sums[r]}`);

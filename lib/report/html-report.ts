@@ -7,6 +7,7 @@ import type { StepLogEntry } from '../format/step-log.js';
 import { formatBytes, formatCount, formatDuration } from '../units.js';
 import { countStep, ReportData, ReportTotals } from './report-data.js';
 import { Chart, ChartPoint, ChartRule, ChartSeries, escapeXml, renderChart } from './svg-chart.js';
+import { counted } from '../plural.js';
 
 const COLOURS = { states: '#0969da', seconds: '#bc4c00', bytes: '#8250df', predicted: '#cf222e', actual: '#1a7f37' };
 
@@ -36,10 +37,10 @@ ${totalsTable(data)}
 }
 
 function header(data: ReportData): string {
-  const passes = data.passes === 1 ? '1 pass' : `${data.passes} passes`;
+  const passes = counted(data.passes, 'pass', 'passes');
   return `<header>
 <h1>${data.width} × ${data.columns} board <span class="status ${data.status}">${data.status}</span></h1>
-<p class="sub">Swept ${data.width} points wide over ${data.columns} columns, ${passes} of ${data.steps} steps each · <code>${escapeXml(data.path)}</code></p>
+<p class="sub">Swept ${counted(data.width, 'point')} wide over ${counted(data.columns, 'column')}, ${passes} of ${counted(data.steps, 'step')} each · <code>${escapeXml(data.path)}</code></p>
 </header>`;
 }
 

@@ -5,12 +5,13 @@
 
 import { UsageError } from '../errors.js';
 import { keyOf, moverOf, opponentOf, SolveBoard } from './solve-board.js';
+import { counted } from '../plural.js';
 
 /** The key of `text` seen from the player to move, checked against the board's shape. */
 export function parsePosition(text: string, board: SolveBoard, toMove: 'black' | 'white'): number {
   const rows = text.trim().split('/');
   if (rows.length !== board.m || rows.some((row) => row.length !== board.n)) {
-    throw new UsageError(`position "${text}": give ${board.m} rows of ${board.n} points each, separated by '/'`);
+    throw new UsageError(`position "${text}": give ${counted(board.m, 'row')} of ${counted(board.n, 'point')} each, separated by '/'`);
   }
   let black = 0;
   let white = 0;

@@ -32,6 +32,7 @@ import { AFTER_PASS, PLAIN, type PhaseProgress, type StateSpace } from './state-
 import type { SearchCheckpoint, UnderWay } from './search-checkpoint.js';
 import { BoardSymmetry } from './symmetry.js';
 import { spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
+import { counted } from '../plural.js';
 
 export interface RetrogradeStats {
   /** Forward-checking sweeps, the last one changing nothing. */
@@ -342,7 +343,7 @@ export function searchComponents(
   search.onNodes = (nodes) => {
     keepUnderWay();
     const detail = searching >= 0 ? underWayText(space, search, searching) : emptyBoardText(search.proved, names.get(search.firstMove));
-    progress(valued, states, `${nodes} positions searched${detail}`);
+    progress(valued, states, `${counted(nodes, 'position')} searched${detail}`);
   };
   for (let k = 0; k < count; k++) {
     for (let i = byComponent.first[k]; i < byComponent.first[k + 1]; i++) {

@@ -34,6 +34,7 @@ import {
 } from './solve-db.js';
 import type { CycleRule, StateSpace } from './state-space.js';
 import { readTableFile, writeTableFile } from './table-file.js';
+import { counted } from '../plural.js';
 
 export const CHECKPOINT_FORMAT = 'gocount-solve-checkpoint';
 export const CHECKPOINT_VERSION = 1;
@@ -101,7 +102,7 @@ export function checkCheckpoint(
   if (marked !== header.valued)
     return {
       states: header.states,
-      problems: [{ file, problem: `the header gives ${header.valued} states valued, the file marks ${marked}` }],
+      problems: [{ file, problem: `the header gives ${counted(header.valued, 'state')} valued, the file marks ${marked}` }],
     };
   return { states: header.states, problems: checkSolveValues(file, header, values, done, progress).problems };
 }

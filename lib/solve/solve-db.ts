@@ -19,6 +19,7 @@ import { SCORINGS, Scoring, SolveBoard } from './solve-board.js';
 import { foldedSymmetry, type SolvedBoard } from './solve.js';
 import { CYCLE_RULES, CycleRule, PLAIN, StateSpace } from './state-space.js';
 import { BoardSymmetry } from './symmetry.js';
+import { counted } from '../plural.js';
 
 export const SOLVE_DB_FORMAT = 'gocount-solve';
 /**
@@ -88,7 +89,8 @@ export function headerLine<H>(data: Buffer, format: string): { header: H; newlin
   const magic = magicOf(format);
   const newline = data.indexOf(10);
   const start = data.subarray(0, magic.length).toString('latin1');
-  if (newline < 0 && start.length > 0 && start === magic.slice(0, start.length)) return `cut short in its header (${data.length} bytes)`;
+  if (newline < 0 && start.length > 0 && start === magic.slice(0, start.length))
+    return `cut short in its header (${counted(data.length, 'byte')})`;
   if (newline < 0 || start !== magic) return `not a ${format} file`;
   try {
     return { header: JSON.parse(data.subarray(0, newline).toString()) as H, newline };
@@ -156,7 +158,7 @@ export function readSolveFile<H extends SolveFileHeader>(
     return (error as Error).message;
   }
   const expected = newline + 1 + bodyBytes(header) + 4;
-  if (data.length !== expected) return `${data.length} bytes where the header promises ${expected}`;
+  if (data.length !== expected) return `${counted(data.length, 'byte')} where the header promises ${expected}`;
   const crc = data.readUInt32LE(data.length - 4);
   if (crc32(data.subarray(0, data.length - 4)) !== crc) return 'CRC-32 mismatch: the file is damaged';
   return { header, body: data.subarray(newline + 1, data.length - 4) };

@@ -24,6 +24,7 @@ import type { Problem } from '../verify/problems.js';
 import type { HistoryTable } from './history-table.js';
 import { differingField, headerLine, solveHeader, type SolveFileHeader } from './solve-db.js';
 import type { StateSpace } from './state-space.js';
+import { counted } from '../plural.js';
 
 export const TABLE_FORMAT = 'gocount-solve-table';
 export const TABLE_VERSION = 1;
@@ -180,7 +181,7 @@ function readOpen(
   }
   const trailer = Buffer.alloc(4);
   if (readSync(fd, trailer, 0, 4, position) !== 4 || position + 4 !== size)
-    return { problem: `${size} bytes where its blocks and CRC take ${position + 4}` };
+    return { problem: `${counted(size, 'byte')} where its blocks and CRC take ${position + 4}` };
   if (trailer.readUInt32LE() !== crc) return { problem: 'CRC-32 mismatch: the file is damaged' };
   if (table) table.hits = header.hits;
   return { header };

@@ -13,6 +13,7 @@ import { isLegalFinal } from '../state/border.js';
 import { HIGH_UNIT, MAX_WIDTH } from '../state/layout.js';
 import type { Problem } from './problems.js';
 import { StateCheck } from './state-check.js';
+import { counted } from '../plural.js';
 
 /** What the run should be, when its step folder says so. */
 export interface RunExpectation {
@@ -85,7 +86,7 @@ class RunChecker {
     const k = header.moduli.length;
     const recordsEnd = size - trailerBytes(k);
     if (recordsEnd < headerBytes(k)) {
-      problems.push({ file, problem: `file is cut short (${size} bytes)` });
+      problems.push({ file, problem: `file is cut short (${counted(size, 'byte')})` });
       return result(header);
     }
     const { records, sums, legal, complete } = this.checkRecords(header, recordsEnd);
@@ -99,7 +100,8 @@ class RunChecker {
     if (trailer.crc !== this.crc)
       problems.push({ file, problem: `CRC-32 mismatch: trailer says ${hex(trailer.crc)}, content gives ${hex(this.crc)}` });
     if (!complete) return result(header, records, sums, legal, trailer.crc);
-    if (trailer.records !== records) problems.push({ file, problem: `trailer says ${trailer.records} records, the file holds ${records}` });
+    if (trailer.records !== records)
+      problems.push({ file, problem: `trailer says ${counted(trailer.records, 'record')}, the file holds ${records}` });
     trailer.sums.forEach((sum, r) => {
       if (sum !== sums[r]) problems.push({ file, problem: `trailer's residue sum ${r} is ${sum}, the records give ${sums[r]}` });
     });
@@ -109,7 +111,7 @@ class RunChecker {
   private headerAsExpected(header: RunHeader): boolean {
     const { expect, file, problems } = this;
     if (header.width < 1 || header.width > MAX_WIDTH || header.columns < 1) {
-      problems.push({ file, problem: `header gives an impossible board: ${header.width} wide, ${header.columns} columns` });
+      problems.push({ file, problem: `header gives an impossible board: ${header.width} wide, ${counted(header.columns, 'column')}` });
       return false;
     }
     if (header.step > header.width * header.columns) {
@@ -119,7 +121,7 @@ class RunChecker {
     if (!expect) return true;
     const wrong: string[] = [];
     if (header.width !== expect.width || header.columns !== expect.columns)
-      wrong.push(`a ${header.width}-wide sweep of ${header.columns} columns, not ${expect.width} of ${expect.columns}`);
+      wrong.push(`a ${header.width}-wide sweep of ${counted(header.columns, 'column')}, not ${expect.width} of ${expect.columns}`);
     if (header.step !== expect.step) wrong.push(`step ${header.step}, not ${expect.step}`);
     if (header.moduli.join() !== expect.moduli.join()) wrong.push(`moduli ${header.moduli.join(', ')}, not ${expect.moduli.join(', ')}`);
     for (const what of wrong) problems.push({ file, problem: `header gives ${what}` });

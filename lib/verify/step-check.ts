@@ -23,6 +23,7 @@ import { readManifest, StepManifest } from '../format/manifest.js';
 import { sumResidueVectors } from '../residues/sums.js';
 import type { Problem } from './problems.js';
 import { checkRunFile, RunCheck } from './run-check.js';
+import { counted } from '../plural.js';
 
 export interface StepCheck {
   readonly dir: string;
@@ -74,7 +75,9 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
     bad(`describes step ${manifest.step}, but its folder is step ${folderStep}`);
   if (identity) {
     if (manifest.width !== identity.width || manifest.columns !== identity.columns)
-      bad(`describes a ${manifest.width}-wide sweep of ${manifest.columns} columns, not ${identity.width} of ${identity.columns}`);
+      bad(
+        `describes a ${manifest.width}-wide sweep of ${counted(manifest.columns, 'column')}, not ${identity.width} of ${identity.columns}`,
+      );
     if (manifest.countModuli.join() !== identity.moduli.join()) bad('describes other moduli than its count folder');
     else if (!carriesFewestModuli(manifest.moduli, identity.moduli, manifest.step))
       bad(
@@ -99,8 +102,8 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
     problems.push(...run.problems);
     if (run.problems.length > 0) continue;
     const differs: string[] = [];
-    if (run.records !== summary.records) differs.push(`${run.records} records, the manifest says ${summary.records}`);
-    if (run.bytes !== summary.bytes) differs.push(`${run.bytes} bytes, the manifest says ${summary.bytes}`);
+    if (run.records !== summary.records) differs.push(`${counted(run.records, 'record')}, the manifest says ${summary.records}`);
+    if (run.bytes !== summary.bytes) differs.push(`${counted(run.bytes, 'byte')}, the manifest says ${summary.bytes}`);
     if (run.crc !== summary.crc) differs.push("a CRC-32 other than the manifest's");
     if (run.sums.join() !== summary.sums.join()) differs.push("residue sums other than the manifest's");
     const owners = manifest.workers * manifest.partitions;
@@ -111,8 +114,8 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
   }
   const records = manifest.runs.reduce((n, run) => n + run.records, 0);
   const bytes = manifest.runs.reduce((n, run) => n + run.bytes, 0);
-  if (manifest.records !== records) bad(`total of ${manifest.records} records, its runs add up to ${records}`);
-  if (manifest.bytes !== bytes) bad(`total of ${manifest.bytes} bytes, its runs add up to ${bytes}`);
+  if (manifest.records !== records) bad(`total of ${counted(manifest.records, 'record')}, its runs add up to ${records}`);
+  if (manifest.bytes !== bytes) bad(`total of ${counted(manifest.bytes, 'byte')}, its runs add up to ${bytes}`);
   if (
     sumResidueVectors(
       moduli,
