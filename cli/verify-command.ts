@@ -7,6 +7,7 @@ import type { CommandModule } from 'yargs';
 import { formatProblem } from '../lib/verify/problems.js';
 import { verifyPath } from '../lib/verify/verify.js';
 import { verifyProgress } from './verify-progress.js';
+import { counted } from '../lib/plural.js';
 
 interface VerifyArgs {
   path: string;
@@ -38,12 +39,12 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     } else {
       for (const problem of report.problems) process.stdout.write(`${formatProblem(problem)}\n`);
       const what = [
-        report.counts > 0 ? plural(report.counts, 'count') : '',
-        report.steps > 0 ? plural(report.steps, 'step') : '',
+        report.counts > 0 ? counted(report.counts, 'count') : '',
+        report.steps > 0 ? counted(report.steps, 'step') : '',
         report.databases
-          ? plural(report.databases, `solve ${SOLVE_FILE_NAMES[report.solveFile ?? 'database']}`)
-          : plural(report.files, 'run file'),
-        report.databases ? `${report.records} states` : `${report.records} records`,
+          ? counted(report.databases, `solve ${SOLVE_FILE_NAMES[report.solveFile ?? 'database']}`)
+          : counted(report.files, 'run file'),
+        counted(report.records, report.databases ? 'state' : 'record'),
       ].filter(Boolean);
       const verdict = VERDICTS[report.status](report.problems.length);
       process.stdout.write(`checked ${what.join(', ')}: ${verdict}\n`);
@@ -57,10 +58,8 @@ const EXIT_CODES = { clean: 0, damaged: 1, unfinished: 3 } as const;
 
 const VERDICTS = {
   clean: () => 'no problems',
-  damaged: (n: number) => plural(n, 'problem'),
+  damaged: (n: number) => counted(n, 'problem'),
   unfinished: () => 'no damage; a count is running here, or was stopped before its end and resumes when run again',
 } as const;
 
 const SOLVE_FILE_NAMES = { database: 'database', checkpoint: 'checkpoint', table: 'table file' } as const;
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;

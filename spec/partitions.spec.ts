@@ -89,7 +89,7 @@ test('a task killed after writing part of its runs is launched again, and the co
   t.is(run.status, 0, run.stderr);
   t.is(run.stdout, '12675\n');
   t.true(existsSync(flag), 'the task was killed');
-  t.regex(run.stderr, /step 7: task\(s\) 2 did not finish; launching again \(retry 1 of 1\)/);
+  t.regex(run.stderr, /step 7: task 2 did not finish; launching again \(retry 1 of 1\)/);
 });
 
 test('without retries a killed task stops the count with one line; the same command resumes and finishes exact', async (t) => {
@@ -100,7 +100,7 @@ test('without retries a killed task stops the count with one line; the same comm
   t.is(failed.status, 1);
   t.regex(
     failed.stderr,
-    /^gocount: step 6: task\(s\) 1 did not finish after 0 retries; their output is in .*logs, and the same command resumes with the tasks still missing\n$/,
+    /^gocount: step 6: task 1 did not finish after 0 retries; their output is in .*logs, and the same command resumes with the tasks still missing\n$/,
   );
   const count = countFolder(path.join(scratch, 's'), '3x3');
   // The other tasks of step 5 finished: their markers stay, and only task 1 runs again.
@@ -176,7 +176,7 @@ test('a partitioned count resumes with its partitions and workers, given or not,
   writeFileSync(result, '{}');
   const other = await runCli([...base, '--partitions', '3']);
   t.is(other.status, 2);
-  t.regex(other.stderr, /^gocount: --partitions 3: step 9 in .* was written by 2 partition\(s\): resume it with 2\n$/);
+  t.regex(other.stderr, /^gocount: --partitions 3: step 9 in .* was written by 2 partitions: resume it with 2\n$/);
   // Without --partitions it resumes with the partitions it recorded, as it does with its workers.
   const unsaid = await runCli(base);
   t.is(unsaid.status, 0, unsaid.stderr);

@@ -31,7 +31,7 @@ test('a resume without --workers takes the number the count recorded; another nu
   for (let step = 13; step <= 25; step++) rmSync(path.join(count, stepFolderName(step)), { recursive: true });
   const other = runCli(['5x5', '--scratch', scratch, '--workers', '2']);
   t.is(other.status, 2);
-  t.regex(other.stderr, /^gocount: --workers 2: step 12 in .* was written by 3 worker\(s\): resume it with 3, or leave the number out\n$/);
+  t.regex(other.stderr, /^gocount: --workers 2: step 12 in .* was written by 3 workers: resume it with 3, or leave the number out\n$/);
   const run = runCli(['5x5', '--scratch', scratch]);
   t.is(run.status, 0, run.stderr);
   t.is(run.stdout, '414295148741\n');
@@ -110,7 +110,7 @@ test('a folder of another count, format, ownership rule or worker count is refus
   rmSync(path.join(count, RESULT_FILE));
   const workers = runCli(['4x4', '--scratch', scratch, '--workers', '2']);
   t.is(workers.status, 2);
-  t.regex(workers.stderr, /--workers 2: step 16 in .* was written by 1 worker\(s\): resume it with 1, or leave the number out\n$/);
+  t.regex(workers.stderr, /--workers 2: step 16 in .* was written by 1 worker: resume it with 1, or leave the number out\n$/);
 
   const countFile = path.join(count, COUNT_FILE);
   const identity = JSON.parse(readFileSync(countFile, 'utf8'));

@@ -29,6 +29,7 @@ import { localWorker } from '../engine/worker-handle.js';
 import { isLegalFinal } from '../state/border.js';
 import type { Launcher } from './launcher.js';
 import { taskMarkerPath } from './task.js';
+import { counted, plural } from '../plural.js';
 
 export interface PartitionedPassOptions {
   readonly width: number;
@@ -175,7 +176,7 @@ export class PartitionedPass {
           const which = missing.join(', ');
           onProgress({
             type: 'note',
-            message: `step ${step + 1}: task(s) ${which} did not finish; launching again (retry ${attempt} of ${retries})`,
+            message: `step ${step + 1}: ${plural(missing.length, 'task')} ${which} did not finish; launching again (retry ${attempt} of ${retries})`,
           });
         }
         await launcher.run({ countDir: this.scratch.root, step, parts: missing, memory, fanIn, workers, logDir });
@@ -189,7 +190,7 @@ export class PartitionedPass {
     }
     if (missing.length > 0) {
       throw new GocountError(
-        `step ${step + 1}: task(s) ${missing.join(', ')} did not finish after ${retries} ${retries === 1 ? 'retry' : 'retries'}; ` +
+        `step ${step + 1}: ${plural(missing.length, 'task')} ${missing.join(', ')} did not finish after ${counted(retries, 'retry', 'retries')}; ` +
           `their output is in ${logDir}, and the same command resumes with the tasks still missing`,
         1,
         'GOCOUNT_TASKS_FAILED',

@@ -11,6 +11,7 @@ import { MAX_LOAD_FACTOR, MAX_TABLE_BYTES, sortKeyBytes, tableSlotBytes } from '
 import { memoryRunBytes } from './memory-run.js';
 import { MAX_SUCCESSORS } from '../state/border.js';
 import { OWNED_CHUNK_BYTES } from './run-store.js';
+import { counted } from '../plural.js';
 
 export interface MemoryPlan {
   readonly tableCapacity: number;
@@ -75,7 +76,7 @@ export function planMemory(
     throw new InvalidOptionError(
       'memory',
       formatBytes(total),
-      `too small,${split} for ${residueCount} residues with a fan-in of ${fanIn}: give at least ${formatBytes(least)}`,
+      `too small,${split} for ${counted(residueCount, 'residue')} with a fan-in of ${fanIn}: give at least ${formatBytes(least)}`,
     );
   }
   const memoryRunCapacity = Math.floor(tableCapacity * MAX_LOAD_FACTOR * runShare);

@@ -23,6 +23,7 @@ import { CountLock } from './count-lock.js';
 import { StepLogger } from './step-logger.js';
 import type { StepLogEntry } from '../format/step-log.js';
 import type { OnProgress, StepReport } from './progress.js';
+import { counted } from '../plural.js';
 
 /** Checked and completed by normalizeCountOptions (count/count-options.ts). */
 export interface EngineOptions {
@@ -120,11 +121,11 @@ export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>): EngineS
   // A resumed count keeps the workers it recorded; a new one starts only those its board can use.
   const workers = partitioned || asked === recorded ? asked : Math.min(asked, usableWorkers(sweep));
   if (workers < asked && options.workers !== undefined)
-    notes.push(`this board holds at most ${largestStates(sweep)} states a step: counting with ${plural(workers, 'worker')}, not ${asked}`);
+    notes.push(`this board holds at most ${largestStates(sweep)} states a step: counting with ${counted(workers, 'worker')}, not ${asked}`);
   const cores = os.availableParallelism();
   if (workers > cores)
     notes.push(
-      `${plural(workers, 'worker')} on ${plural(cores, 'core')}: the workers take turns, so the count runs slower than with ${cores}`,
+      `${counted(workers, 'worker')} on ${counted(cores, 'core')}: the workers take turns, so the count runs slower than with ${cores}`,
     );
   const owners = partitioned ? { owners: partitioned.partitions * workers } : undefined;
   const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers, owners));
@@ -212,8 +213,6 @@ export function largestStates(sweep: Sweep): number {
   for (let step = 0; step <= sweep.width * sweep.columns; step++) largest = Math.max(largest, maxStatesAfter(sweep.width, step));
   return largest;
 }
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 /**
  * Removes a finished pass's folder under its lock again: between the pass's end and this removal

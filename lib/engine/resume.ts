@@ -15,6 +15,7 @@ import { runHeaderProblem } from '../format/layout.js';
 import { RunReader } from '../format/run-reader.js';
 import type { CountLayout, ScratchFolder } from './scratch.js';
 import { moduliAt } from '../residues/growth.js';
+import { counted } from '../plural.js';
 
 const READ_BUFFER_BYTES = 1 << 20;
 
@@ -62,11 +63,11 @@ export function findResumePoint(
     }
     const written = `step ${step} in ${scratch.root} was written by`;
     if (manifest.partitions !== layout.partitions) {
-      const problem = `${written} ${manifest.partitions} partition(s): resume it with ${manifest.partitions}`;
+      const problem = `${written} ${counted(manifest.partitions, 'partition')}: resume it with ${manifest.partitions}`;
       throw new InvalidOptionError('partitions', layout.partitions, problem);
     }
     if (manifest.workers !== layout.workers) {
-      const problem = `${written} ${manifest.workers} worker(s)${manifest.partitions > 1 ? ' per partition' : ''}: resume it with ${manifest.workers}, or leave the number out`;
+      const problem = `${written} ${counted(manifest.workers, 'worker')}${manifest.partitions > 1 ? ' per partition' : ''}: resume it with ${manifest.workers}, or leave the number out`;
       throw new InvalidOptionError('workers', layout.workers, problem);
     }
     return manifest;

@@ -28,6 +28,7 @@ import {
   TEMP_SUFFIX,
   tempPath,
 } from '../format/count-folder.js';
+import { counted } from '../plural.js';
 
 /** How a count's states are shared out: partition tasks (1 in one process), each of `workers` workers. */
 export interface CountLayout {
@@ -291,7 +292,7 @@ export class ScratchFolder {
     if (found.ownership !== OWNERSHIP) return `shares states out by ${found.ownership}, this gocount by ${OWNERSHIP}`;
     const { width, columns, moduli } = this.identity;
     if (found.width !== width || found.columns !== columns)
-      return `holds a ${found.width}-wide sweep of ${found.columns} columns, not ${width} of ${columns}`;
+      return `holds a ${found.width}-wide sweep of ${counted(found.columns as number, 'column')}, not ${width} of ${columns}`;
     if (!Array.isArray(found.moduli) || found.moduli.join() !== moduli.join()) return 'holds residues for other moduli';
     return undefined;
   }
