@@ -22,7 +22,7 @@ export const gamesCommand: CommandModule<object, GamesArgs> = {
       .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true, demandOption: true })
       .option('json', { type: 'boolean', default: false, describe: 'print the figures as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress lines on stderr while the games are counted' }),
-  handler: (args) => {
+  handler: async (args) => {
     const { m, n } = parseBoard(args.size);
     const started = performance.now();
     // The search reports every few seconds; a line every 5 s at most.
@@ -33,7 +33,7 @@ export const gamesCommand: CommandModule<object, GamesArgs> = {
       shown = now;
       process.stderr.write(`games ${m}x${n}: ${paths.toExponential(2)} simple paths searched, ${((now - started) / 1000).toFixed(0)} s\n`);
     };
-    const { nodes, edges, games: counted } = games(m, n, args.quiet || args.json ? undefined : progress);
+    const { nodes, edges, games: counted } = await games({ m, n, onProgress: args.quiet || args.json ? undefined : progress });
     const seconds = (performance.now() - started) / 1000;
     const outdegree = nodes > 0 ? edges / nodes : 0;
     if (args.json) {

@@ -22,11 +22,11 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
       .option('runs', { ...numberOption('runs'), default: 1000, describe: 'probes to average (the standard error falls as 1/√runs)' })
       .option('seed', { ...numberOption('seed'), describe: 'seed of the random generator, to repeat a sample (default: from the clock)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the estimate, standard error and exact count as JSON' }),
-  handler: (args) => {
+  handler: async (args) => {
     const board = parseBoard(args.size);
     const seed = args.seed ?? Date.now() % 2 ** 32;
     const started = performance.now();
-    const result = sample({ m: board.m, n: board.n, runs: args.runs, seed });
+    const result = await sample({ m: board.m, n: board.n, runs: args.runs, seed });
     const seconds = (performance.now() - started) / 1000;
     const exact = knownCount(board.m, board.n);
     const difference = exact === undefined ? undefined : result.mean - Number(exact.value);
