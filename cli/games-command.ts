@@ -5,6 +5,7 @@ import { parseBoard } from '../lib/board/shape.js';
 import { MAX_GAME_POINTS } from '../lib/go/count-games.js';
 import { MAX_GRAPH_POINTS } from '../lib/go/game-graph.js';
 import { games } from '../lib/toolkit.js';
+import { stoppedBySignals } from './stop-signals.js';
 
 interface GamesArgs {
   size: (string | number)[];
@@ -16,7 +17,7 @@ export const gamesCommand: CommandModule<object, GamesArgs> = {
   command: 'games <size..>',
   describe:
     `the game graph of a tiny board (nodes, edges, average outdegree; up to ${MAX_GRAPH_POINTS} points) ` +
-    `and its number of games (up to ${MAX_GAME_POINTS} points)`,
+    `and its number of games (up to ${MAX_GAME_POINTS} points; 2×2 searches 48 billion simple paths, about 15 minutes)`,
   builder: (y) =>
     y
       .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true, demandOption: true })
@@ -33,7 +34,8 @@ export const gamesCommand: CommandModule<object, GamesArgs> = {
       shown = now;
       process.stderr.write(`games ${m}x${n}: ${paths.toExponential(2)} simple paths searched, ${((now - started) / 1000).toFixed(0)} s\n`);
     };
-    const { nodes, edges, games: counted } = await games({ m, n, onProgress: args.quiet || args.json ? undefined : progress });
+    const onProgress = args.quiet || args.json ? undefined : progress;
+    const { nodes, edges, games: counted } = await stoppedBySignals((signal) => games({ m, n, signal, onProgress }));
     const seconds = (performance.now() - started) / 1000;
     const outdegree = nodes > 0 ? edges / nodes : 0;
     if (args.json) {

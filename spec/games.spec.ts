@@ -1,9 +1,11 @@
 import test from 'ava';
+import { spawn } from 'node:child_process';
 import { countInMemory } from '../lib/count/in-memory.js';
 import { countGames, pathsFrom } from '../lib/go/count-games.js';
 import { buildGameGraph, edgeCount, nodeCount } from '../lib/go/game-graph.js';
 import { AbortedError, games } from '../lib/index.js';
 import { paper } from './support/paper.js';
+import { cliPath } from './support/paths.js';
 import { runCli } from './support/run-cli.js';
 
 const tables = paper as unknown as {
@@ -97,4 +99,28 @@ test('games on 2×2 stops within a second of AbortSignal.timeout(200), the event
   t.true(ticks >= 2, `${ticks} ticks of a 20 ms timer`);
   // A signal aborted already stops it before any work.
   await t.throwsAsync(games({ m: 1, n: 2, signal: AbortSignal.abort() }), { instanceOf: AbortedError });
+});
+
+test('Ctrl-C stops gocount games 2x2 with one line and exit code 130', async (t) => {
+  // A signal that comes before the command has set its handlers kills it: wait longer and try again.
+  for (const wait of [1000, 3000, 6000]) {
+    const stopped = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [cliPath, 'games', '2x2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const timer = setTimeout(() => child.kill('SIGINT'), wait);
+      child.on('close', (status) => {
+        clearTimeout(timer);
+        resolve({ status, stdout, stderr });
+      });
+    });
+    if (stopped.status === null) continue;
+    t.is(stopped.status, 130);
+    t.is(stopped.stdout, '');
+    t.is(stopped.stderr, 'gocount: games 2x2 stopped (a search for games does not resume: it starts again)\n');
+    return;
+  }
+  t.fail('gocount games 2x2 never had its signal handlers set');
 });
