@@ -86,7 +86,8 @@ test('gocount games prints the graph and the games; larger boards get the graph 
   t.regex(bad.stderr, /^gocount: board 4x4: games handles boards of up to 12 points\n$/);
 });
 
-test('games on 2×2 stops within a second of AbortSignal.timeout(200), the event loop turning meanwhile', async (t) => {
+// Serial: they run before the tests beside them, whose synchronous searches would hold up their timers.
+test.serial('games on 2×2 stops within a second of AbortSignal.timeout(200), the event loop turning meanwhile', async (t) => {
   let ticks = 0;
   const timer = setInterval(() => ticks++, 20);
   const started = performance.now();
@@ -101,11 +102,11 @@ test('games on 2×2 stops within a second of AbortSignal.timeout(200), the event
   await t.throwsAsync(games({ m: 1, n: 2, signal: AbortSignal.abort() }), { instanceOf: AbortedError });
 });
 
-test('Ctrl-C stops gocount games 2x2 with one line and exit code 130', async (t) => {
+test.serial('Ctrl-C stops gocount games 2x2 with one line and exit code 130', async (t) => {
   // A signal that comes before the command has set its handlers kills it: wait longer and try again.
   for (const wait of [1000, 3000, 6000]) {
     const stopped = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [cliPath, 'games', '2x2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [cliPath, 'games', '2x2', '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk) => (stdout += chunk));
