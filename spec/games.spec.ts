@@ -70,7 +70,7 @@ test('counting by symmetry equals counting every first move', async (t) => {
   }
 });
 
-test('gocount games prints the graph and the games; larger boards get the graph only; bad input exits 2', (t) => {
+test('gocount games prints the graph and the games, and its help the time of 2×2; larger boards get the graph only; bad input exits 2', (t) => {
   const run = runCli(['games', '1x3']);
   t.is(run.status, 0);
   t.deepEqual(run.stdout.split('\n').slice(0, 3), [
@@ -81,6 +81,8 @@ test('gocount games prints the graph and the games; larger boards get the graph 
   const json = JSON.parse(runCli(['games', '2x3', '--json']).stdout);
   t.like(json, { m: 2, n: 3, nodes: 489, edges: 2312 });
   t.is(json.games, undefined);
+  // --help says what 2×2 costs before it is started.
+  t.regex(runCli(['games', '--help']).stdout, /2×2\s+searches\s+48\s+billion\s+simple\s+paths,\s+about\s+15\s+minutes/);
   const bad = runCli(['games', '4x4']);
   t.is(bad.status, 2);
   t.regex(bad.stderr, /^gocount: board 4x4: games handles boards of up to 12 points\n$/);
