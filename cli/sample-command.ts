@@ -15,14 +15,22 @@ interface SampleArgs {
   quiet: boolean;
 }
 
-/** Progress lines on stderr, a line every 5 s at most: the probes done of all, and the time so far. */
-function sampleProgress(label: string, started: number): (done: number, runs: number) => void {
+/**
+ * Progress lines, a line every 5 s at most: the probes done of all, and the seconds since `started`
+ * (on `clock`, performance.now()'s by default). The last probe says nothing: the result follows.
+ */
+export function sampleProgress(
+  label: string,
+  started: number,
+  write: (line: string) => void,
+  clock = () => performance.now(),
+): (done: number, runs: number) => void {
   let shown = started;
   return (done, runs) => {
-    const now = performance.now();
+    const now = clock();
     if (now - shown < 5000 || done === runs) return;
     shown = now;
-    process.stderr.write(`${label}: ${done} of ${runs} probes, ${((now - started) / 1000).toFixed(0)} s\n`);
+    write(`${label}: ${done} of ${runs} probes, ${((now - started) / 1000).toFixed(0)} s\n`);
   };
 }
 
@@ -40,7 +48,8 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
     const board = parseBoard(args.size);
     const seed = args.seed ?? Date.now() % 2 ** 32;
     const started = performance.now();
-    const onProgress = args.quiet || args.json ? undefined : sampleProgress(`sample ${board.m}x${board.n}`, started);
+    const write = (line: string) => process.stderr.write(line);
+    const onProgress = args.quiet || args.json ? undefined : sampleProgress(`sample ${board.m}x${board.n}`, started, write);
     const result = await stoppedBySignals((signal) => sample({ m: board.m, n: board.n, runs: args.runs, seed, signal, onProgress }));
     const seconds = (performance.now() - started) / 1000;
     const exact = knownCount(board.m, board.n);

@@ -4,6 +4,7 @@ import { publishedCount } from '../lib/count/published-counts.js';
 import { countInMemory } from '../lib/count/in-memory.js';
 import { HeuristicSampler } from '../lib/sample/heuristic-sampling.js';
 import { seededRandom } from '../lib/random.js';
+import { sampleProgress } from '../cli/sample-command.js';
 import { runCli } from './support/run-cli.js';
 import { testRefusals } from './support/refusals.js';
 
@@ -72,6 +73,28 @@ test.serial('sample hears its progress with the total, and stops on its signal w
   t.true(performance.now() - started < 1000);
   t.is(done.length, 1);
   t.is(error?.message, `sample 19x19 stopped after ${done[0]} of 1000000 probes`);
+});
+
+test('gocount sample prints the probes done of all every 5 s at most, and nothing for the last', (t) => {
+  const lines: string[] = [];
+  let now = 1000;
+  const progress = sampleProgress(
+    'sample 19x19',
+    1000,
+    (line) => lines.push(line),
+    () => now,
+  );
+  for (const [at, done] of [
+    [2000, 100],
+    [6000, 500],
+    [9000, 800],
+    [11500, 1100],
+    [30000, 2000],
+  ]) {
+    now = at;
+    progress(done, 2000);
+  }
+  t.deepEqual(lines, ['sample 19x19: 500 of 2000 probes, 5 s\n', 'sample 19x19: 1100 of 2000 probes, 11 s\n']);
 });
 
 testRefusals([
