@@ -2,8 +2,12 @@
 
 import { GocountError, InvalidOptionError, shortenPaths } from '../lib/errors.js';
 
+/** Library arguments the command names otherwise: positionals without dashes, inspectRun's limit as --first. */
+const NAMED_OTHERWISE: Record<string, string> = { height: 'height', limit: '--first' };
+
 /** The flag of a library option: fanIn → --fan-in. */
 export function flagOf(option: string): string {
+  if (Object.hasOwn(NAMED_OTHERWISE, option)) return NAMED_OTHERWISE[option];
   return `--${option.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }
 

@@ -6,6 +6,7 @@ import { MAX_GAME_POINTS } from '../lib/go/count-games.js';
 import { MAX_GRAPH_POINTS } from '../lib/go/game-graph.js';
 import { games } from '../lib/toolkit.js';
 import { counted } from '../lib/plural.js';
+import { stoppedBySignals } from './stop-signals.js';
 
 interface GamesArgs {
   size: (string | number)[];
@@ -17,13 +18,13 @@ export const gamesCommand: CommandModule<object, GamesArgs> = {
   command: 'games <size..>',
   describe:
     `the game graph of a tiny board (nodes, edges, average outdegree; up to ${MAX_GRAPH_POINTS} points) ` +
-    `and its number of games (up to ${MAX_GAME_POINTS} points)`,
+    `and its number of games (up to ${MAX_GAME_POINTS} points; 2×2 searches 48 billion simple paths, about 15 minutes)`,
   builder: (y) =>
     y
       .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true, demandOption: true })
       .option('json', { type: 'boolean', default: false, describe: 'print the figures as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress lines on stderr while the games are counted' }),
-  handler: (args) => {
+  handler: async (args) => {
     const { m, n } = parseBoard(args.size);
     const started = performance.now();
     // The search reports every few seconds; a line every 5 s at most.
@@ -34,7 +35,8 @@ export const gamesCommand: CommandModule<object, GamesArgs> = {
       shown = now;
       process.stderr.write(`games ${m}x${n}: ${paths.toExponential(2)} simple paths searched, ${((now - started) / 1000).toFixed(0)} s\n`);
     };
-    const { nodes, edges, games: gamesFound } = games(m, n, args.quiet || args.json ? undefined : progress);
+    const onProgress = args.quiet || args.json ? undefined : progress;
+    const { nodes, edges, games: gamesFound } = await stoppedBySignals((signal) => games({ m, n, signal, onProgress }));
     const seconds = (performance.now() - started) / 1000;
     const outdegree = nodes > 0 ? edges / nodes : 0;
     if (args.json) {

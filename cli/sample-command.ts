@@ -5,12 +5,33 @@ import { numberOption } from './number-option.js';
 import { parseBoard } from '../lib/board/shape.js';
 import { knownCount } from '../lib/count/known-count.js';
 import { sample } from '../lib/toolkit.js';
+import { stoppedBySignals } from './stop-signals.js';
 
 interface SampleArgs {
   size: (string | number)[];
   runs: number;
   seed?: number;
   json: boolean;
+  quiet: boolean;
+}
+
+/**
+ * Progress lines, a line every 5 s at most: the probes done of all, and the seconds since `started`
+ * (on `clock`, performance.now()'s by default). The last probe says nothing: the result follows.
+ */
+export function sampleProgress(
+  label: string,
+  started: number,
+  write: (line: string) => void,
+  clock = () => performance.now(),
+): (done: number, runs: number) => void {
+  let shown = started;
+  return (done, runs) => {
+    const now = clock();
+    if (now - shown < 5000 || done === runs) return;
+    shown = now;
+    write(`${label}: ${done} of ${runs} probes, ${((now - started) / 1000).toFixed(0)} s\n`);
+  };
 }
 
 export const sampleCommand: CommandModule<object, SampleArgs> = {
@@ -21,12 +42,15 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
       .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true, demandOption: true })
       .option('runs', { ...numberOption('runs'), default: 1000, describe: 'probes to average (the standard error falls as 1/√runs)' })
       .option('seed', { ...numberOption('seed'), describe: 'seed of the random generator, to repeat a sample (default: from the clock)' })
-      .option('json', { type: 'boolean', default: false, describe: 'print the estimate, standard error and exact count as JSON' }),
-  handler: (args) => {
+      .option('json', { type: 'boolean', default: false, describe: 'print the estimate, standard error and exact count as JSON' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'no progress lines on stderr while the probes run' }),
+  handler: async (args) => {
     const board = parseBoard(args.size);
     const seed = args.seed ?? Date.now() % 2 ** 32;
     const started = performance.now();
-    const result = sample({ m: board.m, n: board.n, runs: args.runs, seed });
+    const write = (line: string) => process.stderr.write(line);
+    const onProgress = args.quiet || args.json ? undefined : sampleProgress(`sample ${board.m}x${board.n}`, started, write);
+    const result = await stoppedBySignals((signal) => sample({ m: board.m, n: board.n, runs: args.runs, seed, signal, onProgress }));
     const seconds = (performance.now() - started) / 1000;
     const exact = knownCount(board.m, board.n);
     const difference = exact === undefined ? undefined : result.mean - Number(exact.value);

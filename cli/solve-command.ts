@@ -4,7 +4,6 @@ import { existsSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
 import { scratchOption } from '../lib/count/count-options.js';
-import { availableMemory } from '../lib/engine/available-memory.js';
 import { UsageError } from '../lib/errors.js';
 import { refuseFlags } from './refuse-flags.js';
 import { writableFile } from '../lib/format/writable-file.js';
@@ -12,9 +11,10 @@ import { lookUp } from '../lib/solve/look-up.js';
 import { checkpointFile } from '../lib/solve/search-checkpoint.js';
 import { SCORINGS, type Scoring } from '../lib/solve/solve-board.js';
 import { writeSolveDb } from '../lib/solve/solve-db.js';
+import { checkSolveOptions } from '../lib/solve/solve-options.js';
 import { solveResult, solveBoard, type SolveProgress } from '../lib/solve/solve.js';
 import { CYCLE_RULES, type CycleRule } from '../lib/solve/state-space.js';
-import { formatBytes, parseSize } from '../lib/units.js';
+import { formatBytes } from '../lib/units.js';
 import { counted } from '../lib/plural.js';
 
 interface SolveArgs {
@@ -172,23 +172,23 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     // Checked before the solve, which may take hours: not after it.
     if (args.db !== undefined) writableFile('db', args.db);
     const started = performance.now();
-    const onProgress = solveProgress(`solve ${m}x${n}`, args.quiet || args.json);
-    const memory = args.memory === undefined ? undefined : parseSize(args.memory, 'memory', availableMemory().bytes);
     const scoring = args.scoring ?? 'tromp-taylor';
-    const checkpoint = checkpointFile(scratchOption(args.scratch), m, n, rule, scoring);
-    if (rule === 'no-cycle' && !args['empty-board-only'] && !args.quiet && !args.json && existsSync(checkpoint))
-      process.stderr.write(`solve ${m}x${n}: resuming from ${checkpoint}\n`);
-    const solved = solveBoard({
+    const options = {
       m,
       n,
       rule,
       scoring,
-      memory,
+      memory: args.memory,
       scratch: args.scratch,
       symmetry: args.symmetry,
       emptyBoardOnly: args['empty-board-only'],
-      onProgress,
-    });
+      onProgress: solveProgress(`solve ${m}x${n}`, args.quiet || args.json),
+    };
+    checkSolveOptions(options); // a bad --memory is refused before anything is said of a resume
+    const checkpoint = checkpointFile(scratchOption(args.scratch), m, n, rule, scoring);
+    if (rule === 'no-cycle' && !args['empty-board-only'] && !args.quiet && !args.json && existsSync(checkpoint))
+      process.stderr.write(`solve ${m}x${n}: resuming from ${checkpoint}\n`);
+    const solved = solveBoard(options);
     let result;
     try {
       if (args.db !== undefined) writeSolveDb(args.db, solved);

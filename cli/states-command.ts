@@ -2,8 +2,7 @@
 
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
-import { UsageError } from '../lib/errors.js';
-import { classesOf, validStates } from '../lib/states/valid-classes.js';
+import { classesOf, statesHeight, validStates } from '../lib/states/valid-classes.js';
 import { FIELD_BITS, MAX_WIDTH } from '../lib/state/layout.js';
 
 interface StatesArgs {
@@ -23,8 +22,7 @@ export const statesCommand: CommandModule<object, StatesArgs> = {
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the counts as JSON' }),
   handler: (args) => {
-    const m = args.height;
-    if (!Number.isInteger(m) || m < 1 || m > MAX_WIDTH) throw new UsageError(`height ${m}: states handles heights 1 to ${MAX_WIDTH}`);
+    const m = statesHeight(args.height);
     const started = performance.now();
     const rows = Array.from({ length: m }, (_, y) => validStates(m, y)).map((states, y) => ({ y, states, classes: classesOf(states) }));
     const seconds = (performance.now() - started) / 1000;

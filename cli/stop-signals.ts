@@ -2,7 +2,7 @@
  * Ctrl-C and SIGTERM during a count: the first asks the engine to stop before its next step, at a
  * point from which the same command resumes; a second stops the process at once, giving back its
  * lock (the step under way is then counted again on the resume, and its temporary files are
- * cleared then).
+ * cleared then). The toolkit's games and sample stop within a fraction of a second of the first.
  */
 
 import { CountLock } from '../lib/engine/count-lock.js';
@@ -17,13 +17,17 @@ export interface StopSignals {
   dispose(): void;
 }
 
-export function stopOnSignals(tell: (message: string) => void): StopSignals {
+/** `afterwards`: what a second signal's line adds, after the words that the command stopped at once. */
+export function stopOnSignals(
+  tell: (message: string) => void,
+  afterwards = '; the same command resumes from the last complete step',
+): StopSignals {
   const controller = new AbortController();
   let received: string | undefined;
   const onSignal = (name: NodeJS.Signals) => {
     if (received !== undefined) {
       CountLock.releaseAll(); // the count is gone: the next run need not take its lock over
-      process.stderr.write(`\ngocount: stopped at once by a second ${name}; the same command resumes from the last complete step\n`);
+      process.stderr.write(`\ngocount: stopped at once by a second ${name}${afterwards}\n`);
       process.exit(EXIT_CODES[name]);
     }
     received = name;
@@ -39,4 +43,16 @@ export function stopOnSignals(tell: (message: string) => void): StopSignals {
       for (const name of Object.keys(EXIT_CODES)) process.off(name, onSignal);
     },
   };
+}
+
+/**
+ * Runs work that stops at once when its signal is aborted (the toolkit's `games` and `sample`): the
+ * first SIGINT or SIGTERM stops it, with the signal's exit code, and there is nothing to say before.
+ */
+export async function stoppedBySignals<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const stop = stopOnSignals(() => {}, '');
+  // The handlers stay on a failure until the process exits, as for a count.
+  const result = await work(stop.signal).catch((error: unknown) => Promise.reject(stop.exitCodeFor(error)));
+  stop.dispose();
+  return result;
 }

@@ -4,7 +4,7 @@
  * you mean "--memory"?`), and each word no positional takes.
  */
 
-import { closest } from './suggest.js';
+import { closestWord } from '../lib/closest-word.js';
 
 /** The long flags of the command being parsed, without dashes ("no-" forms of its switches too); its builder sets them. */
 let commandFlags: string[] = [];
@@ -22,7 +22,7 @@ export function unknownArgumentsLine(names: readonly string[], args: readonly st
     // yargs gives "--no-kep" as "kep".
     const long = flags.map((arg) => /^--((?:no-)?)([^=]*)/.exec(arg)).find((match) => match?.[2] === name);
     if (long) {
-      const meant = closest(`${long[1]}${name}`, commandFlags);
+      const meant = closestWord(`${long[1]}${name}`, commandFlags);
       if (meant) return `unknown option "--${long[1]}${name}": did you mean "--${meant}"?`;
       allMeant = false;
       return `unknown option "--${long[1]}${name}"`;

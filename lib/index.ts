@@ -20,7 +20,7 @@ export { validStates } from './states/valid-classes.js';
 export { recurrenceOf as recurrence } from './recurrence/recurrence-report.js';
 export { estimateBoard as estimate } from './estimate/estimate-board.js';
 export { games, sample } from './toolkit.js';
-export type { GamesResult, SampleOptions } from './toolkit.js';
+export type { GamesOptions, GamesResult, SampleOptions } from './toolkit.js';
 export { solve } from './solve/solve.js';
 export type { MoveValue, SolveOptions, SolveResult } from './solve/solve.js';
 export type { CycleRule } from './solve/state-space.js';

@@ -1,5 +1,6 @@
 /** Human sizes and durations: "512M" in, "1.2 GiB" out. Binary units, as memory is sold. */
 
+import { shown } from './arguments.js';
 import { InvalidOptionError } from './errors.js';
 
 const UNITS: Record<string, number> = { '': 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40 };
@@ -24,6 +25,13 @@ export function parseSize(text: string, option: string, whole?: number): number 
   const bytes = Math.floor(Number(match[1]) * UNITS[match[2].toUpperCase()]);
   if (!(bytes > 0) || !Number.isSafeInteger(bytes)) throw new InvalidOptionError(option, text, 'not a positive size');
   return bytes;
+}
+
+/** A size option of the library: bytes, or text parseSize reads ("4G", and "50%" of `whole` when given). */
+export function sizeOption(option: string, value: unknown, whole?: number): number {
+  if (typeof value === 'string') return parseSize(value, option, whole);
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  throw new InvalidOptionError(option, shown(value), 'not a positive whole number of bytes');
 }
 
 export function formatBytes(bytes: number): string {

@@ -1,8 +1,10 @@
 import test from 'ava';
+import { AbortedError, sample } from '../lib/index.js';
 import { publishedCount } from '../lib/count/published-counts.js';
 import { countInMemory } from '../lib/count/in-memory.js';
 import { HeuristicSampler } from '../lib/sample/heuristic-sampling.js';
 import { seededRandom } from '../lib/random.js';
+import { sampleProgress } from '../cli/sample-command.js';
 import { runCli } from './support/run-cli.js';
 import { testRefusals } from './support/refusals.js';
 
@@ -48,6 +50,51 @@ test('gocount sample prints the estimate, its standard error and the distance to
   const json = JSON.parse(runCli(['sample', '5x5', '--runs', '400', '--seed', '1', '--json']).stdout);
   t.like(json, { m: 5, n: 5, runs: 400, seed: 1, exact: '414295148741' });
   t.true(Math.abs(json.deviations) < WITHIN);
+});
+
+// Serial: it runs before the tests beside it, whose synchronous samples would hold up its clock.
+test.serial('sample hears its progress with the total, and stops on its signal within a few probes', async (t) => {
+  const heard: Array<[number, number]> = [];
+  const result = await sample({ m: 5, n: 6, runs: 50, seed: 7, onProgress: (done, runs) => heard.push([done, runs]) });
+  t.deepEqual(result, new HeuristicSampler({ width: 5, columns: 6 }, seededRandom(7)).sample(50));
+  t.deepEqual(heard.at(-1), [50, 50]);
+  t.true(heard.every(([done, runs], i) => runs === 50 && (i === 0 || done > heard[i - 1][0])));
+  const controller = new AbortController();
+  const done: number[] = [];
+  const onProgress = (probes: number, runs: number) => {
+    done.push(probes);
+    t.is(runs, 1_000_000);
+    controller.abort();
+  };
+  const started = performance.now();
+  const error = await t.throwsAsync(sample({ m: 19, n: 19, runs: 1_000_000, seed: 1, signal: controller.signal, onProgress }), {
+    instanceOf: AbortedError,
+  });
+  t.true(performance.now() - started < 1000);
+  t.is(done.length, 1);
+  t.is(error?.message, `sample 19x19 stopped after ${done[0]} of 1000000 probes`);
+});
+
+test('gocount sample prints the probes done of all every 5 s at most, and nothing for the last', (t) => {
+  const lines: string[] = [];
+  let now = 1000;
+  const progress = sampleProgress(
+    'sample 19x19',
+    1000,
+    (line) => lines.push(line),
+    () => now,
+  );
+  for (const [at, done] of [
+    [2000, 100],
+    [6000, 500],
+    [9000, 800],
+    [11500, 1100],
+    [30000, 2000],
+  ]) {
+    now = at;
+    progress(done, 2000);
+  }
+  t.deepEqual(lines, ['sample 19x19: 500 of 2000 probes, 5 s\n', 'sample 19x19: 1100 of 2000 probes, 11 s\n']);
 });
 
 testRefusals([

@@ -5,6 +5,7 @@
  */
 
 import { MAX_WIDTH } from '../state/layout.js';
+import { shown } from '../arguments.js';
 import { UsageError } from '../errors.js';
 
 export interface Board {
@@ -42,8 +43,18 @@ export function sweepOf(board: Board, keepOrientation = false): Sweep {
 /** Run files record the columns of their count in 16 bits. */
 export const MAX_COLUMNS = 65535;
 
-/** The board m × n given as numbers, checked as parseBoard checks words. */
+/** The board m × n given as numbers, checked as parseBoard checks words; anything but numbers is refused. */
 export function boardOf(m: number, n: number): Board {
+  for (const [name, side] of [
+    ['m', m],
+    ['n', n],
+  ] as const) {
+    if (typeof side !== 'number')
+      throw new UsageError(
+        `board size ${shown(m)} ${shown(n)}: ${name} is ${side === undefined ? 'missing' : 'not a number'}`,
+        'GOCOUNT_INVALID_SIZE',
+      );
+  }
   return parseBoard([String(m), String(n)]);
 }
 

@@ -7,6 +7,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { InvalidOptionError } from '../errors.js';
+import { checkOptionNames } from '../arguments.js';
+import { COUNT_OPTION_NAMES } from './count-option-names.js';
 import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { availableMemory } from '../engine/available-memory.js';
@@ -84,6 +86,7 @@ export const DEFAULT_RETRIES = 3;
 export const DEFAULT_SCRATCH = 'scratch';
 
 export function normalizeCountOptions(options: CountOptions): NormalizedCountOptions {
+  checkOptionNames('a count', options, COUNT_OPTION_NAMES);
   const board = boardOf(options.m, options.n);
   const fanIn = options.fanIn ?? DEFAULT_FAN_IN;
   if (!Number.isInteger(fanIn) || fanIn < 2) throw new InvalidOptionError('fanIn', fanIn, 'must be an integer of at least 2');

@@ -10,7 +10,7 @@ import fse from 'fs-extra';
 import { InvalidOptionError, systemProblem } from '../errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
 import { pathProblem } from '../format/make-folder.js';
-import { appendStepLog, formatStepLog, readStepLog, STEP_LOG_FILE, StepLogEntry } from '../format/step-log.js';
+import { appendStepLog, formatStepLog, readStepLogEntries, STEP_LOG_FILE, StepLogEntry } from '../format/step-log.js';
 import type { StepReport } from './progress.js';
 import type { ScratchFolder } from './scratch.js';
 
@@ -57,7 +57,7 @@ export class StepLogger {
   entries(): StepLogEntry[] {
     return this.folders.flatMap((folder) => {
       const file = path.join(folder.root, STEP_LOG_FILE);
-      return fse.pathExistsSync(file) ? readStepLog(file) : [];
+      return fse.pathExistsSync(file) ? readStepLogEntries(file) : [];
     });
   }
 

@@ -3,9 +3,15 @@
  * the exact count is known (known-count.ts).
  */
 
+import { wholeNumber } from '../arguments.js';
+import { boardOf } from '../board/shape.js';
 import { knownCount } from '../count/known-count.js';
+import { UsageError } from '../errors.js';
 import { BigDecimal, divide, fromBigInt, power, relativeDifference } from './big-decimal.js';
-import { asymptoticConstants, asymptoticEstimate, AsymptoticConstants } from './constants.js';
+import { asymptoticConstants, asymptoticEstimate, AsymptoticConstants, LARGEST_BASE } from './constants.js';
+
+/** Boards past this many points take noticeable time to raise L to the mn-th power. */
+export const MAX_ESTIMATE_POINTS = 10_000_000;
 
 export interface BoardEstimate {
   readonly m: number;
@@ -20,7 +26,12 @@ export interface BoardEstimate {
   readonly constants: AsymptoticConstants;
 }
 
-export function estimateBoard(m: number, n: number, constants = asymptoticConstants()): BoardEstimate {
+/** The estimate of L(m,n), with A, B and L from the exact counts of from×from, from×(from+1) and (from+1)×(from+1). */
+export function estimateBoard(m: number, n: number, from = LARGEST_BASE): BoardEstimate {
+  boardOf(m, n);
+  if (m * n > MAX_ESTIMATE_POINTS)
+    throw new UsageError(`board ${m}x${n}: estimate handles boards of up to ${MAX_ESTIMATE_POINTS} points`, 'GOCOUNT_INVALID_SIZE');
+  const constants = asymptoticConstants(wholeNumber('from', from, 1, LARGEST_BASE));
   const estimate = asymptoticEstimate(constants, m, n);
   const shareOfAll = divide(estimate, power(fromBigInt(3n), m * n));
   const exact = knownCount(m, n);

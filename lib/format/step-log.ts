@@ -5,10 +5,13 @@
  *
  * A line is appended after the step's manifest, so a crash can leave a step unlogged or a last line
  * cut short, never a logged step that was not complete; readers skip an unparsable line and keep
- * the latest line of a step that a resume ran twice.
+ * the latest line of a step that a resume ran twice. The library's parseStepLog and readStepLog
+ * refuse a text with no step-log line at all (a last line cut short aside): it is not a step log.
  */
 
 import { appendFileSync, readFileSync } from 'node:fs';
+import { stringArgument } from '../arguments.js';
+import { systemProblem, UsageError } from '../errors.js';
 import type { Phase } from '../engine/phase-clock.js';
 
 export const STEP_LOG_FILE = 'steps.jsonl';
@@ -50,7 +53,7 @@ export function appendStepLog(file: string, entry: StepLogEntry): void {
 }
 
 /** The lines of step-log text that parse as entries, the latest of each step, in pass and step order. */
-export function parseStepLog(text: string): StepLogEntry[] {
+export function stepLogEntries(text: string): StepLogEntry[] {
   const byStep = new Map<string, StepLogEntry>();
   for (const line of text.split('\n')) {
     const entry = parseLine(line);
@@ -59,8 +62,49 @@ export function parseStepLog(text: string): StepLogEntry[] {
   return [...byStep.values()].sort((a, b) => a.pass - b.pass || a.step - b.step);
 }
 
+/** The entries of a step log's file, as stepLogEntries finds them. */
+export function readStepLogEntries(file: string): StepLogEntry[] {
+  return stepLogEntries(readFileSync(file, 'utf8'));
+}
+
+/**
+ * The entries of a step log's text, as stepLogEntries finds them; a text with content but no
+ * entry is refused, unless that content is a first line cut short by a crash.
+ */
+export function parseStepLog(text: string): StepLogEntry[] {
+  return logEntries(stringArgument('text', text), 'the text');
+}
+
+/** parseStepLog of a file, refused with the file named. */
 export function readStepLog(file: string): StepLogEntry[] {
-  return parseStepLog(readFileSync(file, 'utf8'));
+  let text: string;
+  try {
+    text = readFileSync(stringArgument('file', file), 'utf8');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${file}: cannot be read: ${systemProblem(error)}`);
+  }
+  return logEntries(text, file);
+}
+
+/** stepLogEntries, or a UsageError when the text has content but no entry; `what` names the text. */
+function logEntries(text: string, what: string): StepLogEntry[] {
+  const entries = stepLogEntries(text);
+  if (entries.length === 0 && !blankOrCutShort(text))
+    throw new UsageError(`${what}: not a gocount step log (no line of format ${STEP_LOG_FORMAT})`);
+  return entries;
+}
+
+/** How every line of a step log starts: the first line of a log cut short by a crash starts as a prefix of it. */
+const LINE_START = `{"format":"${STEP_LOG_FORMAT}"`;
+
+/** Whether a text without entries is empty, or only the start of a first line that a crash cut short. */
+function blankOrCutShort(text: string): boolean {
+  const content = text.trim();
+  return (
+    content === '' ||
+    (!text.endsWith('\n') && !content.includes('\n') && (LINE_START.startsWith(content) || content.startsWith(LINE_START)))
+  );
 }
 
 export function formatStepLog(entries: readonly StepLogEntry[]): string {

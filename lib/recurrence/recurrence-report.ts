@@ -1,20 +1,25 @@
 /** Everything `gocount recurrence M` reports: the recurrence, and λ_M and a_M from it. */
 
-import { UsageError } from '../errors.js';
+import { wholeNumber } from '../arguments.js';
 import { buildColumnTransfer, growthGuess } from './column-transfer.js';
 import { DominantRoot, dominantRoot } from './dominant-root.js';
 import { findRecurrence, Recurrence } from './find-recurrence.js';
 
 export const MAX_RECURRENCE_HEIGHT = 6;
+/** Decimal digits of λ_M and a_M: far more would take long to compute for nothing. */
+export const MAX_DIGITS = 1000;
 
 export interface RecurrenceReport extends Recurrence, DominantRoot {}
 
 export function recurrenceOf(height: number, digits: number): RecurrenceReport {
-  if (!Number.isInteger(height) || height < 1 || height > MAX_RECURRENCE_HEIGHT) {
-    throw new UsageError(
-      `height ${height}: recurrence handles heights 1 to ${MAX_RECURRENCE_HEIGHT} (order 791 at 6; the order grows about fourfold per row)`,
-    );
-  }
+  wholeNumber(
+    'height',
+    height,
+    1,
+    MAX_RECURRENCE_HEIGHT,
+    `recurrence handles heights 1 to ${MAX_RECURRENCE_HEIGHT} (order 791 at 6; the order grows about fourfold per row)`,
+  );
+  wholeNumber('digits', digits, 1, MAX_DIGITS);
   const transfer = buildColumnTransfer(height);
   const recurrence = findRecurrence(height, transfer);
   return { ...recurrence, ...dominantRoot(recurrence.coefficients, recurrence.numerator, growthGuess(transfer), height, digits) };

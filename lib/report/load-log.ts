@@ -11,7 +11,7 @@ import { UsageError } from '../errors.js';
 import { isStale, readLockHolder } from '../engine/count-lock.js';
 import { COUNT_FILE, LOCK_FILE } from '../format/count-folder.js';
 import { findCountFolders, statUserPath } from '../format/find-counts.js';
-import { parseStepLog, STEP_LOG_FILE, STEP_LOG_FORMAT, StepLogEntry } from '../format/step-log.js';
+import { STEP_LOG_FILE, STEP_LOG_FORMAT, StepLogEntry, stepLogEntries } from '../format/step-log.js';
 
 export interface LoadedLog {
   readonly path: string;
@@ -56,10 +56,10 @@ function readLog(file: string): StepLogEntry[] {
   } catch (error) {
     throw new UsageError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
-  // parseStepLog keeps one line a step, so each line is parsed alone to see every count's lines.
-  const names = [...new Set(text.split('\n').flatMap((line) => parseStepLog(line).map(countName)))];
+  // stepLogEntries keeps one line a step, so each line is parsed alone to see every count's lines.
+  const names = [...new Set(text.split('\n').flatMap((line) => stepLogEntries(line).map(countName)))];
   if (names.length > 1) throw new UsageError(`${file}: holds the steps of different counts (${names.join(', ')})`);
-  return parseStepLog(text);
+  return stepLogEntries(text);
 }
 
 /**

@@ -75,21 +75,16 @@ export class HeuristicSampler {
     return legal;
   }
 
-  sample(runs: number, onProgress?: (done: number) => void): SampleResult {
-    // Welford's running mean and variance, of the estimates as shares of all 3^(mn) colourings:
-    // squares of 10^170 would overflow.
-    const scale = 3 ** (this.sweep.width * this.sweep.columns);
-    let mean = 0;
-    let squares = 0;
-    for (let run = 1; run <= runs; run++) {
-      const x = this.probe() / scale;
-      const delta = x - mean;
-      mean += delta / run;
-      squares += delta * (x - mean);
-      if (onProgress && run % 256 === 0) onProgress(run);
-    }
-    const variance = runs > 1 ? squares / (runs - 1) : 0;
-    return { runs, mean: mean * scale, standardError: Math.sqrt(variance / runs) * scale };
+  /** The mean of `runs` probes and its standard error. */
+  sample(runs: number): SampleResult {
+    const mean = this.runningMean();
+    for (let run = 1; run <= runs; run++) mean.add(this.probe());
+    return mean.result();
+  }
+
+  /** An empty mean of probes of this board, to add probes to one by one. */
+  runningMean(): RunningMean {
+    return new RunningMean(3 ** (this.sweep.width * this.sweep.columns));
   }
 
   /** Distinct strings among the border's libertyless stones. */
@@ -99,6 +94,32 @@ export class HeuristicSampler {
     let strings = 0;
     for (let i = 0; i < states.width; i++) if (states.kind[i] === LIBERTYLESS && states.group[i] === i) strings++;
     return strings;
+  }
+}
+
+/**
+ * Welford's running mean and variance of the probes, taken as shares of all `scale` = 3^(mn)
+ * colourings: squares of 10^170 would overflow.
+ */
+export class RunningMean {
+  count = 0;
+  private mean = 0;
+  private squares = 0;
+
+  constructor(private readonly scale: number) {}
+
+  add(probe: number): void {
+    const x = probe / this.scale;
+    const delta = x - this.mean;
+    this.count++;
+    this.mean += delta / this.count;
+    this.squares += delta * (x - this.mean);
+  }
+
+  result(): SampleResult {
+    const { count, scale } = this;
+    const variance = count > 1 ? this.squares / (count - 1) : 0;
+    return { runs: count, mean: this.mean * scale, standardError: Math.sqrt(variance / count) * scale };
   }
 }
 

@@ -5,10 +5,7 @@
  * passes in a row end the game; values in points, from the view of the player to move.
  */
 
-import os from 'node:os';
-import { scratchOption } from '../count/count-options.js';
-import { defaultMemoryBudget } from '../engine/budget.js';
-import { GocountError, InvalidOptionError } from '../errors.js';
+import { GocountError } from '../errors.js';
 import { formatBytes } from '../units.js';
 import { ForcedBounds } from './forced-bounds.js';
 import { minWork, noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw-on-disk.js';
@@ -25,8 +22,9 @@ import {
   solveCycleDraw,
   solveNoCycle,
 } from './retrograde.js';
-import { SCORINGS, Scoring, SolveBoard } from './solve-board.js';
-import { CYCLE_RULES, CycleRule, PhaseProgress, PLAIN, StateSpace } from './state-space.js';
+import { Scoring, SolveBoard } from './solve-board.js';
+import { checkSolveOptions } from './solve-options.js';
+import { CycleRule, PhaseProgress, PLAIN, StateSpace } from './state-space.js';
 import { BoardSymmetry } from './symmetry.js';
 
 export interface SolveOptions {
@@ -37,11 +35,12 @@ export interface SolveOptions {
   /** 'tromp-taylor' (the default) or 'split-shared' (points reaching both colours split, as the paper scores seki). */
   readonly scoring?: Scoring;
   /**
-   * Bytes the solve may hold (default: half the free memory). Moves beyond it go to files in
+   * Bytes the solve may hold, or a size such as "512M", "4G" or "50%" (of the memory available to
+   * the process), as a count's memory (default: half the free memory). Moves beyond it go to files in
    * `scratch` (default: ./scratch), read back in blocks; under cycle-draw, states that do not fit
    * in it go there too (lib/solve/cycle-draw-on-disk.ts).
    */
-  readonly memory?: number;
+  readonly memory?: number | string;
   readonly scratch?: string;
   /**
    * Under cycle-draw, keep one position of each orbit of the board's rotations and reflections
@@ -237,24 +236,13 @@ function emptyStats(epochs: number): RetrogradeStats {
 }
 
 export function solveBoard(options: SolveOptions): SolvedBoard {
-  const { m, n, rule = 'no-cycle', scoring = 'tromp-taylor', onProgress = () => {} } = options;
-  if (!CYCLE_RULES.includes(rule)) throw new InvalidOptionError('rule', rule, `must be one of ${CYCLE_RULES.join(', ')}`);
-  if (!SCORINGS.includes(scoring)) throw new InvalidOptionError('scoring', scoring, `must be one of ${SCORINGS.join(', ')}`);
-  const memory = options.memory ?? defaultMemoryBudget(os.freemem());
-  if (!(memory > 0)) throw new InvalidOptionError('memory', String(memory), 'not a positive size');
+  const checked = checkSolveOptions(options);
+  const { m, n, rule, scoring, memory, folder, emptyBoardOnly, checkpointSeconds, nodesPerReport, onProgress } = checked;
   const phase = phases(onProgress);
   const board = new SolveBoard(m, n, scoring);
-  const symmetry = rule === 'cycle-draw' && options.symmetry !== false ? new BoardSymmetry(m, n) : undefined;
+  const symmetry = rule === 'cycle-draw' && checked.symmetry ? new BoardSymmetry(m, n) : undefined;
   const space = new StateSpace(board, rule, phase('positions'), symmetry && symmetry.count > 1 ? symmetry : undefined);
   onProgress('positions', 1, 1);
-  const emptyBoardOnly = options.emptyBoardOnly ?? false;
-  const { checkpointSeconds } = options;
-  if (checkpointSeconds !== undefined && !(checkpointSeconds >= 0 && checkpointSeconds < Infinity))
-    throw new InvalidOptionError('checkpointSeconds', checkpointSeconds, 'not a number of seconds, 0 or more');
-  const { nodesPerReport } = options;
-  if (nodesPerReport !== undefined && !(Number.isSafeInteger(nodesPerReport) && nodesPerReport > 0))
-    throw new InvalidOptionError('nodesPerReport', nodesPerReport, 'not a whole number of search nodes, 1 or more');
-  const folder = scratchOption(options.scratch);
   const checkpoint = rule === 'no-cycle' && !emptyBoardOnly ? SearchCheckpoint.in(folder, space, checkpointSeconds) : undefined;
   const settings = { emptyBoardOnly, checkpoint, nodesPerReport };
   if (memory < inMemoryFloor(space)) {

@@ -12,6 +12,9 @@
  * Classes pair each state with its colour reversal, except the stoneless one: (states + 1) / 2.
  */
 
+import { wholeNumber } from '../arguments.js';
+import { MAX_WIDTH } from '../state/layout.js';
+
 // Nodes: 0 empty, 1 and 2 black and white stones with a liberty, 3 + 4·colour + flags libertyless stones.
 const EMPTY = 0;
 const FIRST_LIBERTYLESS = 3;
@@ -51,8 +54,14 @@ function virtuallyAdjacent(above: number | undefined, node: number): boolean {
   return above === undefined || (isStone(above) && colourOf(above) !== colourOf(node));
 }
 
-/** Valid states (not classes) of height m at step y. */
-export function validStates(m: number, y: number): number {
+/** The height given, checked: 1 to MAX_WIDTH, the widest state gocount handles. */
+export const statesHeight = (height: unknown): number =>
+  wholeNumber('height', height, 1, MAX_WIDTH, `states handles heights 1 to ${MAX_WIDTH}`);
+
+/** Valid states (not classes) of a height at step y, 0 to height − 1. */
+export function validStates(height: number, y: number): number {
+  const m = statesHeight(height);
+  wholeNumber('y', y, 0, m - 1);
   // Index: the two nodes before point i and the stack of open down-connections.
   let counts = new Float64Array(KEYS);
   let next = new Float64Array(KEYS);

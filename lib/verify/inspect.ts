@@ -4,6 +4,7 @@
  */
 
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { stringArgument, wholeNumber } from '../arguments.js';
 import { GocountError, RunFileError, UsageError } from '../errors.js';
 import { decodeTrailer, HEADER_MAGIC, RunHeader, RunTrailer, trailerBytes } from '../format/layout.js';
 import { RUN_SUFFIX } from '../format/count-folder.js';
@@ -33,6 +34,9 @@ export interface Inspection {
 
 /** The header, trailer and records skip + 1 … skip + limit of a run file, which is read and checked whole. */
 export function inspectRun(file: string, skip: number, limit: number): Inspection {
+  stringArgument('file', file);
+  wholeNumber('skip', skip, 0);
+  wholeNumber('limit', limit, 0);
   // Opening a pipe would wait for a writer: only plain files are read.
   const stat = statSync(file, { throwIfNoEntry: false });
   if (stat && !stat.isFile()) throw new UsageError(`${file}: not a file${stat.isDirectory() ? ' but a folder' : ''}`);

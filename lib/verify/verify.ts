@@ -7,6 +7,7 @@
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import path from 'node:path';
 import fse from 'fs-extra';
+import { callbackOption, stringArgument } from '../arguments.js';
 import { UsageError } from '../errors.js';
 import { COUNT_FILE, MANIFEST_FILE, RUN_SUFFIX, stepOfFolder } from '../format/count-folder.js';
 import { HEADER_MAGIC } from '../format/layout.js';
@@ -52,6 +53,8 @@ export interface VerifyProgress {
 const SOLVE_FILE_CHECKS = { database: checkSolveDb, checkpoint: checkCheckpoint, table: checkTableFile } as const;
 
 export function verifyPath(target: string, onProgress: (progress: VerifyProgress) => void = () => {}): VerifyReport {
+  stringArgument('path', target);
+  callbackOption('onProgress', onProgress);
   const found = findProblems(target, onProgress);
   return { ...found, status: statusOf(found.problems) };
 }

@@ -1,0 +1,24 @@
+/** The names of a count's options (CountOptions), for refusing any other: the compiler keeps the list and the type alike. */
+
+import type { OptionNames } from '../arguments.js';
+import type { CountOptions } from './count-options.js';
+
+export const COUNT_OPTION_NAMES: OptionNames<CountOptions> = {
+  m: true,
+  n: true,
+  memory: true,
+  scratch: true,
+  disk: true,
+  workers: true,
+  residuesPerPass: true,
+  fanIn: true,
+  keep: true,
+  keepOrientation: true,
+  allColumns: true,
+  partitions: true,
+  launcher: true,
+  retries: true,
+  signal: true,
+  onProgress: true,
+  statsJson: true,
+};

@@ -1,0 +1,73 @@
+/**
+ * A solve's options, checked and given their defaults once, before any work: for the library's
+ * `solve` and the command alike. Errors name the library's option (InvalidOptionError.option).
+ */
+
+import os from 'node:os';
+import { callbackOption, checkOptionNames, OptionNames, switchOption } from '../arguments.js';
+import { boardOf } from '../board/shape.js';
+import { scratchOption } from '../count/count-options.js';
+import { availableMemory } from '../engine/available-memory.js';
+import { defaultMemoryBudget } from '../engine/budget.js';
+import { InvalidOptionError } from '../errors.js';
+import { sizeOption } from '../units.js';
+import { SCORINGS, Scoring } from './solve-board.js';
+import type { SolveOptions, SolveProgress } from './solve.js';
+import { CYCLE_RULES, CycleRule } from './state-space.js';
+
+const SOLVE_OPTIONS: OptionNames<SolveOptions> = {
+  m: true,
+  n: true,
+  rule: true,
+  scoring: true,
+  memory: true,
+  scratch: true,
+  symmetry: true,
+  emptyBoardOnly: true,
+  checkpointSeconds: true,
+  nodesPerReport: true,
+  onProgress: true,
+};
+
+export interface CheckedSolveOptions {
+  readonly m: number;
+  readonly n: number;
+  readonly rule: CycleRule;
+  readonly scoring: Scoring;
+  /** Bytes. */
+  readonly memory: number;
+  /** The scratch folder, resolved. */
+  readonly folder: string;
+  readonly symmetry: boolean;
+  readonly emptyBoardOnly: boolean;
+  readonly checkpointSeconds?: number;
+  readonly nodesPerReport?: number;
+  readonly onProgress: SolveProgress;
+}
+
+export function checkSolveOptions(options: SolveOptions): CheckedSolveOptions {
+  checkOptionNames('solve', options, SOLVE_OPTIONS);
+  const { m, n } = boardOf(options.m, options.n);
+  const { rule = 'no-cycle', scoring = 'tromp-taylor', checkpointSeconds, nodesPerReport } = options;
+  if (!CYCLE_RULES.includes(rule)) throw new InvalidOptionError('rule', rule, `must be one of ${CYCLE_RULES.join(', ')}`);
+  if (!SCORINGS.includes(scoring)) throw new InvalidOptionError('scoring', scoring, `must be one of ${SCORINGS.join(', ')}`);
+  if (checkpointSeconds !== undefined && !(typeof checkpointSeconds === 'number' && checkpointSeconds >= 0 && checkpointSeconds < Infinity))
+    throw new InvalidOptionError('checkpointSeconds', checkpointSeconds, 'not a number of seconds, 0 or more');
+  if (nodesPerReport !== undefined && !(Number.isSafeInteger(nodesPerReport) && nodesPerReport > 0))
+    throw new InvalidOptionError('nodesPerReport', nodesPerReport, 'not a whole number of search nodes, 1 or more');
+  return {
+    m,
+    n,
+    rule,
+    scoring,
+    // As a count's: bytes, or a size such as "64M", "4G" or "50%" of the memory available.
+    memory:
+      options.memory === undefined ? defaultMemoryBudget(os.freemem()) : sizeOption('memory', options.memory, availableMemory().bytes),
+    folder: scratchOption(options.scratch),
+    symmetry: switchOption('symmetry', options.symmetry) ?? true,
+    emptyBoardOnly: switchOption('emptyBoardOnly', options.emptyBoardOnly) ?? false,
+    checkpointSeconds,
+    nodesPerReport,
+    onProgress: callbackOption('onProgress', options.onProgress) ?? (() => {}),
+  };
+}
