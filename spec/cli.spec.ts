@@ -262,7 +262,7 @@ const badSizes: Array<[string[], RegExp]> = [
   [['3x3', '--frobnicate'], /^gocount: unknown option "--frobnicate" \(see gocount --help\)$/m],
   [['3x3', '--memory', '12Q'], /--memory 12Q: not a size/],
   [['3x3', '--memory', '10K'], /--memory 10 KiB: too small,( split over \d+ workers,)? for .* give at least/],
-  [['3x3', '--memory', '10K', '--workers', '1'], /--memory 10 KiB: too small, for \d+ residues with a fan-in of 64: give at least/],
+  [['3x3', '--memory', '10K', '--workers', '1'], /--memory 10 KiB: too small, for 1 residue with a fan-in of 64: give at least/],
   [['3x3', '--workers', '0'], /--workers 0: must be an integer from 1 to 256/],
   [['3x3', '--workers', '1.5'], /^gocount: --workers 1\.5: not a whole number$/m],
   [['3x3', '--workers', '257'], /--workers 257: must be an integer from 1 to 256/],

@@ -113,7 +113,7 @@ const refusals: Array<[string, object, GocountErrorCode, RegExp]> = [
     'memory',
     { memory: '10K', workers: 1 },
     'GOCOUNT_INVALID_OPTION',
-    /^memory 10 KiB: too small, for \d+ residues with a fan-in of 64: give at least/,
+    /^memory 10 KiB: too small, for 1 residue with a fan-in of 64: give at least/,
   ],
   [
     'disk',
