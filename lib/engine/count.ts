@@ -113,7 +113,7 @@ export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>): EngineS
   const { sweep, fanIn, partitioned } = options;
   const moduli = moduliFor(sweep.width * sweep.columns);
   const passes = splitIntoPasses(moduli, options.residuesPerPass ?? Math.min(moduli.length, MOST_RESIDUES));
-  const folder = firstPassFolder(sweep, options.scratchDir, options.residuesPerPass);
+  const folder = new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passes[0] });
   const recorded = folder.recordedLayout().workers;
   const notes: string[] = [];
   // A partition task's workers share its cores with the other tasks of a machine: one each by default.
