@@ -13,7 +13,6 @@ import { joinResidues, Residue } from '../residues/crt.js';
 import { moduliFor, splitIntoPasses } from '../residues/moduli.js';
 import { formatBytes } from '../units.js';
 import { MemoryPlan, planMemory } from './budget.js';
-import { availableMemory } from './available-memory.js';
 import { PassRunner } from './pass.js';
 import { MOST_RESIDUES } from './state-table.js';
 import { PartitionedPass } from '../cluster/driver.js';
@@ -21,6 +20,7 @@ import { LauncherName, makeLauncher } from '../cluster/launcher.js';
 import { ScratchFolder } from './scratch.js';
 import { CountLock } from './count-lock.js';
 import { StepLogger } from './step-logger.js';
+import { countWarnings } from '../count/count-warnings.js';
 import type { StepLogEntry } from '../format/step-log.js';
 import type { OnProgress, StepReport } from './progress.js';
 
@@ -104,17 +104,12 @@ export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>): EngineS
 
 export async function countWithEngine(options: EngineOptions): Promise<EngineResult> {
   const { sweep, fanIn, partitioned } = options;
-  const { moduli, passes, workers, plans, disk } = setUpEngine(options);
+  const setup = setUpEngine(options);
+  const { moduli, passes, workers, plans, disk } = setup;
   if (options.disk !== undefined && disk.bytes > options.disk) {
     throw new InvalidOptionError('disk', formatBytes(options.disk), `less than the ${formatBytes(disk.bytes)} of disk this count may need`);
   }
-  const available = availableMemory();
-  if (options.memory > available.bytes) {
-    options.onProgress({
-      type: 'note',
-      message: `the memory budget, ${formatBytes(options.memory)}, is more than the ${formatBytes(available.bytes)} of ${available.source}: the count may swap or be killed`,
-    });
-  }
+  for (const message of countWarnings(options, setup)) options.onProgress({ type: 'note', message });
 
   const createdFolders = missingFolders(options.scratchDir);
   const folders = passes.map(
