@@ -105,6 +105,8 @@ test('report: the states, seconds and bytes charts carry exactly the values of a
   t.like(data, { width: 3, columns: 4, passes: 2, steps: 12, stepsDone: 24, stepsTotal: 24, status: 'finished', stepsUnlogged: 0 });
   const html = renderReport(data);
   assertChartsMatch(t, html, entries);
+  t.is(data.legal, undefined, 'a log without result lines gives no count');
+  t.false(html.includes('Legal positions'));
   // Pass 2, step 5 is step 17 of the count.
   t.deepEqual(drawnPoints(html).get('states')![16], [17, entries[16].states]);
   t.regex(html, /pass p, step s is \(p − 1\) × 12 \+ s/);
@@ -151,10 +153,15 @@ test('report of a real count: its count folder, board folder, scratch folder and
   for (const target of [board, scratch, statsJson]) {
     const data = loadReport(target);
     t.like(data, { status: 'finished', stepsDone: entries.length, passes: folders.length, width: 5, columns: 5 }, target);
-    assertChartsMatch(t, renderReport(data), entries);
+    // Each pass's residues, joined by the CRT: L(5,5) of Table 3.
+    t.is(data.legal, 414295148741n, target);
+    const html = renderReport(data);
+    assertChartsMatch(t, html, entries);
+    t.true(html.includes('Legal positions: L(5, 5) = <code>414295148741</code>'), target);
   }
   const onePass = loadReport(folders[0]);
   t.is(onePass.status, 'stopped', 'one pass of several is not the whole count');
+  t.is(onePass.legal, undefined);
   assertChartsMatch(t, renderReport(onePass), logged[0]);
 
   // The command writes the page atomically and names it; --json sums it up.
@@ -166,7 +173,7 @@ test('report of a real count: its count folder, board folder, scratch folder and
   assertChartsMatch(t, readFileSync(output, 'utf8'), entries);
   t.deepEqual(readdirSync(path.dirname(output)), ['report.html']);
   const summary = JSON.parse(runCli(['report', statsJson, '-o', output, '--json']).stdout);
-  t.like(summary, { path: statsJson, output, steps: entries.length, status: 'finished', passes: folders.length });
+  t.like(summary, { path: statsJson, output, steps: entries.length, status: 'finished', passes: folders.length, legal: '414295148741' });
   const cwd = path.join(scratch, 'out');
   t.is(runCli(['report', board], { cwd }).stdout, `${path.join(cwd, 'report.html')}\n`);
 });
