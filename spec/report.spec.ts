@@ -185,15 +185,19 @@ test('report: a log without its last step is running while a live process holds 
   const stopped = loadReport(dir);
   t.like(stopped, { status: 'stopped', stepsDone: 5, stepsTotal: 9 });
   t.true(stopped.secondsLeft! > 0);
-  t.is(stopped.expectedEnd, new Date(Date.parse(entries[4].finishedAt) + stopped.secondsLeft! * 1000).toISOString());
+  t.is(stopped.expectedEnd, undefined, 'a stopped count ends only once it is run again');
+  t.false(renderReport(stopped).includes('Expected end'));
 
   const lock = (pid: number) =>
     writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid, host: os.hostname(), started: entries[0].finishedAt }));
   lock(process.pid);
   const running = loadReport(path.join(scratch, '3x3'));
   t.is(running.status, 'running');
+  t.is(running.secondsLeft, stopped.secondsLeft);
+  t.is(running.expectedEnd, new Date(Date.parse(entries[4].finishedAt) + running.secondsLeft! * 1000).toISOString());
   const html = renderReport(running);
   t.regex(html, /class="status running">running</);
+  t.regex(html, /Expected end/);
   t.regex(html, new RegExp(`locked by process ${process.pid} on `));
   t.regex(html, /Time left \(predicted\)/);
   t.false(html.includes('data-series="eta-actual"'), 'no actual time left before the count ends');

@@ -56,8 +56,9 @@ export interface ReportData {
    * written before those lines were have none).
    */
   readonly legal?: bigint;
-  /** For an unfinished count: the predicted seconds left after its last step, and when it would end. */
+  /** For an unfinished count: the predicted seconds left after its last step. */
   readonly secondsLeft?: number;
+  /** For a running count: when it is expected to end (a stopped one ends only once it is run again). */
   readonly expectedEnd?: string;
 }
 
@@ -80,7 +81,7 @@ export function reportData(log: LoadedLog): ReportData {
   const eta = replayEta(entries, finished);
   const secondsLeft = finished ? undefined : eta[eta.length - 1].predicted;
   const expectedEnd =
-    secondsLeft === undefined || !Number.isFinite(secondsLeft)
+    status !== 'running' || secondsLeft === undefined || !Number.isFinite(secondsLeft)
       ? undefined
       : new Date(Date.parse(last.finishedAt) + secondsLeft * 1000).toISOString();
   return {
