@@ -80,7 +80,7 @@ function replay(stream: ProgressStream, steps: number): { now: number; model: Et
   let now = 1_000_000;
   const show = progressDisplay(stream, false, () => now);
   const model = new EtaModel(9, 81, 1);
-  const events: ProgressEvent[] = [{ type: 'pass-start', pass: 0, passes: 1, width: 9, steps: 81, firstStep: 0 }];
+  const events: ProgressEvent[] = [{ type: 'pass-start', pass: 0, passes: 1, width: 9, steps: 81, firstStep: 0, workers: 1 }];
   for (const event of events) show(event);
   for (const entry of log9x9.slice(0, steps)) {
     show({ type: 'step-start', step: entry.step - 1 });

@@ -96,7 +96,15 @@ export class PartitionedPass {
     const resumed = fresh ? undefined : findResumePoint(this.scratch, this.layout, note, true);
     if (!fresh && !resumed) this.scratch.recordLayout(this.layout);
     if (resumed) note(resumeNote(resumed.step, steps, this.scratch.root));
-    onProgress({ type: 'pass-start', pass: this.options.pass, passes: this.options.passes, width, steps, firstStep: resumed?.step ?? 0 });
+    onProgress({
+      type: 'pass-start',
+      pass: this.options.pass,
+      passes: this.options.passes,
+      width,
+      steps,
+      firstStep: resumed?.step ?? 0,
+      workers: this.options.partitions * this.options.workers,
+    });
 
     let manifest = resumed ?? (await this.writeFirstStep());
     const perColumn = manifest.columnSums.map((sums) => [...sums]);

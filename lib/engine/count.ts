@@ -115,7 +115,7 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
   const folders = passes.map(
     (passModuli) => new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passModuli }),
   );
-  const log = new StepLogger(folders, options.statsJson);
+  const log = new StepLogger(folders, workers * (partitioned?.partitions ?? 1), options.statsJson);
   log.copy(); // an unwritable file is refused before any work, and a resumed count's earlier steps are in it from the start
   const onProgress: OnProgress = (event) => {
     if (event.type === 'step-end') log.stepEnded(event.report);

@@ -89,6 +89,7 @@ export class PassRunner {
       width: this.options.width,
       steps,
       firstStep: start.step,
+      workers: this.options.workers,
     });
     const handles = this.openWorkers();
     let failed = false;

@@ -23,7 +23,10 @@ export interface StepReport {
 }
 
 export type ProgressEvent =
-  /** A pass of `steps` steps over a sweep `width` points wide begins, at `firstStep` when it resumes an interrupted count. */
+  /**
+   * A pass of `steps` steps over a sweep `width` points wide begins, at `firstStep` when it resumes
+   * an interrupted count; `workers` threads share its states (a partitioned count's tasks' in all).
+   */
   | {
       readonly type: 'pass-start';
       readonly pass: number;
@@ -31,6 +34,7 @@ export type ProgressEvent =
       readonly width: number;
       readonly steps: number;
       readonly firstStep: number;
+      readonly workers: number;
     }
   /** Something worth telling the user, such as where a count resumes. */
   | { readonly type: 'note'; readonly message: string }

@@ -27,10 +27,12 @@ import { diskError, type ScratchFolder } from './scratch.js';
 export class StepLogger {
   /**
    * @param folders the count folder of each pass
+   * @param workers the threads that share the states (a partitioned count's tasks' in all)
    * @param copyTo the --stats-json file, rewritten whole after every step
    */
   constructor(
     private readonly folders: readonly ScratchFolder[],
+    private readonly workers: number,
     private readonly copyTo?: string,
     private readonly clock: () => Date = () => new Date(),
   ) {}
@@ -40,7 +42,7 @@ export class StepLogger {
     const { width, columns } = folder.identity;
     appendStepLog(
       path.join(folder.root, STEP_LOG_FILE),
-      stepLogEntry(report, { width, columns, passes: this.folders.length }, this.clock()),
+      stepLogEntry(report, { width, columns, passes: this.folders.length, workers: this.workers }, this.clock()),
     );
     this.copy();
   }

@@ -35,6 +35,8 @@ export interface StepLogEntry {
   /** 1-based: the points placed once this step is done; a pass has width × columns steps. */
   readonly step: number;
   readonly steps: number;
+  /** The threads that share the states (a partitioned count's tasks' in all); absent in older logs. */
+  readonly workers?: number;
   /** Distinct input states of the step, and records read for them from `runsIn` run files. */
   readonly states: number;
   readonly recordsIn: number;
@@ -69,7 +71,7 @@ export interface PassResultLine {
 
 export function stepLogEntry(
   report: StepReport,
-  count: { readonly width: number; readonly columns: number; readonly passes: number },
+  count: { readonly width: number; readonly columns: number; readonly passes: number; readonly workers: number },
   finishedAt: Date,
 ): StepLogEntry {
   const states = report.statesIn;
@@ -82,6 +84,7 @@ export function stepLogEntry(
     passes: count.passes,
     step: report.step + 1,
     steps: count.width * count.columns,
+    workers: count.workers,
     states,
     recordsIn: report.recordsIn,
     runsIn: report.runsIn,
