@@ -7,7 +7,8 @@ import { countLegal } from '../lib/count/count-legal.js';
 import { COUNT_FILE, LOCK_FILE } from '../lib/format/count-folder.js';
 import { formatStepLog, readStepLog, STEP_LOG_FILE, STEP_LOG_FORMAT, STEP_LOG_VERSION, StepLogEntry } from '../lib/format/step-log.js';
 import { renderReport } from '../lib/report/html-report.js';
-import { countStep, loadReport } from '../lib/report/report-data.js';
+import { countStep, loadReport, replayEta } from '../lib/report/report-data.js';
+import { EtaModel } from '../lib/engine/eta.js';
 import { escapeXml, renderChart } from '../lib/report/svg-chart.js';
 import { testRefusals } from './support/refusals.js';
 import { runCli } from './support/run-cli.js';
@@ -136,6 +137,20 @@ test("report: a finished count's ETA chart has the prediction after every step a
     data.eta.map((point) => point.predicted),
     predicted.map(([, seconds]) => seconds),
   );
+});
+
+test("report: the replayed ETA shares the prior cost per state between the log's workers", (t) => {
+  const entries = syntheticLog(3, 3, 1).map((entry) => ({ ...entry, workers: 4 }));
+  const predicted = (workers: number) => {
+    const model = new EtaModel(3, 9, 1, workers);
+    return entries.map((entry) => {
+      model.stepDone(entry.step - 1, entry.states, entry.seconds);
+      return entry.step < 9 ? model.secondsLeft(0, entry.step) : 0;
+    });
+  };
+  const replayed = replayEta(entries, true).map((point) => point.predicted);
+  t.deepEqual(replayed, predicted(4));
+  t.notDeepEqual(replayed, predicted(1));
 });
 
 test('report of a real count: its count folder, board folder, scratch folder and --stats-json file give the same charts', async (t) => {

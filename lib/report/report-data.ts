@@ -123,8 +123,8 @@ function joinPasses(results: readonly PassResultLine[], passes: number): bigint 
  */
 export function replayEta(entries: readonly StepLogEntry[], finished: boolean): EtaPoint[] {
   if (entries.length === 0) return [];
-  const { width, steps, passes } = entries[0];
-  const model = new EtaModel(width, steps, passes);
+  const { width, steps, passes, workers } = entries[0];
+  const model = new EtaModel(width, steps, passes, workers ?? 1);
   // Seconds after step i, summed from the end so the last is exactly 0.
   const after = new Array<number>(entries.length).fill(0);
   for (let i = entries.length - 2; i >= 0; i--) after[i] = after[i + 1] + entries[i + 1].seconds;
