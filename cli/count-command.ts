@@ -152,7 +152,8 @@ export const countCommand: CommandModule<object, CountArgs> = {
       .option('plan', {
         type: 'boolean',
         default: false,
-        describe: 'print what the count would do (memory plan, moduli and passes, states per column, disk and time estimates) and exit',
+        describe:
+          'print what the count would do (memory plan, moduli and passes, states per column, disk and time estimates) and the warnings it would give, and exit',
       })
       .option('oracle', {
         type: 'boolean',
@@ -190,7 +191,10 @@ export const countCommand: CommandModule<object, CountArgs> = {
 
     if (args.plan) {
       stop.dispose();
-      process.stdout.write(args.json ? `${JSON.stringify(planCount(options))}\n` : formatPlan(planCount(options)));
+      const plan = planCount(options);
+      // The count's own warnings, on stderr as the count gives them (and silenced by --quiet as there).
+      for (const message of plan.warnings) onProgress({ type: 'note', message });
+      process.stdout.write(args.json ? `${JSON.stringify(plan)}\n` : formatPlan(plan));
       return;
     }
     if (args.disk !== undefined && !args.quiet) {

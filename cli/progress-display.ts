@@ -53,7 +53,7 @@ abstract class Tracker {
         this.pass = event.pass;
         this.passes = event.passes;
         this.steps = event.steps;
-        this.model ??= new EtaModel(event.width, event.steps, event.passes);
+        this.model ??= new EtaModel(event.width, event.steps, event.passes, event.workers);
         break;
       case 'note':
         this.note(`gocount: ${shortenPaths(event.message)}`);

@@ -48,6 +48,7 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       steps: data.stepsDone,
       stepsTotal: data.stepsTotal,
       status: data.status,
+      legal: data.legal?.toString() ?? null,
       seconds: data.totals.seconds,
       states: data.totals.states,
       bytesOut: data.totals.bytesOut,

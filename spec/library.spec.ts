@@ -35,7 +35,7 @@ test('countLegal counts 5×7 as the oracle does, every column prefix with allCol
 
 test('the progress events come in order: pass-start, then step-start … step-end for each step, then done', async (t) => {
   const events: ProgressEvent[] = [];
-  await countLegal({
+  const result = await countLegal({
     m: 3,
     n: 4,
     memory: 1 << 20,
@@ -44,7 +44,11 @@ test('the progress events come in order: pass-start, then step-start … step-en
     scratch: tempScratch(t),
     onProgress: (event) => events.push(event),
   });
-  t.deepEqual(events[0], { type: 'pass-start', pass: 1, passes: 1, width: 3, steps: 12, firstStep: 1 });
+  t.deepEqual(events[0], { type: 'pass-start', pass: 1, passes: 1, width: 3, steps: 12, firstStep: 1, workers: 2 });
+  t.deepEqual(
+    result.log.map((entry) => entry.workers),
+    Array.from({ length: 12 }, () => 2),
+  );
   const steps = events.filter((event) => event.type === 'step-start' || event.type === 'step-end');
   t.is(steps.length, 24);
   steps.forEach((event, i) => {

@@ -7,7 +7,8 @@ import { countLegal } from '../lib/count/count-legal.js';
 import { COUNT_FILE, LOCK_FILE } from '../lib/format/count-folder.js';
 import { formatStepLog, readStepLog, STEP_LOG_FILE, STEP_LOG_FORMAT, STEP_LOG_VERSION, StepLogEntry } from '../lib/format/step-log.js';
 import { renderReport } from '../lib/report/html-report.js';
-import { countStep, loadReport } from '../lib/report/report-data.js';
+import { countStep, loadReport, replayEta } from '../lib/report/report-data.js';
+import { EtaModel } from '../lib/engine/eta.js';
 import { escapeXml, renderChart } from '../lib/report/svg-chart.js';
 import { testRefusals } from './support/refusals.js';
 import { runCli } from './support/run-cli.js';
@@ -105,6 +106,8 @@ test('report: the states, seconds and bytes charts carry exactly the values of a
   t.like(data, { width: 3, columns: 4, passes: 2, steps: 12, stepsDone: 24, stepsTotal: 24, status: 'finished', stepsUnlogged: 0 });
   const html = renderReport(data);
   assertChartsMatch(t, html, entries);
+  t.is(data.legal, undefined, 'a log without result lines gives no count');
+  t.false(html.includes('Legal positions'));
   // Pass 2, step 5 is step 17 of the count.
   t.deepEqual(drawnPoints(html).get('states')![16], [17, entries[16].states]);
   t.regex(html, /pass p, step s is \(p − 1\) × 12 \+ s/);
@@ -136,6 +139,20 @@ test("report: a finished count's ETA chart has the prediction after every step a
   );
 });
 
+test("report: the replayed ETA shares the prior cost per state between the log's workers", (t) => {
+  const entries = syntheticLog(3, 3, 1).map((entry) => ({ ...entry, workers: 4 }));
+  const predicted = (workers: number) => {
+    const model = new EtaModel(3, 9, 1, workers);
+    return entries.map((entry) => {
+      model.stepDone(entry.step - 1, entry.states, entry.seconds);
+      return entry.step < 9 ? model.secondsLeft(0, entry.step) : 0;
+    });
+  };
+  const replayed = replayEta(entries, true).map((point) => point.predicted);
+  t.deepEqual(replayed, predicted(4));
+  t.notDeepEqual(replayed, predicted(1));
+});
+
 test('report of a real count: its count folder, board folder, scratch folder and --stats-json file give the same charts', async (t) => {
   const scratch = tempScratch(t);
   const statsJson = path.join(scratch, 'stats.jsonl');
@@ -151,10 +168,15 @@ test('report of a real count: its count folder, board folder, scratch folder and
   for (const target of [board, scratch, statsJson]) {
     const data = loadReport(target);
     t.like(data, { status: 'finished', stepsDone: entries.length, passes: folders.length, width: 5, columns: 5 }, target);
-    assertChartsMatch(t, renderReport(data), entries);
+    // Each pass's residues, joined by the CRT: L(5,5) of Table 3.
+    t.is(data.legal, 414295148741n, target);
+    const html = renderReport(data);
+    assertChartsMatch(t, html, entries);
+    t.true(html.includes('Legal positions: L(5, 5) = <code>414295148741</code>'), target);
   }
   const onePass = loadReport(folders[0]);
   t.is(onePass.status, 'stopped', 'one pass of several is not the whole count');
+  t.is(onePass.legal, undefined);
   assertChartsMatch(t, renderReport(onePass), logged[0]);
 
   // The command writes the page atomically and names it; --json sums it up.
@@ -166,7 +188,7 @@ test('report of a real count: its count folder, board folder, scratch folder and
   assertChartsMatch(t, readFileSync(output, 'utf8'), entries);
   t.deepEqual(readdirSync(path.dirname(output)), ['report.html']);
   const summary = JSON.parse(runCli(['report', statsJson, '-o', output, '--json']).stdout);
-  t.like(summary, { path: statsJson, output, steps: entries.length, status: 'finished', passes: folders.length });
+  t.like(summary, { path: statsJson, output, steps: entries.length, status: 'finished', passes: folders.length, legal: '414295148741' });
   const cwd = path.join(scratch, 'out');
   t.is(runCli(['report', board], { cwd }).stdout, `${path.join(cwd, 'report.html')}\n`);
 });
@@ -178,15 +200,19 @@ test('report: a log without its last step is running while a live process holds 
   const stopped = loadReport(dir);
   t.like(stopped, { status: 'stopped', stepsDone: 5, stepsTotal: 9 });
   t.true(stopped.secondsLeft! > 0);
-  t.is(stopped.expectedEnd, new Date(Date.parse(entries[4].finishedAt) + stopped.secondsLeft! * 1000).toISOString());
+  t.is(stopped.expectedEnd, undefined, 'a stopped count ends only once it is run again');
+  t.false(renderReport(stopped).includes('Expected end'));
 
   const lock = (pid: number) =>
     writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify({ pid, host: os.hostname(), started: entries[0].finishedAt }));
   lock(process.pid);
   const running = loadReport(path.join(scratch, '3x3'));
   t.is(running.status, 'running');
+  t.is(running.secondsLeft, stopped.secondsLeft);
+  t.is(running.expectedEnd, new Date(Date.parse(entries[4].finishedAt) + running.secondsLeft! * 1000).toISOString());
   const html = renderReport(running);
   t.regex(html, /class="status running">running</);
+  t.regex(html, /Expected end/);
   t.regex(html, new RegExp(`locked by process ${process.pid} on `));
   t.regex(html, /Time left \(predicted\)/);
   t.false(html.includes('data-series="eta-actual"'), 'no actual time left before the count ends');

@@ -30,6 +30,7 @@ test('--plan prints the memory plan, moduli, passes, states per column, disk and
   t.like(json, { steps: 81, memory: 64 * 2 ** 20, moduli: { length: 5 }, passes: { length: 1 }, columns: { length: 9 } });
   t.true(json.columns.every((column: { inMemory: boolean }) => column.inMemory));
   t.is(json.disk.bytes, 0);
+  t.deepEqual(json.warnings, []);
 });
 
 test('sizes as GNU sort takes them: 50% of the available memory, -S/--buffer-size and -T/--temporary-directory', (t) => {
@@ -43,14 +44,19 @@ test('sizes as GNU sort takes them: 50% of the available memory, -S/--buffer-siz
   t.deepEqual(readdirSync(scratch), ['3x4']);
 });
 
-test('a budget over the available memory is counted, with a warning naming both', (t) => {
-  const run = runCli(['3x3', '--memory', '900T', '--scratch', tempScratch(t)]);
+test('a budget over the available memory is counted, with a warning naming both; --plan gives the same warning', (t) => {
+  const scratch = tempScratch(t);
+  const run = runCli(['3x3', '--memory', '900T', '--scratch', scratch]);
   t.is(run.status, 0);
   t.is(run.stdout, '12675\n');
   t.regex(
     run.stderr,
-    /^gocount: the memory budget, 900 TiB, is more than the .* of (physical memory|the cgroup limit in .*): the count may swap or be killed$/m,
+    /^gocount: the memory budget, 900 TiB, is more than the .* of (physical memory|the cgroup limit in .*): the count may swap or be killed\n$/,
   );
+  const plan = runCli(['3x3', '--memory', '900T', '--scratch', scratch, '--plan', '--json']);
+  t.is(plan.status, 0);
+  t.is(plan.stderr, run.stderr);
+  t.deepEqual(JSON.parse(plan.stdout).warnings, [run.stderr.slice('gocount: '.length, -1)]);
 });
 
 test('the cgroup limit is the available memory when it is below physical memory', (t) => {

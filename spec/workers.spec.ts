@@ -3,6 +3,7 @@
 import test from 'ava';
 import os from 'node:os';
 import { normalizeCountOptions } from '../lib/count/count-options.js';
+import { countWarnings } from '../lib/count/count-warnings.js';
 import { largestStates, setUpEngine, usableWorkers } from '../lib/engine/count.js';
 import { runCli } from './support/run-cli.js';
 import { tempScratch } from './support/scratch.js';
@@ -41,8 +42,9 @@ test('more workers than cores are allowed, with a warning before the count', (t)
   const options = normalizeCountOptions({ m: 11, n: 11, workers: cores + 1, memory: '1G', scratch: tempScratch(t) });
   const setup = setUpEngine(options);
   t.is(setup.workers, cores + 1);
-  t.deepEqual(setup.notes, [
+  t.deepEqual(countWarnings(options, setup), [
     `${cores + 1} workers on ${cores} core${cores === 1 ? '' : 's'}: the workers take turns, so the count runs slower than with ${cores}`,
   ]);
-  t.deepEqual(setUpEngine(normalizeCountOptions({ m: 11, n: 11, workers: cores, memory: '1G', scratch: tempScratch(t) })).notes, []);
+  const fewer = normalizeCountOptions({ m: 11, n: 11, workers: cores, memory: '1G', scratch: tempScratch(t) });
+  t.deepEqual(countWarnings(fewer, setUpEngine(fewer)), []);
 });

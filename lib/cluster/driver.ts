@@ -109,6 +109,7 @@ export class PartitionedPass {
       width,
       steps,
       firstStep: (resumed?.step ?? 0) + 1,
+      workers: this.options.partitions * this.options.workers,
     });
 
     let manifest = resumed ?? (await this.writeFirstStep());
@@ -286,6 +287,6 @@ export class PartitionedPass {
       phases: markers.reduce((sum, marker) => addPhaseTimes(sum, marker.phases), noPhaseTimes()),
       probes: 0,
     };
-    return stepReport(figures, this.options);
+    return stepReport(figures, { ...this.options, workers: this.options.partitions * this.options.workers });
   }
 }

@@ -11,6 +11,7 @@ import { AvailableMemory, availableMemory } from '../engine/available-memory.js'
 import type { MemoryPlan } from '../engine/budget.js';
 import { DiskEstimate, setUpEngine } from '../engine/count.js';
 import { CountOptions, normalizeCountOptions } from './count-options.js';
+import { countWarnings } from './count-warnings.js';
 
 /**
  * Wall seconds per state of Table 1's bound, per worker, measured on the reference workstation
@@ -47,6 +48,8 @@ export interface CountPlan {
   readonly diskBudget?: number;
   /** A rough time: Table 1's bound on every step at the measured cost per state. */
   readonly seconds: number;
+  /** What the count would warn of before it starts (count-warnings.ts). */
+  readonly warnings: string[];
 }
 
 export function planCount(options: CountOptions): CountPlan {
@@ -67,12 +70,13 @@ export function planCount(options: CountOptions): CountPlan {
     const maxStates = maxStatesAfter(sweep.width, (c + 1) * sweep.width);
     return { column: c + 1, maxStates, inMemory: maxStates <= inMemoryStates };
   });
+  const available = availableMemory();
   return {
     board: normalized.board,
     sweep,
     steps,
     memory: normalized.memory,
-    available: availableMemory(),
+    available,
     workers: setup.workers,
     partitions,
     perWorker: setup.plans[0],
@@ -82,5 +86,6 @@ export function planCount(options: CountOptions): CountPlan {
     disk: setup.disk,
     diskBudget: normalized.disk,
     seconds: seconds * setup.passes.length,
+    warnings: countWarnings(normalized, setup, available),
   };
 }

@@ -13,7 +13,6 @@ import { joinResidues, Residue } from '../residues/crt.js';
 import { moduliFor, splitIntoPasses } from '../residues/moduli.js';
 import { formatBytes } from '../units.js';
 import { MemoryPlan, planMemory } from './budget.js';
-import { availableMemory } from './available-memory.js';
 import { PassRunner } from './pass.js';
 import { MOST_RESIDUES } from './state-table.js';
 import { PartitionedPass } from '../cluster/driver.js';
@@ -21,9 +20,9 @@ import { LauncherName, makeLauncher } from '../cluster/launcher.js';
 import { ScratchFolder } from './scratch.js';
 import { CountLock } from './count-lock.js';
 import { StepLogger } from './step-logger.js';
+import { countWarnings } from '../count/count-warnings.js';
 import type { StepLogEntry } from '../format/step-log.js';
 import type { OnProgress, StepReport } from './progress.js';
-import { counted } from '../plural.js';
 
 /** Checked and completed by normalizeCountOptions (count/count-options.ts). */
 export interface EngineOptions {
@@ -98,8 +97,6 @@ export interface EngineSetup {
   readonly plans: MemoryPlan[];
   /** The disk the count may need at its peak, and after which step (points placed) that peak comes. */
   readonly disk: DiskEstimate;
-  /** What the count says before it starts: fewer workers than asked for, more workers than cores. */
-  readonly notes: string[];
 }
 
 /** The count folder of the first pass: where an earlier run of this count recorded its layout. */
@@ -115,40 +112,27 @@ export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>): EngineS
   const passes = splitIntoPasses(moduli, options.residuesPerPass ?? Math.min(moduli.length, MOST_RESIDUES));
   const folder = new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passes[0] });
   const recorded = folder.recordedLayout().workers;
-  const notes: string[] = [];
   // A partition task's workers share its cores with the other tasks of a machine: one each by default.
   const asked = options.workers ?? (recorded !== undefined && recorded <= MAX_WORKERS ? recorded : partitioned ? 1 : defaultWorkers());
   // A resumed count keeps the workers it recorded; a new one starts only those its board can use.
   const workers = partitioned || asked === recorded ? asked : Math.min(asked, usableWorkers(sweep));
-  if (workers < asked && options.workers !== undefined)
-    notes.push(`this board holds at most ${largestStates(sweep)} states a step: counting with ${counted(workers, 'worker')}, not ${asked}`);
-  const cores = os.availableParallelism();
-  if (workers > cores)
-    notes.push(
-      `${counted(workers, 'worker')} on ${counted(cores, 'core')}: the workers take turns, so the count runs slower than with ${cores}`,
-    );
   const owners = partitioned ? { owners: partitioned.partitions * workers } : undefined;
   const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers, owners));
   const inMemory = partitioned ? 0 : workers * plans[0].memoryRunCapacity;
   const keep = options.keep || folder.recorded().keep;
   const disk = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), inMemory, keep);
-  return { moduli, passes, workers, plans, disk, notes };
+  return { moduli, passes, workers, plans, disk };
 }
 
 export async function countWithEngine(options: EngineOptions): Promise<EngineResult> {
   const { sweep, fanIn, partitioned } = options;
-  const { moduli, passes, workers, plans, disk, notes } = setUpEngine(options);
+  const setup = setUpEngine(options);
+  const { moduli, passes, workers, plans, disk } = setup;
   if (options.disk !== undefined && disk.bytes > options.disk) {
     throw new InvalidOptionError('disk', formatBytes(options.disk), `less than the ${formatBytes(disk.bytes)} of disk this count may need`);
   }
   const note = (message: string) => options.onProgress({ type: 'note', message });
-  notes.forEach(note);
-  const available = availableMemory();
-  if (options.memory > available.bytes) {
-    note(
-      `the memory budget, ${formatBytes(options.memory)}, is more than the ${formatBytes(available.bytes)} of ${available.source}: the count may swap or be killed`,
-    );
-  }
+  countWarnings(options, setup).forEach(note);
 
   // The folders this count creates above its own go with it, when empty, whichever run finishes it.
   const made = missingFolders(options.scratchDir);
@@ -183,6 +167,7 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
         ? new PartitionedPass({ ...common, ...partitioned, launcher: makeLauncher(partitioned.launcher), memory: options.memory })
         : new PassRunner({ ...common, plan: plans[pass] });
       const result = await runner.run();
+      log.passDone(pass, result.perColumn[sweep.columns - 1]);
       result.perColumn.forEach((residues, k) => perColumnResidues[k].push(...residues));
       reports.push(...result.reports);
     }

@@ -92,6 +92,7 @@ export class PassRunner {
       width: this.options.width,
       steps,
       firstStep: start.step + 1,
+      workers: this.options.workers,
     });
     const handles = this.openWorkers();
     let failed = false;

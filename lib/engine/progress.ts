@@ -43,7 +43,7 @@ export interface StepReport extends StepLogEntry {
 /** The report of a step the engine has measured, in the step log's terms. */
 export function stepReport(
   figures: StepFigures,
-  count: { readonly width: number; readonly columns: number; readonly passes: number },
+  count: { readonly width: number; readonly columns: number; readonly passes: number; readonly workers: number },
   finishedAt: Date = new Date(),
 ): StepReport {
   const states = figures.statesIn;
@@ -56,6 +56,7 @@ export function stepReport(
     passes: count.passes,
     step: figures.step + 1,
     steps: count.width * count.columns,
+    workers: count.workers,
     states,
     recordsIn: figures.recordsIn,
     runsIn: figures.runsIn,
@@ -73,7 +74,8 @@ export function stepReport(
 export type ProgressEvent =
   /**
    * Pass `pass` of `passes` (from 1) begins: `steps` steps over a sweep `width` points wide, the
-   * first to run being `firstStep` (1, or where an interrupted count resumes).
+   * first to run being `firstStep` (1, or where an interrupted count resumes); `workers` threads
+   * share its states (a partitioned count's tasks' in all).
    */
   | {
       readonly type: 'pass-start';
@@ -82,6 +84,7 @@ export type ProgressEvent =
       readonly width: number;
       readonly steps: number;
       readonly firstStep: number;
+      readonly workers: number;
     }
   /** Something worth telling the user, such as where a count resumes. */
   | { readonly type: 'note'; readonly message: string }

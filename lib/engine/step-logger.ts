@@ -1,8 +1,8 @@
 /**
  * Keeps the per-step log of a count (format/step-log.ts): a line in the pass's count folder as each
- * step ends, and, when asked, the whole log of every pass copied to a file of the user's that
- * outlives the count folders. Both are side files: a write that fails once the count has begun is
- * a warning, and the count goes on to its number.
+ * step ends and a result line as the pass ends, and, when asked, the whole log of every pass copied
+ * to a file of the user's that outlives the count folders. Both are side files: a write that fails
+ * once the count has begun is a warning, and the count goes on to its number.
  */
 
 import path from 'node:path';
@@ -10,7 +10,17 @@ import fse from 'fs-extra';
 import { InvalidOptionError, systemProblem } from '../errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
 import { pathProblem } from '../format/make-folder.js';
-import { appendStepLog, formatStepLog, readStepLogEntries, STEP_LOG_FILE, StepLogEntry } from '../format/step-log.js';
+import {
+  appendStepLog,
+  formatStepLog,
+  PASS_RESULT_FORMAT,
+  PASS_RESULT_VERSION,
+  parsePassResults,
+  PassResultLine,
+  STEP_LOG_FILE,
+  StepLogEntry,
+  stepLogEntries,
+} from '../format/step-log.js';
 import type { StepReport } from './progress.js';
 import type { ScratchFolder } from './scratch.js';
 
@@ -37,7 +47,7 @@ export class StepLogger {
   start(): void {
     if (this.copyTo === undefined) return;
     try {
-      writeFileAtomically(this.copyTo, formatStepLog(this.entries()));
+      writeFileAtomically(this.copyTo, this.wholeLog());
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOSPC' && code !== 'EDQUOT')
@@ -48,23 +58,52 @@ export class StepLogger {
 
   stepEnded(report: StepReport): void {
     const { probes: _probes, ...entry } = report;
-    const file = path.join(this.folders[report.pass - 1].root, STEP_LOG_FILE);
-    this.sideWrite(file, () => appendStepLog(file, entry));
-    this.copy();
+    this.append(this.folders[report.pass - 1], entry);
+  }
+
+  /**
+   * A finished pass: `residues` are the whole board's count modulo its moduli. A pass that was
+   * finished before, and so logged its result then, is not logged again.
+   */
+  passDone(pass: number, residues: number[]): void {
+    const folder = this.folders[pass];
+    const { width, columns, moduli } = folder.identity;
+    if (parsePassResults(logText(folder)).some((result) => result.pass === pass + 1)) return;
+    const line: PassResultLine = {
+      format: PASS_RESULT_FORMAT,
+      version: PASS_RESULT_VERSION,
+      width,
+      columns,
+      pass: pass + 1,
+      passes: this.folders.length,
+      moduli: [...moduli],
+      residues,
+    };
+    this.append(folder, line);
   }
 
   /** Every pass's log so far, in order; a pass whose folder holds no log yet adds nothing. */
   entries(): StepLogEntry[] {
-    return this.folders.flatMap((folder) => {
-      const file = path.join(folder.root, STEP_LOG_FILE);
-      return fse.pathExistsSync(file) ? readStepLogEntries(file) : [];
-    });
+    return this.folders.flatMap((folder) => stepLogEntries(logText(folder)));
   }
 
   /** Rewrites the --stats-json file, if one was asked for, from the logs in the count folders. */
   copy(): void {
     const file = this.copyTo;
-    if (file !== undefined) this.sideWrite(file, () => writeFileAtomically(file, formatStepLog(this.entries())));
+    if (file !== undefined) this.sideWrite(file, () => writeFileAtomically(file, this.wholeLog()));
+  }
+
+  /** A line for a pass's log in its folder, then the copy rewritten. */
+  private append(folder: ScratchFolder, line: StepLogEntry | PassResultLine): void {
+    const file = path.join(folder.root, STEP_LOG_FILE);
+    this.sideWrite(file, () => appendStepLog(file, line));
+    this.copy();
+  }
+
+  /** Every pass's steps, then their results. */
+  private wholeLog(): string {
+    const texts = this.folders.map(logText);
+    return formatStepLog([...texts.flatMap(stepLogEntries), ...texts.flatMap(parsePassResults)]);
   }
 
   /** A write that may fail without stopping the count; a later one is tried all the same, and may mend it. */
@@ -81,4 +120,10 @@ export class StepLogger {
     this.warned.add(file);
     this.warn(`cannot write the step log ${file}: ${systemProblem(error)}; the count goes on without it`);
   }
+}
+
+/** The text of a pass's log; empty while its folder holds none. */
+function logText(folder: ScratchFolder): string {
+  const file = path.join(folder.root, STEP_LOG_FILE);
+  return fse.pathExistsSync(file) ? fse.readFileSync(file, 'utf8') : '';
 }

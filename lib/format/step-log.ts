@@ -7,6 +7,10 @@
  * cut short, never a logged step that was not complete; readers skip an unparsable line and keep
  * the latest line of a step that a resume ran twice. The library's parseStepLog and readStepLog
  * refuse a text with no step-log line at all (a last line cut short aside): it is not a step log.
+ *
+ * A finished pass ends its log with one more line, of another format: the count of the whole board
+ * modulo each of the pass's moduli, so that a log (a --stats-json file above all, which outlives
+ * the count folders) holds the count's result. Readers of steps pass over it.
  */
 
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -18,6 +22,9 @@ export const STEP_LOG_FILE = 'steps.jsonl';
 /** The `format` field of every line. */
 export const STEP_LOG_FORMAT = 'gocount-step';
 export const STEP_LOG_VERSION = 1;
+/** The `format` field of a pass's result line. */
+export const PASS_RESULT_FORMAT = 'gocount-result';
+export const PASS_RESULT_VERSION = 1;
 
 export interface StepLogEntry {
   readonly format: typeof STEP_LOG_FORMAT;
@@ -30,6 +37,8 @@ export interface StepLogEntry {
   /** 1-based: the points placed once this step is done; a pass has width × columns steps. */
   readonly step: number;
   readonly steps: number;
+  /** The threads that share the states (a partitioned count's tasks' in all); absent in older logs. */
+  readonly workers?: number;
   /** Distinct input states of the step, and records read for them from `runsIn` run files. */
   readonly states: number;
   readonly recordsIn: number;
@@ -48,7 +57,21 @@ export interface StepLogEntry {
   readonly finishedAt: string;
 }
 
-export function appendStepLog(file: string, entry: StepLogEntry): void {
+/** The line a finished pass ends its log with. */
+export interface PassResultLine {
+  readonly format: typeof PASS_RESULT_FORMAT;
+  readonly version: number;
+  readonly width: number;
+  readonly columns: number;
+  /** 1-based, of `passes`. */
+  readonly pass: number;
+  readonly passes: number;
+  readonly moduli: number[];
+  /** L(width, columns) modulo each of `moduli`. */
+  readonly residues: number[];
+}
+
+export function appendStepLog(file: string, entry: StepLogEntry | PassResultLine): void {
   appendFileSync(file, `${JSON.stringify(entry)}\n`);
 }
 
@@ -107,19 +130,46 @@ function blankOrCutShort(text: string): boolean {
   );
 }
 
-export function formatStepLog(entries: readonly StepLogEntry[]): string {
+/** The result lines of step-log text that parse, the latest of each pass, in pass order. */
+export function parsePassResults(text: string): PassResultLine[] {
+  const byPass = new Map<number, PassResultLine>();
+  for (const line of text.split('\n')) {
+    const result = parseResultLine(line);
+    if (result) byPass.set(result.pass, result);
+  }
+  return [...byPass.values()].sort((a, b) => a.pass - b.pass);
+}
+
+export function formatStepLog(entries: readonly (StepLogEntry | PassResultLine)[]): string {
   return entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
 }
 
-function parseLine(line: string): StepLogEntry | undefined {
+function parseJson(line: string): unknown {
   if (line.trim() === '') return undefined;
-  let value: unknown;
   try {
-    value = JSON.parse(line);
+    return JSON.parse(line);
   } catch {
     return undefined; // a line cut short by a crash
   }
-  const entry = value as Partial<StepLogEntry> | null;
+}
+
+function parseResultLine(line: string): PassResultLine | undefined {
+  const result = parseJson(line) as Partial<PassResultLine> | null | undefined;
+  if (result?.format !== PASS_RESULT_FORMAT || result.version !== PASS_RESULT_VERSION) return undefined;
+  const { moduli, residues } = result;
+  const counts = [result.width, result.columns, result.pass, result.passes].every((x) => Number.isSafeInteger(x) && (x as number) >= 1);
+  const valid =
+    counts &&
+    Array.isArray(moduli) &&
+    Array.isArray(residues) &&
+    moduli.length > 0 &&
+    residues.length === moduli.length &&
+    moduli.every((m, i) => Number.isSafeInteger(m) && m > 1 && Number.isSafeInteger(residues[i]) && residues[i] >= 0 && residues[i] < m);
+  return valid ? (result as PassResultLine) : undefined;
+}
+
+function parseLine(line: string): StepLogEntry | undefined {
+  const entry = parseJson(line) as Partial<StepLogEntry> | null | undefined;
   if (entry?.format !== STEP_LOG_FORMAT || entry.version !== STEP_LOG_VERSION) return undefined;
   const whole = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
   const fields = [entry.width, entry.columns, entry.pass, entry.passes, entry.step, entry.steps, entry.states];

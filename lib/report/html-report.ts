@@ -60,9 +60,14 @@ function facts(data: ReportData): string {
   }
   const notes = [statusNote(data)];
   if (data.stepsUnlogged > 0) notes.push(`${data.stepsUnlogged} step(s) before the last logged one have no line in the log.`);
+  // The count itself is too long for a box: a 13 × 13 count has 80 digits.
+  const legal =
+    data.legal === undefined
+      ? ''
+      : `\n<p class="legal">Legal positions: L(${data.width}, ${data.columns}) = <code>${data.legal}</code></p>`;
   return `<section class="facts">
 ${items.map(([name, value]) => `<div class="fact"><div class="name">${name}</div><div class="value">${value}</div></div>`).join('\n')}
-</section>
+</section>${legal}
 <p class="note">${notes.join(' ')}</p>`;
 }
 
@@ -251,6 +256,7 @@ code { font: 13px ui-monospace, SFMono-Regular, Menlo, monospace; background: #e
 .fact .value { font-size: 19px; font-weight: 600; }
 .fact small, td small { font-weight: 400; color: #57606a; }
 .note { color: #57606a; margin: 10px 0 6px; }
+.legal { font-size: 17px; margin: 14px 0 0; }
 figure { margin: 18px 0 0; background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: 8px; }
 figure svg { display: block; width: 100%; height: auto; }
 figcaption { color: #57606a; font-size: 13px; padding: 4px 8px 2px; }

@@ -11,20 +11,22 @@ import { UsageError } from '../errors.js';
 import { isStale, readLockHolder } from '../engine/count-lock.js';
 import { COUNT_FILE, LOCK_FILE } from '../format/count-folder.js';
 import { findCountFolders, statUserPath } from '../format/find-counts.js';
-import { STEP_LOG_FILE, STEP_LOG_FORMAT, StepLogEntry, stepLogEntries } from '../format/step-log.js';
+import { parsePassResults, PassResultLine, STEP_LOG_FILE, STEP_LOG_FORMAT, StepLogEntry, stepLogEntries } from '../format/step-log.js';
 
 export interface LoadedLog {
   readonly path: string;
   /** The log files read, in pass order. */
   readonly files: readonly string[];
   readonly entries: readonly StepLogEntry[];
+  /** The result lines of the passes that finished (format/step-log.ts), in pass order. */
+  readonly results: readonly PassResultLine[];
   /** Set when a count holds a lock on one of the folders: who holds it, and whether it still runs. */
   readonly lock?: { readonly holder: string; readonly alive: boolean };
 }
 
 export function loadStepLog(target: string): LoadedLog {
   const stat = statUserPath(target);
-  if (stat.isFile()) return { path: target, files: [target], entries: readLogFile(target) };
+  if (stat.isFile()) return { path: target, files: [target], ...readLogFile(target) };
   const folders = findCountFolders(
     target,
     (dir) => fse.pathExistsSync(path.join(dir, COUNT_FILE)) || fse.pathExistsSync(path.join(dir, STEP_LOG_FILE)),
@@ -33,23 +35,32 @@ export function loadStepLog(target: string): LoadedLog {
   const logged = folders.filter((dir) => fse.pathExistsSync(path.join(dir, STEP_LOG_FILE)));
   if (logged.length === 0) throw new UsageError(`${target}: no step log (${STEP_LOG_FILE}) in ${describeFolders(target, folders)}`);
   const logs = logged
-    .map((dir) => ({ file: path.join(dir, STEP_LOG_FILE), entries: readLog(path.join(dir, STEP_LOG_FILE)) }))
+    .map((dir) => ({ file: path.join(dir, STEP_LOG_FILE), ...readLog(path.join(dir, STEP_LOG_FILE)) }))
     .sort((a, b) => firstPass(a.entries) - firstPass(b.entries));
   const entries = joinLogs(target, logs);
   if (entries.length === 0) throw new UsageError(`${target}: no finished step is logged in ${describeFolders(target, logged)}`);
-  return { path: target, files: logs.map((log) => log.file), entries, lock: lockOf(folders) };
+  const results = logs.flatMap((log) => log.results).sort((a, b) => a.pass - b.pass);
+  return { path: target, files: logs.map((log) => log.file), entries, results, lock: lockOf(folders) };
 }
 
 /** A file given by the user: refused without reading it whole unless it starts like a JSON line. */
-function readLogFile(file: string): StepLogEntry[] {
+function readLogFile(file: string): ReadLog {
   if (!startsWithBrace(file)) throw new UsageError(`${file}: not a gocount step log (it is not JSON lines)`);
-  const entries = readLog(file);
-  if (entries.length === 0) throw new UsageError(`${file}: not a gocount step log (no line of format ${STEP_LOG_FORMAT})`);
-  return entries;
+  const log = readLog(file);
+  if (log.entries.length === 0) throw new UsageError(`${file}: not a gocount step log (no line of format ${STEP_LOG_FORMAT})`);
+  return log;
 }
 
-/** A log's entries, refused when its lines are of different counts (which would pass for one). */
-function readLog(file: string): StepLogEntry[] {
+interface ReadLog {
+  readonly entries: StepLogEntry[];
+  readonly results: PassResultLine[];
+}
+
+/**
+ * A log's entries and result lines, refused when its steps are of different counts (which would
+ * pass for one); a result line of another count than its steps is passed over.
+ */
+function readLog(file: string): ReadLog {
   let text: string;
   try {
     text = fse.readFileSync(file, 'utf8');
@@ -59,7 +70,7 @@ function readLog(file: string): StepLogEntry[] {
   // stepLogEntries keeps one line a step, so each line is parsed alone to see every count's lines.
   const names = [...new Set(text.split('\n').flatMap((line) => stepLogEntries(line).map(countName)))];
   if (names.length > 1) throw new UsageError(`${file}: holds the steps of different counts (${names.join(', ')})`);
-  return stepLogEntries(text);
+  return { entries: stepLogEntries(text), results: parsePassResults(text).filter((result) => countName(result) === names[0]) };
 }
 
 /**
@@ -67,7 +78,7 @@ function readLog(file: string): StepLogEntry[] {
  * boards, or two logs of the same pass, are of different counts: which one is meant is for the user
  * to say, by naming its folder.
  */
-function joinLogs(target: string, logs: ReadonlyArray<{ file: string; entries: StepLogEntry[] }>): StepLogEntry[] {
+function joinLogs(target: string, logs: ReadonlyArray<{ file: string } & ReadLog>): StepLogEntry[] {
   const boards = new Map<string, string[]>();
   for (const log of logs) {
     for (const board of new Set(log.entries.map(countName))) boards.set(board, [...(boards.get(board) ?? []), path.dirname(log.file)]);
@@ -96,7 +107,7 @@ function firstPass(entries: readonly StepLogEntry[]): number {
 }
 
 /** What identifies a count in its log lines: board, and passes (a count of other moduli has others). */
-function countName(entry: StepLogEntry): string {
+function countName(entry: Pick<StepLogEntry, 'width' | 'columns' | 'passes'>): string {
   return `${entry.width}x${entry.columns}${entry.passes > 1 ? ` in ${entry.passes} passes` : ''}`;
 }
 

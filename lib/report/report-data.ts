@@ -1,10 +1,12 @@
 /**
- * What the report shows, worked out from a count's per-step log: its status, totals, and the time
- * left that the ETA model would have predicted after each finished step, replayed over the log.
+ * What the report shows, worked out from a count's per-step log: its status, totals, its result
+ * when finished, and the time left that the ETA model would have predicted after each finished
+ * step, replayed over the log.
  */
 
 import { EtaModel } from '../engine/eta.js';
-import type { StepLogEntry } from '../format/step-log.js';
+import type { PassResultLine, StepLogEntry } from '../format/step-log.js';
+import { joinResidues } from '../residues/crt.js';
 import { LoadedLog, loadStepLog } from './load-log.js';
 
 export type CountStatus = 'finished' | 'running' | 'stopped';
@@ -49,8 +51,14 @@ export interface ReportData {
   readonly totals: ReportTotals;
   readonly perPass: readonly ReportTotals[];
   readonly eta: readonly EtaPoint[];
-  /** For an unfinished count: the predicted seconds left after its last step, and when it would end. */
+  /**
+   * L(width, columns), for a finished count whose log ends each pass with its result line (logs
+   * written before those lines were have none).
+   */
+  readonly legal?: bigint;
+  /** For an unfinished count: the predicted seconds left after its last step. */
   readonly secondsLeft?: number;
+  /** For a running count: when it is expected to end (a stopped one ends only once it is run again). */
   readonly expectedEnd?: string;
 }
 
@@ -73,7 +81,7 @@ export function reportData(log: LoadedLog): ReportData {
   const eta = replayEta(entries, finished);
   const secondsLeft = finished ? undefined : eta[eta.length - 1].predicted;
   const expectedEnd =
-    secondsLeft === undefined || !Number.isFinite(secondsLeft)
+    status !== 'running' || secondsLeft === undefined || !Number.isFinite(secondsLeft)
       ? undefined
       : new Date(Date.parse(last.finishedAt) + secondsLeft * 1000).toISOString();
   return {
@@ -92,9 +100,21 @@ export function reportData(log: LoadedLog): ReportData {
     totals: totalsOf(entries),
     perPass: Array.from({ length: passes }, (_, p) => totalsOf(entries.filter((entry) => entry.pass === p + 1))),
     eta,
+    legal: finished ? joinPasses(log.results, passes) : undefined,
     secondsLeft,
     expectedEnd,
   };
+}
+
+/** The count from every pass's residues, by the CRT; undefined unless each of the passes has its line. */
+function joinPasses(results: readonly PassResultLine[], passes: number): bigint | undefined {
+  if (results.length !== passes || results.some((result, p) => result.pass !== p + 1)) return undefined;
+  const residues = results.flatMap((result) => result.moduli.map((modulus, i) => ({ modulus, residue: result.residues[i] })));
+  try {
+    return joinResidues(residues);
+  } catch {
+    return undefined; // moduli with a common factor: not a log the engine wrote
+  }
 }
 
 /**
@@ -103,8 +123,8 @@ export function reportData(log: LoadedLog): ReportData {
  */
 export function replayEta(entries: readonly StepLogEntry[], finished: boolean): EtaPoint[] {
   if (entries.length === 0) return [];
-  const { width, steps, passes } = entries[0];
-  const model = new EtaModel(width, steps, passes);
+  const { width, steps, passes, workers } = entries[0];
+  const model = new EtaModel(width, steps, passes, workers ?? 1);
   // Seconds after step i, summed from the end so the last is exactly 0.
   const after = new Array<number>(entries.length).fill(0);
   for (let i = entries.length - 2; i >= 0; i--) after[i] = after[i + 1] + entries[i + 1].seconds;

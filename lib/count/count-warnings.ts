@@ -1,0 +1,48 @@
+/**
+ * What a count warns of before it starts, from its options and setup alone: the count gives each
+ * as a note, and --plan lists the same ones, so the two cannot differ. A new warning is one more
+ * function in WARNINGS.
+ */
+
+import type { AvailableMemory } from '../engine/available-memory.js';
+import { availableMemory } from '../engine/available-memory.js';
+import os from 'node:os';
+import { type EngineOptions, type EngineSetup, largestStates } from '../engine/count.js';
+import { counted } from '../plural.js';
+import { formatBytes } from '../units.js';
+
+/** What a warning may look at: the count's options, what setUpEngine decided, and the machine (its memory and cores). */
+export interface WarningContext {
+  readonly options: Omit<EngineOptions, 'onProgress'>;
+  readonly setup: EngineSetup;
+  readonly available: AvailableMemory;
+  readonly cores: number;
+}
+
+/** A warning's message when it applies, else undefined. */
+type Warning = (context: WarningContext) => string | undefined;
+
+const WARNINGS: readonly Warning[] = [
+  ({ options, setup }) =>
+    options.workers !== undefined && setup.workers < options.workers
+      ? `this board holds at most ${largestStates(options.sweep)} states a step: counting with ${counted(setup.workers, 'worker')}, not ${options.workers}`
+      : undefined,
+  ({ setup, cores }) =>
+    setup.workers > cores
+      ? `${counted(setup.workers, 'worker')} on ${counted(cores, 'core')}: the workers take turns, so the count runs slower than with ${cores}`
+      : undefined,
+  ({ options, available }) =>
+    options.memory > available.bytes
+      ? `the memory budget, ${formatBytes(options.memory)}, is more than the ${formatBytes(available.bytes)} of ${available.source}: the count may swap or be killed`
+      : undefined,
+];
+
+/** The warnings of a count, in a fixed order. */
+export function countWarnings(
+  options: Omit<EngineOptions, 'onProgress'>,
+  setup: EngineSetup,
+  available: AvailableMemory = availableMemory(),
+): string[] {
+  const cores = os.availableParallelism();
+  return WARNINGS.map((warning) => warning({ options, setup, available, cores })).filter((message) => message !== undefined);
+}
