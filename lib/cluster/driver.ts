@@ -97,7 +97,7 @@ export class PartitionedPass {
     const finished = fresh ? undefined : this.scratch.readResult();
     if (finished) {
       note(`pass ${this.options.pass + 1} was finished before; its residues are in ${this.scratch.root}`);
-      return { perColumn: finished, reports: [] };
+      return { perColumn: finished, reports: [], finishedBefore: true };
     }
     const resumed = fresh ? undefined : findResumePoint(this.scratch, this.layout, note, true);
     if (!fresh && !resumed) this.scratch.recordLayout(this.layout, { ...this.scratch.recorded(), keep }); // starts afresh in the folder

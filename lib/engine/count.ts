@@ -167,7 +167,7 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
         ? new PartitionedPass({ ...common, ...partitioned, launcher: makeLauncher(partitioned.launcher), memory: options.memory })
         : new PassRunner({ ...common, plan: plans[pass] });
       const result = await runner.run();
-      log.passDone(pass, result.perColumn[sweep.columns - 1]);
+      if (!result.finishedBefore) log.passDone(pass, result.perColumn[sweep.columns - 1]);
       result.perColumn.forEach((residues, k) => perColumnResidues[k].push(...residues));
       reports.push(...result.reports);
     }

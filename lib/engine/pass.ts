@@ -47,6 +47,8 @@ export interface PassResult {
   /** perColumn[k − 1][r]: L(width, k) mod moduli[r], for k = 1 … columns. */
   readonly perColumn: number[][];
   readonly reports: StepReport[];
+  /** The pass was finished by an earlier run: its folder, kept, is left as it is. */
+  readonly finishedBefore?: boolean;
 }
 
 /**
@@ -77,7 +79,7 @@ export class PassRunner {
     const steps = width * columns;
     const start = this.openFolder(steps);
     try {
-      if ('finished' in start) return { perColumn: start.finished, reports: [] };
+      if ('finished' in start) return { perColumn: start.finished, reports: [], finishedBefore: true };
       return await this.runSteps(start, steps);
     } finally {
       start.lock.release();

@@ -62,8 +62,8 @@ export class StepLogger {
   }
 
   /**
-   * A finished pass: `residues` are the whole board's count modulo its moduli. A pass that was
-   * finished before, and so logged its result then, is not logged again.
+   * A pass finished in this run: `residues` are the whole board's count modulo its moduli. A pass
+   * whose result is in its log already (its last step run again after a crash) is not logged again.
    */
   passDone(pass: number, residues: number[]): void {
     const folder = this.folders[pass];
