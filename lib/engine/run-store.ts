@@ -96,8 +96,7 @@ export class RunStore {
     const open = (owner: number): RunWriter => {
       const file = path.join(stepDir, ownedRunPath(run, source, owner));
       fse.ensureDirSync(path.dirname(file));
-      this.ownerChunks[owner] ??= Buffer.allocUnsafe(OWNED_CHUNK_BYTES);
-      return (writers[owner] = new RunWriter(file, this.header(step, run), this.ownerChunks[owner]));
+      return (writers[owner] = new RunWriter(file, this.header(step, run), this.ownerChunk(owner)));
     };
     try {
       fill({
@@ -115,6 +114,20 @@ export class RunStore {
       writers.forEach((writer) => writer?.abort());
       throw diskError(error, stepDir);
     }
+  }
+
+  /**
+   * The write buffer of owner `owner`'s part of a run: a share of the merge's write buffer, which
+   * no merge uses while a step's runs are written, where the shares are larger than the plan's
+   * own buffer for each owner; else that one. Fewer, larger writes: 16 KiB writes cost a tenth of
+   * the write phase at 11×11 in 2 partitions.
+   */
+  private ownerChunk(owner: number): Buffer {
+    const { workers } = this.options;
+    const share = Math.floor(this.writeChunk.length / workers);
+    if (share > OWNED_CHUNK_BYTES) return this.writeChunk.subarray(owner * share, (owner + 1) * share);
+    this.ownerChunks[owner] ??= Buffer.allocUnsafe(OWNED_CHUNK_BYTES);
+    return this.ownerChunks[owner];
   }
 
   /** While there are more runs than --fan-in, merges groups of them into fewer, larger runs. */
