@@ -57,7 +57,11 @@ export async function serveTask(options: ServeOptions): Promise<ServeOutcome> {
   try {
     for (let step = latestCompleteStep(task); step < task.steps; step++) {
       status.write(step, undefined, 0, true);
-      const stop = await waitForManifest(task, step, overOrGone);
+      // Its status stays fresh while it waits: the task is alive.
+      const stop = await waitForManifest(task, step, () => {
+        status.write(step, undefined, 0, false);
+        return overOrGone();
+      });
       if (stop !== undefined) return { stepsRun, reason: stop };
       if (task.isComplete(step + 1)) continue; // committed without this process: it was started late
       for (const part of parts) {
@@ -70,6 +74,7 @@ export async function serveTask(options: ServeOptions): Promise<ServeOutcome> {
     status.write(task.steps, undefined, 0, true);
     return { stepsRun, reason: 'the last step is done' };
   } finally {
+    status.close();
     await task.close();
   }
 }
