@@ -1,6 +1,7 @@
 /**
  * A task process of a partitioned count, in this process: it needs a driver, waits for the next
- * step's manifest showing that it waits, and stops when its driver's lock is gone or goes stale.
+ * step's manifest showing that it waits (a status it keeps fresh), and stops when its driver's
+ * lock is gone or goes stale.
  */
 import test from 'ava';
 import { readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
@@ -49,7 +50,13 @@ test('a task process needs its driver, waits for the next step, and stops when t
   const status = taskStatusPath(path.join(count, 'logs'), [1]);
   for (let waited = 0; readTaskStatus(status)?.step !== 8 && waited < 10_000; waited += 10)
     await new Promise((resolve) => setTimeout(resolve, 10));
-  t.like(readTaskStatus(status), { parts: [1], pid: process.pid, step: 8, part: undefined, states: 0 });
+  const waiting = readTaskStatus(status)!;
+  t.like(waiting, { parts: [1], pid: process.pid, step: 8, part: undefined, states: 0 });
+  // It shows it is alive while it waits: the status is rewritten once a second.
+  for (let waited = 0; readTaskStatus(status)?.at === waiting.at && waited < 3000; waited += 10)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  t.like(readTaskStatus(status), { step: 8, part: undefined });
+  t.true(readTaskStatus(status)!.at > waiting.at);
   lock.release();
   t.deepEqual(await within(serving), { stepsRun: 1, reason: 'the driver is gone: its lock is gone' });
   t.deepEqual(lines, ['task 1 of step 7 was done already']);
