@@ -4,7 +4,9 @@
  * lock is gone or goes stale.
  */
 import test from 'ava';
-import { readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { boardOf, sweepOf } from '../lib/board/shape.js';
 import { beatWhileRunning } from '../lib/cluster/driver-presence.js';
@@ -17,7 +19,7 @@ import { GocountError } from '../lib/errors.js';
 import { LOCK_FILE, MANIFEST_FILE, RESULT_FILE, stepFolderName } from '../lib/format/count-folder.js';
 import { tempScratch } from './support/scratch.js';
 
-test('a task process needs its driver, waits for the next step, and stops when the lock is gone or not refreshed', async (t) => {
+test('a task process needs its driver, waits for the next step, and stops when the lock is gone, not refreshed, or its process dead', async (t) => {
   const scratchDir = tempScratch(t);
   await countWithEngine({
     sweep: sweepOf(boardOf(3, 3), false),
@@ -63,15 +65,22 @@ test('a task process needs its driver, waits for the next step, and stops when t
 
   // A lock left by a driver that stopped on another node: its time is not refreshed.
   const stale = CountLock.take(count, () => {});
-  t.teardown(() => stale.release());
   const hourAgo = new Date(Date.now() - 3600_000);
   utimesSync(path.join(count, LOCK_FILE), hourAgo, hourAgo);
   const outcome = await within(serveTask({ ...task, driverSilenceMs: 60_000 }));
   t.regex(outcome.reason, /^the driver is gone: it has not refreshed its lock for 36\d\d s$/);
+  stale.release();
+  // The lock of a driver of this host that has stopped.
+  const dead = spawnSync('true').pid;
+  writeFileSync(path.join(count, LOCK_FILE), JSON.stringify({ pid: dead, host: os.hostname(), started: new Date().toISOString() }));
+  t.is((await within(serveTask(task))).reason, `the driver is gone: its process ${dead} on this host has stopped`);
+  rmSync(path.join(count, LOCK_FILE));
   // A driver that runs refreshes it.
+  const beating = CountLock.take(count, () => {});
   const stopBeating = beatWhileRunning(count);
   stopBeating();
   t.true(Date.now() - statSync(path.join(count, LOCK_FILE)).mtimeMs < 60_000);
+  beating.release();
 });
 
 /** `promise`, or a rejection after 10 s: a task that never stops fails the test rather than hangs it. */

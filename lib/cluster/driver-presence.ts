@@ -3,13 +3,14 @@
  * lock (engine/count-lock.ts) and refreshes the lock file's time while its tasks run; a task that
  * waits for the next step stops when the lock is gone, another driver holds it, or it has not been
  * refreshed for DRIVER_SILENCE_MS: a driver killed on another node leaves its lock behind, and its
- * tasks on a cluster would otherwise wait until their time limit.
+ * tasks on a cluster would otherwise wait until their time limit. A driver of the task's own
+ * host that has stopped is seen at once.
  */
 
 import { statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { LOCK_FILE } from '../format/count-folder.js';
-import { LockHolder, readLockHolder } from '../engine/count-lock.js';
+import { isStale, LockHolder, readLockHolder } from '../engine/count-lock.js';
 
 /** How often a driver refreshes its lock's time. */
 export const DRIVER_BEAT_MS = 30_000;
@@ -63,6 +64,7 @@ export class DriverWatch {
     if (!holder || !mine) this.reason = 'its lock is gone';
     else if (holder.pid !== mine.pid || holder.host !== mine.host || holder.started !== mine.started)
       this.reason = `another driver holds the count now (process ${holder.pid} on ${holder.host})`;
+    else if (isStale(holder)) this.reason = `its process ${holder.pid} on this host has stopped`;
     else {
       const quiet = now - lockTime(this.dir);
       if (quiet > this.silenceMs) this.reason = `it has not refreshed its lock for ${Math.round(quiet / 1000)} s`;
