@@ -206,6 +206,15 @@ test('a partitioned count resumes with its partitions and workers, given or not,
   t.is(resumed.stdout, '12675\n');
 });
 
+test('the local launcher deals the parts out in turn to at most cores / workers processes', (t) => {
+  t.deepEqual(unitsOf(5, 2), [
+    [0, 2, 4],
+    [1, 3],
+  ]);
+  t.deepEqual(unitsOf(2, 16), [[0], [1]]);
+  t.deepEqual(unitsOf(3, 0), [[0, 1, 2]]);
+});
+
 test('partition options are checked: range, launcher, and retries only with partitions', async (t) => {
   for (const [args, message] of [
     [['--partitions', '0'], /--partitions 0: must be an integer from 1 to 64/],
