@@ -3,12 +3,14 @@
  * `npm run bench`: counts 9×9 and 11×11 (and 13×13 at --memory 512M with --with-13) with the built
  * command, each in a child process, once per worker count, and prints wall, user and system time,
  * states expanded per second, the cost model (ns per state in each phase), peak RSS, redundancy,
- * bytes written, the load average, and whether the count matches the paper's Table 3. A benchmark,
- * not a test: it exits non-zero only when a count is wrong or fails.
+ * bytes written, the load average, and whether the count matches the paper's Table 3. Without
+ * --boards it also counts 11×11 in one process of 2 workers at --memory 256M and in 2 partitions
+ * at --memory 128M each (issue 53's comparison), and prints their ratios. A benchmark, not a test:
+ * it exits non-zero only when a count is wrong or fails.
  */
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,6 +56,9 @@ const args = yargs(hideBin(process.argv))
   .help()
   .parseSync();
 
+/** The kernel's clock ticks per second (getconf CLK_TCK), for /proc's times. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
 const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.js');
 
 /** The rules each board is solved under: both cycle rules, and cycle-draw also as the paper scores. */
@@ -84,9 +89,20 @@ if (args.solve !== undefined) {
 }
 
 const boards = args.boards ? args.boards.split(',') : ['9x9', '11x11'];
-const runs: Array<{ board: string; memory?: string }> = boards.map((board) => ({ board, memory: args.memory }));
-if (args['with-13']) runs.push({ board: '13x13', memory: args.memory ?? '512M' });
 const workerCounts = [...new Set(args.workers.split(',').map(Number))];
+interface BenchRun {
+  readonly board: string;
+  readonly memory?: string;
+  readonly workers: number;
+  /** A partitioned count through the local launcher, with --memory per task. */
+  readonly partitions?: number;
+}
+const runs: BenchRun[] = boards.flatMap((board) => workerCounts.map((workers) => ({ board, memory: args.memory, workers })));
+if (args['with-13']) runs.push(...workerCounts.map((workers) => ({ board: '13x13', memory: args.memory ?? '512M', workers })));
+/** Issue 53's goal: 2 partitions within 1.25× the phase ns per state and 1.5× the wall time of one process, at the same memory per worker. */
+const ONE_PROCESS: BenchRun = { board: '11x11', memory: '256M', workers: 2 };
+const PARTITIONED: BenchRun = { board: '11x11', memory: '128M', workers: 1, partitions: 2 };
+if (!args.boards) runs.push(ONE_PROCESS, PARTITIONED);
 
 console.log(
   `gocount bench on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, ${formatBytes(os.totalmem())}, node ${process.version}`,
@@ -110,54 +126,85 @@ const widths = [7, 7, 7, 8, 8, 7, 9, 9, 9, 10, 10, 14, 6];
 const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' ');
 const costLines: string[] = [];
 console.log(line(head));
-for (const { board, memory } of runs) {
-  for (const workers of workerCounts) {
-    const scratch = args.scratch ?? mkdtempSync(path.join(os.tmpdir(), 'gocount-bench-'));
-    const flags = [board, '--stats', '--json', '--quiet', '--scratch', scratch, '--workers', String(workers)];
-    if (memory) flags.push('--memory', memory);
-    if (args['residues-per-pass']) flags.push('--residues-per-pass', String(args['residues-per-pass']));
-    const loadBefore = os.loadavg()[0];
-    const started = performance.now();
-    const child = spawnSync(process.execPath, [cli, ...flags], { encoding: 'utf8', maxBuffer: 1 << 28 });
-    const wall = (performance.now() - started) / 1000;
-    const load = `${loadBefore.toFixed(2)}→${os.loadavg()[0].toFixed(2)}`;
-    if (!args.scratch) rmSync(scratch, { recursive: true, force: true });
-    if (child.status !== 0) {
-      console.log(`${board.padEnd(7)} failed (exit ${child.status}): ${child.stderr.trim().split('\n').pop()}`);
-      process.exitCode = 1;
-      continue;
-    }
-    const out = JSON.parse(child.stdout) as { legal: string; stats: CountStats };
-    const { stats } = out;
-    const exact = TABLE_3[board] === undefined ? 'n/a' : TABLE_3[board] === out.legal ? 'yes' : 'NO';
-    if (exact === 'NO') process.exitCode = 1;
-    console.log(
-      line([
-        board,
-        memory ?? 'default',
-        String(workers),
-        formatDuration(wall),
-        formatDuration(stats.userSeconds),
-        formatDuration(stats.systemSeconds),
-        formatCount(stats.statesPerSecond),
-        formatCount(stats.statesExpanded),
-        formatBytes(stats.peakRss),
-        stats.redundancy.toFixed(3),
-        formatBytes(stats.bytesWritten),
-        load,
-        exact,
-      ]),
-    );
-    costLines.push(
-      `${board.padEnd(7)} ${String(workers).padStart(7)} ${PHASES.map((phase) => String(stats.nsPerState[phase]).padStart(9)).join(' ')}`,
-    );
+const measured = new Map<BenchRun, { wall: number; cpu: number; ns: number }>();
+for (const run of runs) {
+  const { board, memory, workers, partitions } = run;
+  const scratch = args.scratch ?? mkdtempSync(path.join(os.tmpdir(), 'gocount-bench-'));
+  const flags = [board, '--stats', '--json', '--quiet', '--scratch', scratch, '--workers', String(workers)];
+  if (memory) flags.push('--memory', memory);
+  if (partitions) flags.push('--partitions', String(partitions), '--launcher', 'local');
+  if (args['residues-per-pass']) flags.push('--residues-per-pass', String(args['residues-per-pass']));
+  const loadBefore = os.loadavg()[0];
+  const childrenBefore = childrenCpu();
+  const started = performance.now();
+  const child = spawnSync(process.execPath, [cli, ...flags], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const wall = (performance.now() - started) / 1000;
+  const childrenAfter = childrenCpu();
+  const load = `${loadBefore.toFixed(2)}→${os.loadavg()[0].toFixed(2)}`;
+  if (!args.scratch) rmSync(scratch, { recursive: true, force: true });
+  const label = partitions ? `${partitions}×${workers}` : String(workers);
+  if (child.status !== 0) {
+    console.log(`${board.padEnd(7)} failed (exit ${child.status}): ${child.stderr.trim().split('\n').pop()}`);
+    process.exitCode = 1;
+    continue;
   }
+  const out = JSON.parse(child.stdout) as { legal: string; stats: CountStats };
+  const { stats } = out;
+  const exact = TABLE_3[board] === undefined ? 'n/a' : TABLE_3[board] === out.legal ? 'yes' : 'NO';
+  if (exact === 'NO') process.exitCode = 1;
+  // A partitioned count's tasks are the driver's children: their time is in /proc's children's
+  // times, which the count's own figures (the driver's) leave out.
+  const user = childrenAfter && childrenBefore ? childrenAfter.user - childrenBefore.user : stats.userSeconds;
+  const system = childrenAfter && childrenBefore ? childrenAfter.system - childrenBefore.system : stats.systemSeconds;
+  measured.set(run, { wall, cpu: user + system, ns: PHASES.reduce((ns, phase) => ns + stats.nsPerState[phase], 0) });
+  console.log(
+    line([
+      board,
+      memory ?? 'default',
+      label,
+      formatDuration(wall),
+      formatDuration(user),
+      formatDuration(system),
+      formatCount(stats.statesPerSecond),
+      formatCount(stats.statesExpanded),
+      formatBytes(stats.peakRss),
+      stats.redundancy.toFixed(3),
+      formatBytes(stats.bytesWritten),
+      load,
+      exact,
+    ]),
+  );
+  costLines.push(`${board.padEnd(7)} ${label.padStart(7)} ${PHASES.map((phase) => String(stats.nsPerState[phase]).padStart(9)).join(' ')}`);
 }
 console.log(
   '\ncost model, thread ns per expanded state (summed over workers)\n' +
     `${'board'.padEnd(7)} ${'workers'.padStart(7)} ${PHASES.map((phase) => phase.padStart(9)).join(' ')}`,
 );
 for (const cost of costLines) console.log(cost);
+if (runs.some((run) => run.partitions))
+  console.log("\nworkers P×W: P partitions of W workers; user and system include the tasks, peak RSS is the driver's");
+const one = measured.get(ONE_PROCESS);
+const split = measured.get(PARTITIONED);
+if (one && split)
+  console.log(
+    `\n11x11 in 2 partitions of 128M against one process of 2 workers at 256M: phase ns per state ${(split.ns / one.ns).toFixed(2)}× ` +
+      `(goal 1.25×), wall ${(split.wall / one.wall).toFixed(2)}× (goal 1.5×), CPU ${(split.cpu / one.cpu).toFixed(2)}×`,
+  );
+
+/**
+ * User and system seconds of this process's ended and waited-for children and theirs, from
+ * /proc/self/stat (Linux), or undefined elsewhere.
+ */
+function childrenCpu(): { user: number; system: number } | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // After the parenthesised command name: cutime and cstime are fields 16 and 17, in clock ticks.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(fields[13]) / CLOCK_TICKS, system: Number(fields[14]) / CLOCK_TICKS };
+  } catch {
+    return undefined;
+  }
+}
 
 /** `--solve`: each board under both rules in a child process; exits non-zero on a value that differs or a failure. */
 function benchSolve(boards: string[], emptyBoardOnly: boolean): void {

@@ -103,7 +103,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
         type: 'string',
         choices: LAUNCHERS,
         describe:
-          'how partition tasks run: local (child processes, as many at once as cores) or slurm (one job array per step) (default: local)',
+          'how partition tasks run, each a process that serves every step: local (child processes, as many as cores) or slurm (one job array per pass) (default: local)',
       })
       .option('retries', {
         ...numberOption('retries'),

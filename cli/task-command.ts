@@ -1,20 +1,23 @@
-/** `gocount task DIR --step S --part J`: one partition task of a partitioned count, as its driver launches it. */
+/**
+ * `gocount task DIR --part J`: a task process of a partitioned count, as its launcher starts it,
+ * serving its parts for every step; with `--step S`, one step, by hand.
+ */
 
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
 import { stopWithDriver } from '../lib/cluster/launcher.js';
 import { runTask } from '../lib/cluster/task.js';
+import { outcomeLine, serveTask } from '../lib/cluster/task-loop.js';
 import { DEFAULT_FAN_IN } from '../lib/count/count-options.js';
 import { defaultMemoryBudget } from '../lib/engine/budget.js';
-import { InvalidOptionError } from '../lib/errors.js';
+import { InvalidOptionError, UsageError } from '../lib/errors.js';
 import { parseSize } from '../lib/units.js';
-import { counted } from '../lib/plural.js';
 import os from 'node:os';
 
 interface TaskArgs {
   dir: string;
-  step: number;
-  part: number;
+  step?: number;
+  part: number[];
   memory?: string;
   'fan-in': number;
 }
@@ -22,12 +25,17 @@ interface TaskArgs {
 export const taskCommand: CommandModule<object, TaskArgs> = {
   command: 'task <dir>',
   describe:
-    "run one partition task of a partitioned count (the driver launches these): expand step S's states of partition J into step S + 1",
+    'run a task process of a partitioned count (the driver launches these): expand the states of partition J step after step, as the driver commits each step; with --step S, only step S',
   builder: (y) =>
     y
       .positional('dir', { type: 'string', demandOption: true, describe: 'the count folder, the one holding count.json' })
-      .option('step', { ...numberOption('step'), demandOption: true, describe: 'the step whose states the task expands' })
-      .option('part', { ...numberOption('part'), demandOption: true, describe: 'the partition, from 0' })
+      .option('step', { ...numberOption('step'), describe: 'only this step, then exit (default: every step, as the driver commits it)' })
+      .option('part', {
+        type: 'string',
+        demandOption: true,
+        coerce: partList,
+        describe: 'the partition, from 0; several, comma-separated, take turns in each step',
+      })
       .option('memory', { type: 'string', describe: "the task's memory budget, like 2G (default: half the free memory)" })
       .option('fan-in', { ...numberOption('fan-in'), default: DEFAULT_FAN_IN, describe: 'the most run files one merge opens' }),
   handler: async (args) => {
@@ -35,10 +43,21 @@ export const taskCommand: CommandModule<object, TaskArgs> = {
     if (!Number.isInteger(fanIn) || fanIn < 2) throw new InvalidOptionError('fanIn', fanIn, 'must be an integer of at least 2');
     stopWithDriver();
     const memory = args.memory === undefined ? defaultMemoryBudget(os.freemem()) : parseSize(args.memory, 'memory');
-    const { alreadyDone, marker } = await runTask({ countDir: args.dir, step: args.step, part: args.part, memory, fanIn });
-    const what = alreadyDone
-      ? 'was done already'
-      : `done: ${counted(marker.statesIn, 'state')} expanded, ${counted(marker.runs.length, 'run')} written`;
-    process.stdout.write(`task ${args.part} of step ${args.step} ${what}\n`);
+    const say = (line: string) => process.stdout.write(`${line}\n`);
+    if (args.step === undefined) {
+      const { reason } = await serveTask({ countDir: args.dir, parts: args.part, memory, fanIn, onLine: say });
+      say(`task ${args.part.join(', ')}: stopped, ${reason}`);
+      return;
+    }
+    for (const part of args.part)
+      say(outcomeLine(part, args.step, await runTask({ countDir: args.dir, step: args.step, part, memory, fanIn })));
   },
 };
+
+/** `--part 3` or `--part 1,3`: whole numbers, comma-separated, each once. */
+function partList(given: unknown): number[] {
+  const text = String(Array.isArray(given) ? given.at(-1) : given);
+  if (!/^\d+(,\d+)*$/.test(text))
+    throw new UsageError(`--part ${text}: not a partition number, nor numbers separated by commas`, 'GOCOUNT_INVALID_OPTION');
+  return [...new Set(text.split(',').map(Number))];
+}

@@ -1,8 +1,10 @@
 import test from 'ava';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { boardOf, sweepOf } from '../lib/board/shape.js';
 import { countInMemory, countInMemoryByColumn } from '../lib/count/in-memory.js';
+import { unitsOf } from '../lib/cluster/local-launcher.js';
 import { countWithEngine, EngineOptions } from '../lib/engine/count.js';
 import { ignoreProgress } from '../lib/engine/progress.js';
 import { COUNT_FILE, RESULT_FILE, RUN_SUFFIX, stepFolderName, taskMarkerName } from '../lib/format/count-folder.js';
@@ -96,17 +98,18 @@ test('without retries a killed task stops the count with one line; the same comm
   const scratch = tempScratch(t);
   const flag = path.join(scratch, 'killed');
   const args = ['3x3', '--partitions', '4', '--scratch', path.join(scratch, 's'), '--memory', '8M', '--retries', '0', '--quiet'];
-  const failed = await runCli(args, { env: { GOCOUNT_KILL_TASK: `5:1:${flag}` } });
+  // Task 3 is last in its process also where fewer cores make parts 1 and 3 share one.
+  const failed = await runCli(args, { env: { GOCOUNT_KILL_TASK: `5:3:${flag}` } });
   t.is(failed.status, 1);
   t.regex(
     failed.stderr,
-    /^gocount: step 6: task 1 did not finish after 0 retries; their output is in .*logs, and the same command resumes with the tasks still missing\n$/,
+    /^gocount: step 6: task 3 did not finish after 0 retries; their output is in .*logs, and the same command resumes with the tasks still missing\n$/,
   );
   const count = countFolder(path.join(scratch, 's'), '3x3');
-  // The other tasks of step 5 finished: their markers stay, and only task 1 runs again.
+  // The other tasks of step 5 finished: their markers stay, and only task 3 runs again.
   t.deepEqual(
     readdirSync(path.join(count, stepFolderName(6))).filter((name) => name.startsWith('done-')),
-    [0, 2, 3].map(taskMarkerName),
+    [0, 1, 2].map(taskMarkerName),
   );
   const resumed = await runCli(args.filter((arg) => arg !== '--quiet'));
   t.is(resumed.status, 0, resumed.stderr);
@@ -120,6 +123,19 @@ test('verify checks a partitioned count folder, and catches a flipped byte in a 
   t.is(run.status, 0, run.stderr);
   t.is(run.stdout, '12675\n');
   const count = countFolder(scratch, '3x3');
+  // Each task process served its parts for all 9 steps: one log per process, not per step and part.
+  const units = unitsOf(2, Math.floor(os.availableParallelism() / 2));
+  t.deepEqual(
+    readdirSync(path.join(count, 'logs'))
+      .filter((name) => name.endsWith('.log'))
+      .sort(),
+    units.map((parts) => `task-${parts.join(',')}.log`).sort(),
+  );
+  for (const parts of units) {
+    const log = readFileSync(path.join(count, 'logs', `task-${parts.join(',')}.log`), 'utf8');
+    const done = [...log.matchAll(/^task (\d+) of step (\d+) done: /gm)].map(([, part, step]) => `${step}:${part}`);
+    t.deepEqual(done, Array.from({ length: 9 }, (_, step) => parts.map((part) => `${step}:${part}`)).flat(), log);
+  }
   const clean = await runCli(['verify', scratch]);
   t.is(clean.status, 0, clean.stdout);
   t.regex(clean.stdout, /^checked 1 count, 10 steps, \d+ run files, \d+ records: no problems\n$/);
@@ -171,6 +187,9 @@ test('a partitioned count resumes with its partitions and workers, given or not,
   t.is(notThere.status, 2);
   t.regex(notThere.stderr, /^gocount: .* is not a count folder: it has no readable count\.json\n$/);
   t.regex((await runCli(['task', count, '--step', '3', '--part', '2'])).stderr, /^gocount: part 2: this count has partitions 0 to 1\n$/);
+  const notParts = await runCli(['task', count, '--part', '1,x']);
+  t.is(notParts.status, 2);
+  t.is(notParts.stderr, 'gocount: --part 1,x: not a partition number, nor numbers separated by commas\n');
 
   const result = path.join(count, RESULT_FILE);
   writeFileSync(result, '{}');
@@ -185,6 +204,15 @@ test('a partitioned count resumes with its partitions and workers, given or not,
   const resumed = await runCli([...base, '--partitions', '2']);
   t.is(resumed.status, 0, resumed.stderr);
   t.is(resumed.stdout, '12675\n');
+});
+
+test('the local launcher deals the parts out in turn to at most cores / workers processes', (t) => {
+  t.deepEqual(unitsOf(5, 2), [
+    [0, 2, 4],
+    [1, 3],
+  ]);
+  t.deepEqual(unitsOf(2, 16), [[0], [1]]);
+  t.deepEqual(unitsOf(3, 0), [[0, 1, 2]]);
 });
 
 test('partition options are checked: range, launcher, and retries only with partitions', async (t) => {

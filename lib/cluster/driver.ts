@@ -1,12 +1,13 @@
 /**
  * A pass of a partitioned count (`--partitions P`): the driver. Each step is one round of map
  * (expand), shuffle (route each successor to the worker that owns it) and reduce (combine equal
- * states), run as P tasks (lib/cluster/task.ts) through a launcher. For each step the driver
- * launches the tasks whose done-markers are missing, launches the still missing ones again up to
- * --retries times, checks the conservation law over the whole step from the markers
- * (3 × mass in = mass out + dropped), writes the step's manifest, and only then deletes the step
- * before. Run again, it resumes from the latest complete step, keeping the tasks already done in
- * the step after it.
+ * states), run by P tasks (lib/cluster/task.ts). The launcher starts the pass's task processes
+ * once; each serves its parts step after step (task-loop.ts). For each step the driver waits for
+ * the done-markers, launches again, up to --retries times, a process that ended with a marker of
+ * the step missing, checks the conservation law over the whole step from the markers
+ * (3 × mass in = mass out + dropped), writes the step's manifest, which sets the tasks on the next
+ * step, and only then deletes the step before. Run again, it resumes from the latest complete
+ * step, keeping the tasks already done in the step after it.
  */
 
 import path from 'node:path';
@@ -27,8 +28,11 @@ import { CountLayout, diskError, FolderRecord, ScratchFolder } from '../engine/s
 import { columnSum, writeStepManifest } from '../engine/step-record.js';
 import { localWorker } from '../engine/worker-handle.js';
 import { isLegalFinal } from '../state/border.js';
-import type { Launcher } from './launcher.js';
+import { beatWhileRunning } from './driver-presence.js';
+import type { Launcher, TaskFleet } from './launcher.js';
 import { taskMarkerPath } from './task.js';
+import { readTaskStatus, taskStatusPath } from './task-status.js';
+import { waitFor } from './wait-for-files.js';
 import { counted, plural } from '../plural.js';
 
 export interface PartitionedPassOptions {
@@ -61,7 +65,7 @@ export const MAX_PARTITIONS = 64;
 /** The most workers of all partitions together: a step then holds at most 256² files a round of runs. */
 export const MAX_PARTITIONED_WORKERS = 256;
 
-/** How often the driver looks for new done-markers while a step's tasks run, for progress. */
+/** How often the driver reports the states expanded while a step's tasks run. */
 const PROGRESS_POLL_MS = 1000;
 
 export class PartitionedPass {
@@ -115,18 +119,28 @@ export class PartitionedPass {
     let manifest = resumed ?? (await this.writeFirstStep());
     const perColumn = manifest.columnSums.map((sums) => [...sums]);
     const reports: StepReport[] = [];
-    for (let step = manifest.step; step < steps; step++) {
-      if (signal?.aborted) throw new AbortedError(stoppedMessage(step + 1, steps, step, this.scratch.root));
-      onProgress({ type: 'step-start', step: step + 1 });
-      const started = performance.now();
-      const markers = await this.runTasks(step);
-      const next = this.commitStep(manifest, markers, perColumn);
-      if (keep) fse.removeSync(path.join(this.scratch.stepDir(step), MERGE_FOLDER));
-      else this.scratch.removeStep(step);
-      const report = this.report(manifest, next, markers, (performance.now() - started) / 1000);
-      onProgress({ type: 'step-end', report });
-      reports.push(report);
-      manifest = next;
+    // The task processes start at the first step and serve every step after it; the lock's time
+    // tells those on other nodes that the driver is still there.
+    let fleet: TaskFleet | undefined;
+    const stopBeating = beatWhileRunning(this.scratch.root);
+    try {
+      for (let step = manifest.step; step < steps; step++) {
+        if (signal?.aborted) throw new AbortedError(stoppedMessage(step + 1, steps, step, this.scratch.root));
+        onProgress({ type: 'step-start', step: step + 1 });
+        const started = performance.now();
+        fleet ??= this.startTasks();
+        const markers = await this.awaitStep(step, fleet);
+        const next = this.commitStep(manifest, markers, perColumn);
+        if (keep) fse.removeSync(path.join(this.scratch.stepDir(step), MERGE_FOLDER));
+        else this.scratch.removeStep(step);
+        const report = this.report(manifest, next, markers, (performance.now() - started) / 1000);
+        onProgress({ type: 'step-end', report });
+        reports.push(report);
+        manifest = next;
+      }
+    } finally {
+      stopBeating();
+      await fleet?.stop();
     }
     perColumn.push(columnSum(this.options.moduli, steps, [this.legalSum(manifest)]));
     try {
@@ -136,6 +150,19 @@ export class PartitionedPass {
     }
     if (!keep) for (const step of this.scratch.steps()) this.scratch.removeStep(step);
     return { perColumn, reports };
+  }
+
+  private startTasks(): TaskFleet {
+    const { launcher, memory, fanIn, workers, partitions, onProgress } = this.options;
+    return launcher.start({
+      countDir: this.scratch.root,
+      partitions,
+      memory,
+      fanIn,
+      workers,
+      logDir: this.logDir(),
+      note: (message) => onProgress({ type: 'note', message }),
+    });
   }
 
   /** Step 0, the all-edge state, as a run for the worker that owns it. */
@@ -159,37 +186,58 @@ export class PartitionedPass {
     }
   }
 
-  /** Launches the step's missing tasks, and again while some are missing, up to --retries times. */
-  private async runTasks(step: number): Promise<TaskMarker[]> {
-    const { partitions, workers } = this.layout;
-    const { launcher, retries, memory, fanIn, onProgress } = this.options;
-    const parts = Array.from({ length: partitions }, (_, part) => part);
-    const markerOf = (part: number) => this.wholeMarker(step, part);
-    const logDir = path.join(this.scratch.root, 'logs');
-    let missing = parts.filter((part) => !markerOf(part));
-    const poll = setInterval(() => {
-      const states = parts.reduce((n, part) => n + (markerOf(part)?.statesIn ?? 0), 0);
-      onProgress({ type: 'advance', states });
-    }, PROGRESS_POLL_MS);
-    try {
-      for (let attempt = 0; missing.length > 0 && attempt <= retries; attempt++) {
-        if (attempt > 0) {
-          const which = missing.join(', ');
-          onProgress({
-            type: 'note',
-            message: `step ${step + 1}: ${plural(missing.length, 'task')} ${which} did not finish; launching again (retry ${attempt} of ${retries})`,
-          });
-        }
-        await launcher.run({ countDir: this.scratch.root, step, parts: missing, memory, fanIn, workers, logDir });
-        missing = parts.filter((part) => !markerOf(part));
-        // Ctrl-C reaches the local tasks too: their step is not retried but left for the resume.
-        if (missing.length > 0 && this.options.signal?.aborted)
-          throw new AbortedError(stoppedMessage(step + 1, this.options.width * this.options.columns, step, this.scratch.root));
+  /**
+   * Waits for every done-marker of the step after `step`, launching again, up to --retries times,
+   * the process of a part whose marker is missing when that process has ended. A part out of
+   * retries stops the count once the other processes have finished their parts of the step.
+   */
+  private async awaitStep(step: number, fleet: TaskFleet): Promise<TaskMarker[]> {
+    const { partitions } = this.layout;
+    const { retries, onProgress, signal } = this.options;
+    const logDir = this.logDir();
+    const next = this.scratch.stepDir(step + 1);
+    fse.ensureDirSync(next); // watched for the markers
+    const markers = new Array<TaskMarker | undefined>(partitions);
+    let have = 0;
+    const relaunches = fleet.units.map(() => 0);
+    const failed = new Set<number>();
+    let reportedAt = performance.now();
+    const check = (): 'done' | 'stopped' | 'failed' | undefined => {
+      for (let part = 0; part < partitions; part++) {
+        if (markers[part] !== undefined) continue;
+        markers[part] = this.wholeMarker(step, part);
+        if (markers[part] !== undefined) have++;
       }
-    } finally {
-      clearInterval(poll);
-    }
-    if (missing.length > 0) {
+      if (have === partitions) return 'done';
+      // Ctrl-C reaches the local tasks too: their step is not retried but left for the resume.
+      if (signal?.aborted) return 'stopped';
+      for (const unit of fleet.ended()) {
+        const missing = fleet.units[unit].filter((part) => markers[part] === undefined);
+        if (failed.has(unit) || missing.length === 0) continue; // one whose parts are done is launched at the next step
+        if (relaunches[unit] === retries) {
+          failed.add(unit);
+          continue;
+        }
+        relaunches[unit]++;
+        onProgress({
+          type: 'note',
+          message: `step ${step + 1}: ${plural(missing.length, 'task')} ${missing.join(', ')} did not finish; launching again (retry ${relaunches[unit]} of ${retries})`,
+        });
+        fleet.relaunch(unit);
+      }
+      if (failed.size > 0 && fleet.units.every((parts, unit) => failed.has(unit) || parts.every((part) => markers[part] !== undefined)))
+        return 'failed';
+      if (performance.now() - reportedAt >= PROGRESS_POLL_MS) {
+        reportedAt = performance.now();
+        onProgress({ type: 'advance', states: this.statesSoFar(step, markers, fleet) });
+      }
+      return undefined;
+    };
+    const outcome = await waitFor(check, { watch: next, signal, wakeOn: (wake) => fleet.onEnd(wake) });
+    if (outcome === 'stopped')
+      throw new AbortedError(stoppedMessage(step + 1, this.options.width * this.options.columns, step, this.scratch.root));
+    if (outcome === 'failed') {
+      const missing = [...failed].flatMap((unit) => fleet.units[unit].filter((part) => markers[part] === undefined)).sort((a, b) => a - b);
       throw new GocountError(
         `step ${step + 1}: ${plural(missing.length, 'task')} ${missing.join(', ')} did not finish after ${counted(retries, 'retry', 'retries')}; ` +
           `their output is in ${logDir}, and the same command resumes with the tasks still missing`,
@@ -197,7 +245,21 @@ export class PartitionedPass {
         'GOCOUNT_TASKS_FAILED',
       );
     }
-    return parts.map((part) => markerOf(part)!);
+    return markers as TaskMarker[];
+  }
+
+  /** States expanded so far in the step: those of the parts done, and those the processes say they are at. */
+  private statesSoFar(step: number, markers: Array<TaskMarker | undefined>, fleet: TaskFleet): number {
+    let states = markers.reduce((n, marker) => n + (marker?.statesIn ?? 0), 0);
+    for (const parts of fleet.units) {
+      const status = readTaskStatus(taskStatusPath(this.logDir(), parts));
+      if (status?.step === step && status.part !== undefined && markers[status.part] === undefined) states += status.states;
+    }
+    return states;
+  }
+
+  private logDir(): string {
+    return path.join(this.scratch.root, 'logs');
   }
 
   /** Task `part`'s marker for the step after `step`, when it is there and whole. */

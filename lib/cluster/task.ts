@@ -1,10 +1,10 @@
 /**
- * One partition task (`gocount task DIR --step S --part J`): the map, shuffle and reduce of one
- * step for one partition. Its workers (J·W … J·W + W − 1 of the count's P·W) each merge the runs
- * addressed to them in step S, combining equal states, expand them, and write their successors
- * into step S + 1 as sorted runs split by owner. The done-marker, written last under
- * write-then-rename, commits the task: a task whose marker exists is done and exits at once, and a
- * rerun first removes whatever an earlier, interrupted run of the same task left.
+ * One partition task: the map, shuffle and reduce of one step for one partition. Its workers
+ * (J·W … J·W + W − 1 of the count's P·W) each merge the runs addressed to them in step S,
+ * combining equal states, expand them, and write their successors into step S + 1 as sorted runs
+ * split by owner. The done-marker, written last under write-then-rename, commits the task: a task
+ * whose marker exists is done, and a rerun first removes whatever an earlier, interrupted run of
+ * the same task left. A task process keeps its workers from step to step (task-loop.ts).
  */
 
 import path from 'node:path';
@@ -31,15 +31,18 @@ import { localWorker, threadWorkers, WorkerHandle } from '../engine/worker-handl
 import type { WorkerOptions } from '../engine/worker-runner.js';
 import { killTaskIfAsked } from './task-faults.js';
 
-export interface TaskOptions {
+export interface TaskSetup {
   /** The count folder: the one holding count.json. */
   readonly countDir: string;
-  /** The task expands the states after `step` points. */
-  readonly step: number;
-  readonly part: number;
   /** Budget for the task's buffers, bytes, shared by its workers. */
   readonly memory: number;
   readonly fanIn: number;
+}
+
+export interface TaskOptions extends TaskSetup {
+  /** The task expands the states after `step` points. */
+  readonly step: number;
+  readonly part: number;
   /** States expanded so far, now and then. */
   readonly onProgress?: (states: number) => void;
 }
@@ -50,52 +53,86 @@ export interface TaskOutcome {
   readonly marker: TaskMarker;
 }
 
+/** `gocount task DIR --step S --part J`: one step of one part, in a process of its own. */
 export async function runTask(options: TaskOptions): Promise<TaskOutcome> {
-  const { step, part } = options;
-  const { scratch, layout } = openCountFolder(options.countDir);
-  const { width, columns, moduli } = scratch.identity;
-  if (!Number.isInteger(step) || step < 0 || step >= width * columns)
-    throw new UsageError(`step ${step}: this count has steps 0 to ${width * columns - 1}`, 'GOCOUNT_INVALID_OPTION');
-  if (!Number.isInteger(part) || part < 0 || part >= layout.partitions)
-    throw new UsageError(`part ${part}: this count has partitions 0 to ${layout.partitions - 1}`, 'GOCOUNT_INVALID_OPTION');
-  const markerFile = taskMarkerPath(scratch, step + 1, part);
-  const done = readMarkerIfWhole(markerFile, step + 1, part);
-  if (done) return { alreadyDone: true, marker: done };
-  // Step S + 1 is committed only once every task of step S is done: a task run again after that,
-  // its marker gone, would rewrite runs of a committed step.
-  if (fse.pathExistsSync(path.join(scratch.stepDir(step + 1), MANIFEST_FILE)))
-    throw new UsageError(`step ${step + 1} is complete in ${scratch.root}: the tasks of step ${step} have nothing left to do`);
-
-  const manifestFile = path.join(scratch.stepDir(step), MANIFEST_FILE);
-  if (!fse.pathExistsSync(manifestFile))
-    throw new UsageError(`step ${step} is not complete in ${scratch.root}: ${MANIFEST_FILE} is missing`);
-  const manifest = readManifest(manifestFile);
-  const owners = ownersOf(layout, part);
-  removeOwnOutputs(scratch, step, owners);
-
-  const started = performance.now();
-  const plan = planMemory(options.memory, moduli.length, options.fanIn, width, layout.workers, {
-    owners: layout.workers * layout.partitions,
-  });
-  const workerOptions = owners.map((worker): WorkerOptions => ({
-    width,
-    columns,
-    moduli,
-    plan,
-    fanIn: options.fanIn,
-    scratchDir: path.dirname(path.dirname(scratch.root)),
-    worker,
-    workers: layout.workers * layout.partitions,
-    partitioned: true,
-  }));
-  const handles: WorkerHandle[] = owners.length === 1 ? [localWorker(workerOptions[0])] : threadWorkers(workerOptions);
+  const task = PartitionTask.open(options);
   try {
+    task.checkPart(options.part);
+    return await task.runStep(options.step, options.part, options.onProgress);
+  } finally {
+    await task.close();
+  }
+}
+
+/**
+ * The parts a task process serves, step after step, with one set of workers: threads, state
+ * tables, buffers and compiled WebAssembly made at its first step and kept, whichever part and
+ * step it works on.
+ */
+export class PartitionTask {
+  readonly scratch: ScratchFolder;
+  readonly layout: CountLayout;
+  private readonly setup: TaskSetup;
+  private handles?: WorkerHandle[];
+  /** The part the workers last worked for. */
+  private servingPart = -1;
+
+  private constructor(setup: TaskSetup, scratch: ScratchFolder, layout: CountLayout) {
+    this.setup = setup;
+    this.scratch = scratch;
+    this.layout = layout;
+  }
+
+  static open(setup: TaskSetup): PartitionTask {
+    const { scratch, layout } = openCountFolder(setup.countDir);
+    return new PartitionTask(setup, scratch, layout);
+  }
+
+  /** The steps of the count: the last task's step is one before. */
+  get steps(): number {
+    return this.scratch.identity.width * this.scratch.identity.columns;
+  }
+
+  checkPart(part: number): void {
+    const { partitions } = this.layout;
+    if (!Number.isInteger(part) || part < 0 || part >= partitions)
+      throw new UsageError(`part ${part}: this count has partitions 0 to ${partitions - 1}`, 'GOCOUNT_INVALID_OPTION');
+  }
+
+  /** Whether the manifest of `step` is there: the step is complete. */
+  isComplete(step: number): boolean {
+    return fse.pathExistsSync(path.join(this.scratch.stepDir(step), MANIFEST_FILE));
+  }
+
+  /** Expands part `part` of the states after `step` points into step + 1, unless its marker is there. */
+  async runStep(step: number, part: number, onProgress?: (states: number) => void): Promise<TaskOutcome> {
+    const { scratch, layout } = this;
+    const { width, moduli } = scratch.identity;
+    if (!Number.isInteger(step) || step < 0 || step >= this.steps)
+      throw new UsageError(`step ${step}: this count has steps 0 to ${this.steps - 1}`, 'GOCOUNT_INVALID_OPTION');
+    const markerFile = taskMarkerPath(scratch, step + 1, part);
+    const done = readMarkerIfWhole(markerFile, step + 1, part);
+    if (done) return { alreadyDone: true, marker: done };
+    // Step S + 1 is committed only once every task of step S is done: a task run again after that,
+    // its marker gone, would rewrite runs of a committed step.
+    if (this.isComplete(step + 1))
+      throw new UsageError(`step ${step + 1} is complete in ${scratch.root}: the tasks of step ${step} have nothing left to do`);
+
+    const manifestFile = path.join(scratch.stepDir(step), MANIFEST_FILE);
+    if (!fse.pathExistsSync(manifestFile))
+      throw new UsageError(`step ${step} is not complete in ${scratch.root}: ${MANIFEST_FILE} is missing`);
+    const manifest = readManifest(manifestFile);
+    const owners = ownersOf(layout, part);
+    removeOwnOutputs(scratch, step, owners);
+
+    const started = performance.now();
+    const handles = await this.workersFor(part);
     const expanded = owners.map(() => 0);
     const parts = await Promise.all(
       handles.map((handle, i) =>
         handle.expand(step, filesFor(scratch, manifest, owners[i]), (states) => {
           expanded[i] = states;
-          options.onProgress?.(expanded.reduce((a, b) => a + b, 0));
+          onProgress?.(expanded.reduce((a, b) => a + b, 0));
         }),
       ),
     );
@@ -136,8 +173,41 @@ export async function runTask(options: TaskOptions): Promise<TaskOutcome> {
       throw diskError(error, markerFile);
     }
     return { alreadyDone: false, marker };
-  } finally {
+  }
+
+  async close(): Promise<void> {
+    const handles = this.handles ?? [];
+    this.handles = undefined;
     await Promise.all(handles.map((handle) => handle.close()));
+  }
+
+  /** The workers, made at the first step, working as part `part`'s. */
+  private async workersFor(part: number): Promise<WorkerHandle[]> {
+    const { scratch, layout } = this;
+    const { width, columns, moduli } = scratch.identity;
+    const owners = ownersOf(layout, part);
+    if (!this.handles) {
+      const plan = planMemory(this.setup.memory, moduli.length, this.setup.fanIn, width, layout.workers, {
+        owners: layout.workers * layout.partitions,
+      });
+      const workerOptions = owners.map((worker): WorkerOptions => ({
+        width,
+        columns,
+        moduli,
+        plan,
+        fanIn: this.setup.fanIn,
+        scratchDir: path.dirname(path.dirname(scratch.root)),
+        worker,
+        workers: layout.workers * layout.partitions,
+        partitioned: true,
+      }));
+      this.handles = owners.length === 1 ? [localWorker(workerOptions[0])] : threadWorkers(workerOptions);
+    } else if (part !== this.servingPart) {
+      const handles = this.handles;
+      await Promise.all(handles.map((handle, i) => handle.actAs(owners[i])));
+    }
+    this.servingPart = part;
+    return this.handles;
   }
 }
 

@@ -157,6 +157,14 @@ export class WorkerRunner {
     return { runs, phases: this.clock.snapshot(), probes: table.probes };
   }
 
+  /**
+   * In a partitioned count, from now on work as worker `worker` of the count: a task process that
+   * serves several parts one after another keeps its table, buffers and thread for all of them.
+   */
+  actAs(worker: number): void {
+    this.store.actAs(worker);
+  }
+
   /** Residues of the legal final states of this worker. */
   legalSums(step: number, files: string[] | null): number[] {
     const moduli = this.store.moduliAt(step);

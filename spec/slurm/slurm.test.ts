@@ -1,29 +1,62 @@
 /**
- * Counts through a real Slurm cluster (npm run test:slurm starts one on localhost): the job arrays,
- * a task killed by SIGKILL after writing part of its outputs and launched again, and the exact
- * number, equal to the single-process engine's.
+ * Counts through a real Slurm cluster (npm run test:slurm starts one on localhost): one job array
+ * a pass whose elements serve every step, a task killed by SIGKILL after writing part of its
+ * outputs and submitted again, and the exact number, equal to the single-process engine's.
  */
 import test from 'ava';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';
 
-test('5×5 in 4 partitions through Slurm, one task killed and relaunched, equals the single-process count', (t) => {
+// Two partitions: each element serves its part for the whole pass, so all must run at once, and
+// the one-node cluster may have only two cores.
+test('5×5 in 2 partitions through Slurm, one task killed and relaunched, equals the single-process count', (t) => {
   t.truthy(process.env.SLURM_CONF, 'run by npm run test:slurm, which sets SLURM_CONF');
   const scratch = tempScratch(t);
   const flag = path.join(scratch, 'killed');
   const sliced = runCli(
-    ['5x5', '--partitions', '4', '--launcher', 'slurm', '--memory', '64M', '--retries', '2', '--scratch', path.join(scratch, 's')],
+    [
+      '5x5',
+      '--partitions',
+      '2',
+      '--launcher',
+      'slurm',
+      '--memory',
+      '64M',
+      '--retries',
+      '2',
+      '--keep',
+      '--scratch',
+      path.join(scratch, 's'),
+    ],
     {
-      env: { GOCOUNT_KILL_TASK: `13:2:${flag}` },
+      env: { GOCOUNT_KILL_TASK: `13:1:${flag}` },
       timeout: 600_000,
     },
   );
   t.is(sliced.status, 0, sliced.stderr);
-  t.true(existsSync(flag), 'task 2 of step 13 was killed');
+  t.true(existsSync(flag), 'task 1 of step 13 was killed');
   // The task that expands step 13's states makes step 14, as the user numbers steps.
-  t.regex(sliced.stderr, /step 14: task\(s\) 2 did not finish; launching again \(retry 1 of 2\)/);
+  t.regex(sliced.stderr, /step 14: task 1 did not finish; launching again \(retry 1 of 2\)/);
+  // One array for the pass: each element's log lists every step of its part, task 1's in two runs.
+  const board = path.join(scratch, 's', '5x5');
+  const logs = path.join(board, readdirSync(board)[0], 'logs');
+  t.deepEqual(
+    readdirSync(logs)
+      .filter((name) => name.endsWith('.log'))
+      .sort(),
+    ['task-0.log', 'task-1.log'],
+  );
+  for (const part of [0, 1]) {
+    const log = readFileSync(path.join(logs, `task-${part}.log`), 'utf8');
+    const steps = [...log.matchAll(new RegExp(`^task ${part} of step (\\d+) done: `, 'gm'))].map(([, step]) => Number(step));
+    t.deepEqual(
+      steps,
+      Array.from({ length: 25 }, (_, step) => step),
+      log,
+    );
+  }
   const single = runCli(['5x5', '--scratch', path.join(scratch, 'one'), '--quiet']);
   t.is(single.status, 0, single.stderr);
   t.is(sliced.stdout, single.stdout);

@@ -1,0 +1,89 @@
+/**
+ * Task processes as children of the driver, started once a pass, as many at once as the cores
+ * allow for their worker threads (cores / --workers). With more partitions than that, process k of
+ * n serves parts k, k + n, k + 2n … one after another in each step, within the one memory budget
+ * it was given: the parts take turns as they did when each step started its own processes.
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fse from 'fs-extra';
+import { DRIVER_PID, Launcher, TaskFleet, TaskGroup, taskArguments } from './launcher.js';
+import { taskLogName } from './task-status.js';
+
+export function localLauncher(): Launcher {
+  return { name: 'local', start: (group) => new LocalFleet(group) };
+}
+
+/** The parts of each process: `slots` processes at most, parts dealt out in turn. */
+export function unitsOf(partitions: number, slots: number): number[][] {
+  const count = Math.max(1, Math.min(partitions, slots));
+  return Array.from({ length: count }, (_, k) =>
+    Array.from({ length: partitions }, (_, part) => part).filter((part) => part % count === k),
+  );
+}
+
+class LocalFleet implements TaskFleet {
+  readonly units: number[][];
+  private readonly group: TaskGroup;
+  private readonly children: Array<{ child: ChildProcess; exited: Promise<void> } | undefined>;
+  private readonly endedUnits = new Set<number>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(group: TaskGroup) {
+    this.group = group;
+    this.units = unitsOf(group.partitions, Math.floor(os.availableParallelism() / group.workers));
+    this.children = this.units.map(() => undefined);
+    fse.ensureDirSync(group.logDir);
+    this.units.forEach((_, unit) => this.launch(unit));
+  }
+
+  ended(): number[] {
+    return [...this.endedUnits];
+  }
+
+  relaunch(unit: number): void {
+    this.endedUnits.delete(unit);
+    this.launch(unit);
+  }
+
+  onEnd(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async stop(): Promise<void> {
+    const running = this.children.filter((entry) => entry !== undefined);
+    for (const { child } of running) child.kill('SIGTERM');
+    await Promise.all(running.map((entry) => entry.exited));
+  }
+
+  private launch(unit: number): void {
+    const { group } = this;
+    const parts = this.units[unit];
+    const log = openSync(path.join(group.logDir, taskLogName(parts)), 'a');
+    let child: ChildProcess;
+    try {
+      child = spawn(process.execPath, taskArguments(group, parts.join(',')), {
+        stdio: ['ignore', log, log],
+        env: { ...process.env, [DRIVER_PID]: String(process.pid) },
+      });
+    } finally {
+      closeSync(log); // the child has its own copy
+    }
+    const exited = new Promise<void>((resolve) => {
+      const ended = () => {
+        resolve();
+        if (this.children[unit]?.child !== child) return;
+        this.children[unit] = undefined;
+        this.endedUnits.add(unit);
+        for (const listener of this.listeners) listener();
+      };
+      child.on('exit', ended);
+      child.on('error', ended);
+    });
+    this.children[unit] = { child, exited };
+  }
+}
