@@ -7,7 +7,15 @@
 import { InvalidOptionError } from '../errors.js';
 import { formatBytes } from '../units.js';
 import { maxStates } from '../board/table1.js';
-import { MAX_LOAD_FACTOR, MAX_TABLE_BYTES, sortKeyBytes, tableSlotBytes } from './state-table.js';
+import {
+  MAX_LOAD_FACTOR,
+  MAX_SHARD_BYTES,
+  MAX_SHARDS,
+  SHARD_OVERHEAD_BYTES,
+  shardsFor,
+  sortKeyBytes,
+  tableSlotBytes,
+} from './state-table.js';
 import { memoryRunBytes } from './memory-run.js';
 import { MAX_SUCCESSORS } from '../state/border.js';
 import { OWNED_CHUNK_BYTES } from './run-store.js';
@@ -15,6 +23,8 @@ import { counted } from '../plural.js';
 
 export interface MemoryPlan {
   readonly tableCapacity: number;
+  /** The most bytes of records in one of the table's WebAssembly memories (its shards). */
+  readonly tableShardBytes: number;
   /** Largest step kept in memory instead of files. */
   readonly memoryRunCapacity: number;
   /** Records per input batch; successor batches hold three times as many. */
@@ -45,6 +55,7 @@ export function planMemory(
   width: number,
   workers = 1,
   partitioned?: { owners: number },
+  shardBytes = MAX_SHARD_BYTES,
 ): MemoryPlan {
   // Each worker gets an equal share of the budget and holds about an equal share of the states.
   const budget = Math.floor(total / workers);
@@ -64,12 +75,24 @@ export function planMemory(
   // A table that holds every step keeps each one in memory: room for a full in-memory run. One that
   // cannot keeps only the early, small steps in memory: a quarter of that, and more table instead.
   const fullRun = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + recordBytes);
-  // A table's records live in one WebAssembly memory: at most MAX_TABLE_BYTES of them.
-  const largest = Math.floor(MAX_TABLE_BYTES / tableSlotBytes(residueCount));
-  const mayOverflow = Math.min(largest, Math.floor((budget - fixed) / fullRun)) < needed;
+  const mayOverflow = Math.floor((budget - fixed) / fullRun) < needed;
   const runShare = mayOverflow ? SMALL_RUN_SHARE : 1;
   const perSlot = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + runShare * recordBytes);
-  const tableCapacity = Math.min(needed, largest, Math.floor((budget - fixed) / perSlot));
+  // A table larger than one WebAssembly memory's share spans several (shards). Each after the first
+  // adds its fixed arrays, taken from the table's share, but at most half of it: the tests split
+  // small tables into many tiny shards.
+  const slots = (bytes: number) => Math.min(needed, Math.floor(bytes / perSlot));
+  const most = slots(budget - fixed);
+  const shards = shardsFor(most, residueCount, shardBytes);
+  if (shards > MAX_SHARDS) {
+    const tableBytes = most * tableSlotBytes(residueCount);
+    throw new InvalidOptionError(
+      'tableMemory',
+      formatBytes(shardBytes),
+      `too small for a table of ${formatBytes(tableBytes)} per worker in at most ${MAX_SHARDS} memories: give at least ${formatBytes(Math.ceil(tableBytes / MAX_SHARDS))}`,
+    );
+  }
+  const tableCapacity = slots(budget - fixed - Math.min((shards - 1) * SHARD_OVERHEAD_BYTES, (budget - fixed) / 2));
   if (tableCapacity < MIN_TABLE) {
     const least = workers * (fixed + MIN_TABLE * perSlot);
     const split = workers > 1 ? ` split over ${workers} workers,` : '';
@@ -82,6 +105,7 @@ export function planMemory(
   const memoryRunCapacity = Math.floor(tableCapacity * MAX_LOAD_FACTOR * runShare);
   return {
     tableCapacity,
+    tableShardBytes: shardBytes,
     memoryRunCapacity,
     batchRecords,
     readBufferBytes,
