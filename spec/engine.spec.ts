@@ -2,24 +2,26 @@ import test from 'ava';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { countInMemory, countInMemoryByColumn } from '../lib/count/in-memory.js';
-import { countWithEngine, EngineOptions } from '../lib/engine/count.js';
+import { countWithEngine, EngineOptions, setUpEngine } from '../lib/engine/count.js';
+import { shardsFor } from '../lib/engine/state-table.js';
+import { paper } from './support/paper.js';
 import { ignoreProgress } from '../lib/engine/progress.js';
 import type { Sweep } from '../lib/board/shape.js';
 import { tempScratch } from './support/scratch.js';
 import { buildColumnTransfer, exactTerms } from '../lib/recurrence/column-transfer.js';
 import { MANIFEST_FILE, stepFolderName } from '../lib/format/count-folder.js';
 
+const engineDefaults = (t: import('ava').ExecutionContext) => ({
+  memory: 64 << 20,
+  scratchDir: tempScratch(t),
+  fanIn: 64,
+  keep: false,
+  workers: 1,
+  onProgress: ignoreProgress,
+});
+
 const engine = (t: import('ava').ExecutionContext, sweep: Sweep, options: Partial<EngineOptions> = {}) =>
-  countWithEngine({
-    sweep,
-    memory: 64 << 20,
-    scratchDir: tempScratch(t),
-    fanIn: 64,
-    keep: false,
-    workers: 1,
-    onProgress: ignoreProgress,
-    ...options,
-  });
+  countWithEngine({ sweep, ...engineDefaults(t), ...options });
 
 const boards: Array<[number, number]> = [];
 for (let m = 1; m <= 6; m++) for (let n = m; n <= 6; n++) boards.push([m, n]);
@@ -95,6 +97,25 @@ test('7×7 in memory, from files, and over passes agree with Table 3', async (t)
   const expected = 83677847847984287628595n;
   t.is((await engine(t, { width: 7, columns: 7 })).legal, expected);
   t.is((await engine(t, { width: 7, columns: 7 }, { memory: 400 << 10, fanIn: 4, residuesPerPass: 2 })).legal, expected);
+});
+
+test('9×9 with its state table split over memories of 1 MiB of records equals Table 3, which the oracle gives', async (t) => {
+  const sweep = { width: 9, columns: 9 };
+  const options = { memory: 256 << 20, tableMemory: 1 << 20 };
+  const plan = setUpEngine({ ...engineDefaults(t), sweep, ...options }).plans[0];
+  t.is(shardsFor(plan.tableCapacity, 5, plan.tableShardBytes), 7);
+  t.is((await engine(t, sweep, options)).legal, BigInt(paper.legalSquare.values['9']));
+});
+
+test('7×7 with two workers, each table split over memories of 64 KiB, and a budget that spills equals the oracle', async (t) => {
+  const sweep = { width: 7, columns: 7 };
+  const options = { workers: 2, memory: 1200 << 10, fanIn: 4, tableMemory: 64 << 10 };
+  const plan = setUpEngine({ ...engineDefaults(t), sweep, ...options }).plans[0];
+  t.is(shardsFor(plan.tableCapacity, 3, plan.tableShardBytes), 2);
+  const result = await engine(t, sweep, options);
+  t.is(result.legal, countInMemory(sweep));
+  const spilled = result.reports.filter((r) => r.runsOut > 0).length;
+  t.true(spilled >= 10, `${spilled} steps went to files`);
 });
 
 const workersGiveTheOracleCount = test.macro({

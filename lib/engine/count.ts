@@ -49,6 +49,8 @@ export interface EngineOptions {
   readonly signal?: AbortSignal;
   /** A file that gets every pass's per-step log, rewritten after each step (--stats-json). */
   readonly statsJson?: string;
+  /** The most bytes of records in one WebAssembly memory of a state table. Default: MAX_SHARD_BYTES. */
+  readonly tableMemory?: number;
 }
 
 export interface EngineResult {
@@ -128,7 +130,9 @@ export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>): EngineS
       `${counted(workers, 'worker')} on ${counted(cores, 'core')}: the workers take turns, so the count runs slower than with ${cores}`,
     );
   const owners = partitioned ? { owners: partitioned.partitions * workers } : undefined;
-  const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers, owners));
+  const plans = passes.map((passModuli) =>
+    planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers, owners, options.tableMemory),
+  );
   const inMemory = partitioned ? 0 : workers * plans[0].memoryRunCapacity;
   const keep = options.keep || folder.recorded().keep;
   const disk = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), inMemory, keep);
