@@ -4,6 +4,7 @@ import path from 'node:path';
 import { countInMemory, countInMemoryByColumn } from '../lib/count/in-memory.js';
 import { countWithEngine, EngineOptions, setUpEngine } from '../lib/engine/count.js';
 import { shardsFor } from '../lib/engine/state-table.js';
+import { TableRouter } from '../lib/engine/table-router.js';
 import { paper } from './support/paper.js';
 import { ignoreProgress } from '../lib/engine/progress.js';
 import type { Sweep } from '../lib/board/shape.js';
@@ -104,7 +105,19 @@ test('9×9 with its state table split over memories of 1 MiB of records equals T
   const options = { memory: 256 << 20, tableMemory: 1 << 20 };
   const plan = setUpEngine({ ...engineDefaults(t), sweep, ...options }).plans[0];
   t.is(shardsFor(plan.tableCapacity, 5, plan.tableShardBytes), 7);
-  t.is((await engine(t, sweep, options)).legal, BigInt(paper.legalSquare.values['9']));
+  // One worker counts in this thread: its successors pass the router, which only a table of several memories has.
+  const route = TableRouter.prototype.route;
+  let routed = 0;
+  TableRouter.prototype.route = function (this: TableRouter, states, residues, n, k) {
+    routed += n;
+    route.call(this, states, residues, n, k);
+  };
+  try {
+    t.is((await engine(t, sweep, options)).legal, BigInt(paper.legalSquare.values['9']));
+  } finally {
+    TableRouter.prototype.route = route;
+  }
+  t.true(routed > 1e6, `${routed} successors routed`);
 });
 
 test('7×7 with two workers, each table split over memories of 64 KiB, and a budget that spills equals the oracle', async (t) => {
