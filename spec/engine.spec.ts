@@ -131,6 +131,17 @@ test('7×7 with two workers, each table split over memories of 64 KiB, and a bud
   t.true(spilled >= 10, `${spilled} steps went to files`);
 });
 
+test('7×7 at a budget whose table cannot hold the largest steps keeps whole the steps of fewer residues, beyond the run capacity in records of all three', async (t) => {
+  const sweep = { width: 7, columns: 7 };
+  const options = { memory: 600 << 10, fanIn: 4 };
+  const plan = setUpEngine({ ...engineDefaults(t), sweep, ...options }).plans[0];
+  t.true(plan.mayOverflow);
+  const result = await engine(t, sweep, options);
+  t.is(result.legal, countInMemory(sweep));
+  const fromMemory = result.reports.filter((r) => r.runsIn === 0 && r.states > plan.memoryRunCapacity);
+  t.true(fromMemory.length >= 10, `${fromMemory.length} steps of more than ${plan.memoryRunCapacity} states read from memory`);
+});
+
 const workersGiveTheOracleCount = test.macro({
   async exec(t, workers: number, m: number, n: number) {
     const sweep = { width: m, columns: n };

@@ -129,6 +129,25 @@ test('a memory run refuses a state past its capacity instead of dropping it', (t
   t.throws(() => run.append(0, 3, residues, 0), { instanceOf: RangeError });
 });
 
+test('a memory run holds words: more states of fewer residues, fewer of more, and refuses one past its capacity', (t) => {
+  const run = new MemoryRun(100, 5);
+  t.is(run.capacity, 100);
+  t.is(run.capacityFor(1), 233);
+  run.reset(1);
+  const residues = Uint32Array.from([7]);
+  for (let i = 0; i < 233; i++) run.append(0, i, residues, 0);
+  t.throws(() => run.append(0, 233, residues, 0), { instanceOf: RangeError });
+  const batches = [...run.batches(100)];
+  t.deepEqual(
+    batches.map((batch) => batch.size),
+    [100, 100, 33],
+  );
+  t.deepEqual(Array.from(batches[2].states.subarray(-2)), [0, 232]);
+  t.deepEqual(Array.from(batches[2].residues.subarray(-1)), [7]);
+  run.reset(5);
+  t.is(run.capacity, 100);
+});
+
 test('the record array is allocated once: steps of fewer and of more residues reuse it, and lose nothing', (t) => {
   const table = new StateTable(3000, [...moduli, 5, 7], 9);
   const bytes = table.recordBytes;

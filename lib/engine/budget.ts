@@ -16,7 +16,7 @@ import {
   sortKeyBytes,
   tableSlotBytes,
 } from './state-table.js';
-import { memoryRunBytes } from './memory-run.js';
+import { MAX_RUN_WORDS, memoryRunBytes } from './memory-run.js';
 import { MAX_SUCCESSORS } from '../state/border.js';
 import { OWNED_CHUNK_BYTES } from './run-store.js';
 import { counted } from '../plural.js';
@@ -25,8 +25,10 @@ export interface MemoryPlan {
   readonly tableCapacity: number;
   /** The most bytes of records in one of the table's WebAssembly memories (its shards). */
   readonly tableShardBytes: number;
-  /** Largest step kept in memory instead of files. */
+  /** Largest step kept in memory instead of files, of the pass's residues (statesInMemory: of fewer). */
   readonly memoryRunCapacity: number;
+  /** 32-bit words of the in-memory run. */
+  readonly memoryRunWords: number;
   /** Records per input batch; successor batches hold three times as many. */
   readonly batchRecords: number;
   readonly readBufferBytes: number;
@@ -43,6 +45,22 @@ const SMALL_RUN_SHARE = 0.25;
 
 const clamp = (value: number, least: number, most: number) => Math.min(most, Math.max(least, Math.floor(value)));
 
+export interface PlanChoices {
+  /** The most bytes of records in one of the table's WebAssembly memories. */
+  readonly shardBytes?: number;
+  /**
+   * When the table cannot hold the largest steps of the pass's residues: split the budget between
+   * table and in-memory run as if it could, so that steps of fewer residues, which take fewer
+   * words, stay in memory whole (engine/count.ts decides), instead of a quarter run and a larger table.
+   */
+  readonly wholeSteps?: boolean;
+}
+
+/** States of `residueCount` residues a worker keeps in memory under `plan`: the run holds words. */
+export function statesInMemory(plan: MemoryPlan, residueCount: number): number {
+  return Math.floor(plan.memoryRunWords / (2 + residueCount));
+}
+
 /**
  * Batches, read and write buffers take about a fifth of the budget, within sensible bounds (small
  * budgets, down to a few hundred KiB, exist to force many runs in tests); the state table and the
@@ -55,7 +73,7 @@ export function planMemory(
   width: number,
   workers = 1,
   partitioned?: { owners: number },
-  shardBytes = MAX_SHARD_BYTES,
+  { shardBytes = MAX_SHARD_BYTES, wholeSteps = false }: PlanChoices = {},
 ): MemoryPlan {
   // Each worker gets an equal share of the budget and holds about an equal share of the states.
   const budget = Math.floor(total / workers);
@@ -76,7 +94,7 @@ export function planMemory(
   // cannot keeps only the early, small steps in memory: a quarter of that, and more table instead.
   const fullRun = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + recordBytes);
   const mayOverflow = Math.floor((budget - fixed) / fullRun) < needed;
-  const runShare = mayOverflow ? SMALL_RUN_SHARE : 1;
+  const runShare = mayOverflow && !wholeSteps ? SMALL_RUN_SHARE : 1;
   const perSlot = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + runShare * recordBytes);
   // A table larger than one WebAssembly memory's share spans several (shards). Each after the first
   // adds its fixed arrays, taken from the table's share, but at most half of it: the tests split
@@ -102,11 +120,16 @@ export function planMemory(
       `too small,${split} for ${counted(residueCount, 'residue')} with a fan-in of ${fanIn}: give at least ${formatBytes(least)}`,
     );
   }
-  const memoryRunCapacity = Math.floor(tableCapacity * MAX_LOAD_FACTOR * runShare);
+  // One typed array: at most MAX_RUN_WORDS (16 GiB).
+  const memoryRunCapacity = Math.min(
+    Math.floor(tableCapacity * MAX_LOAD_FACTOR * runShare),
+    Math.floor(MAX_RUN_WORDS / (2 + residueCount)),
+  );
   return {
     tableCapacity,
     tableShardBytes: shardBytes,
     memoryRunCapacity,
+    memoryRunWords: memoryRunCapacity * (2 + residueCount),
     batchRecords,
     readBufferBytes,
     writeBufferBytes,

@@ -140,7 +140,7 @@ export class WorkerRunner {
       successors: stage.successorsOut,
       spilled: successors.spilled,
       held: table.size,
-      fitsInMemory: table.size <= this.options.plan.memoryRunCapacity,
+      fitsInMemory: table.size <= this.memory().capacityFor(table.residueCount),
       dropped: Array.from(stage.dropped),
       legal: atBoundary ? Array.from(stage.legal) : undefined,
     };
