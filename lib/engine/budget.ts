@@ -91,7 +91,8 @@ export function planMemory(
   const share = Math.min(1, (partitioned ? 3.3 : 1.1) / owners); // hash shares vary a little
   const needed = Math.ceil((maxStates(width) * 1.05 * share) / MAX_LOAD_FACTOR) + MIN_TABLE;
   // A table that holds every step keeps each one in memory: room for a full in-memory run. One that
-  // cannot keeps only the early, small steps in memory: a quarter of that, and more table instead.
+  // cannot keeps only the early, small steps in memory: a quarter of that, and more table instead,
+  // unless asked for whole steps (PlanChoices).
   const fullRun = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + recordBytes);
   const mayOverflow = Math.floor((budget - fixed) / fullRun) < needed;
   const runShare = mayOverflow && !wholeSteps ? SMALL_RUN_SHARE : 1;
