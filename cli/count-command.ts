@@ -17,6 +17,8 @@ import { suggestCommand } from './suggest.js';
 import { diskText, formatPlan } from './plan-text.js';
 import { planCount } from '../lib/count/count-plan.js';
 import { stopOnSignals } from './stop-signals.js';
+import { MAX_SHARD_BYTES, MIN_SHARD_BYTES } from '../lib/engine/state-table.js';
+import { formatBytes } from '../lib/units.js';
 import { formatCostTable, formatStepTable, formatSummary } from './stats-tables.js';
 
 export const DEFAULT_BOARD = '9x9';
@@ -36,6 +38,7 @@ interface CountArgs {
   'stats-json'?: string;
   residues: boolean;
   'residues-per-pass'?: number;
+  'table-memory'?: string;
   workers?: number;
   partitions?: number;
   launcher?: string;
@@ -86,6 +89,12 @@ export const countCommand: CommandModule<object, CountArgs> = {
       .option('residues-per-pass', {
         ...numberOption('residues-per-pass'),
         describe: 'moduli per pass: fewer cut memory and disk per pass, at the price of more passes (default: all in one)',
+      })
+      .option('table-memory', {
+        type: 'string',
+        describe:
+          "the most bytes of records in one WebAssembly memory of a worker's state table, like 1G or 64K; a larger table " +
+          `spans several memories (default and most ${formatBytes(MAX_SHARD_BYTES)}, least ${formatBytes(MIN_SHARD_BYTES)}; not with --partitions)`,
       })
       .option('workers', {
         ...numberOption('workers'),
@@ -177,6 +186,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       keep: args.keep,
       keepOrientation: args['keep-orientation'],
       residuesPerPass: args['residues-per-pass'],
+      tableMemory: args['table-memory'],
       workers: args.workers,
       partitions: args.partitions,
       launcher: args.launcher as LauncherName | undefined,
@@ -261,6 +271,7 @@ function refuseEngineFlags(args: CountArgs): void {
     ['--fan-in', args['fan-in'] !== DEFAULT_FAN_IN],
     ['--keep', args.keep],
     ['--residues-per-pass', args['residues-per-pass'] !== undefined],
+    ['--table-memory', args['table-memory'] !== undefined],
     ['--workers', args.workers !== undefined],
     ['--partitions', args.partitions !== undefined],
     ['--launcher', args.launcher !== undefined],

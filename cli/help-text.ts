@@ -11,6 +11,7 @@
 export const PLACEHOLDERS: Readonly<Record<string, string>> = {
   memory: 'SIZE',
   disk: 'SIZE',
+  'table-memory': 'SIZE',
   scratch: 'DIR',
   'stats-json': 'FILE',
   output: 'FILE',

@@ -4,16 +4,18 @@ import type { CountPlan } from '../lib/count/count-plan.js';
 import type { DiskEstimate } from '../lib/engine/count.js';
 import { formatBytes, formatCount, formatDuration } from '../lib/units.js';
 import { counted } from '../lib/plural.js';
+import { shardsFor } from '../lib/engine/state-table.js';
 
 export function formatPlan(plan: CountPlan): string {
   const { board, sweep, perWorker } = plan;
+  const shards = shardsFor(perWorker.tableCapacity, plan.passes[0].length, perWorker.tableShardBytes);
   const workers = counted(plan.workers, 'worker');
   const split = plan.partitions > 1 ? `${counted(plan.partitions, 'partition task')} of ${workers}` : workers;
   const lines = [
     `board     ${board.m}x${board.n}, swept ${counted(sweep.width, 'point')} wide over ${counted(sweep.columns, 'column')}: ` +
       `${counted(plan.steps, 'step')} a pass`,
     `memory    ${formatBytes(plan.memory)} for ${split}` + ` (${formatBytes(plan.available.bytes)} available, ${plan.available.source})`,
-    `          each worker: a state table of ${formatCount(perWorker.tableCapacity)} slots, ` +
+    `          each worker: a state table of ${formatCount(perWorker.tableCapacity)} slots${shards > 1 ? ` in ${shards} WebAssembly memories` : ''}, ` +
       `steps of up to ${formatCount(perWorker.memoryRunCapacity)} states kept in memory, ` +
       `batches of ${perWorker.batchRecords} records`,
     `moduli    ${plan.moduli.length}: ${plan.moduli.join(' ')}`,

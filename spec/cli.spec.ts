@@ -269,6 +269,7 @@ const badSizes: Array<[string[], RegExp]> = [
   [['3x3', '--fan-in', '1'], /--fan-in 1: must be an integer of at least 2/],
   [['3x3', '--residues-per-pass', '0'], /--residues-per-pass 0: must be an integer from 1 to 64/],
   [['3x3', '--residues-per-pass', '65'], /--residues-per-pass 65: must be an integer from 1 to 64/],
+  [['3x3', '--table-memory', '32K'], /^gocount: --table-memory 32K: must be from 64 KiB to 3\.5 GiB$/m],
   [['2x70000'], /board 2x70000: 70000 columns, above the most a run file records \(65535\)/],
   [['-3x3'], /^gocount: board size "-3x3": m = "-3" is not a positive integer$/m],
   [['99999999999999999999x3'], /m = 99999999999999999999 is too large/],

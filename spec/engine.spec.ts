@@ -2,24 +2,27 @@ import test from 'ava';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { countInMemory, countInMemoryByColumn } from '../lib/count/in-memory.js';
-import { countWithEngine, EngineOptions } from '../lib/engine/count.js';
+import { countWithEngine, EngineOptions, setUpEngine } from '../lib/engine/count.js';
+import { shardsFor } from '../lib/engine/state-table.js';
+import { TableRouter } from '../lib/engine/table-router.js';
+import { paper } from './support/paper.js';
 import { ignoreProgress } from '../lib/engine/progress.js';
 import type { Sweep } from '../lib/board/shape.js';
 import { tempScratch } from './support/scratch.js';
 import { buildColumnTransfer, exactTerms } from '../lib/recurrence/column-transfer.js';
 import { MANIFEST_FILE, stepFolderName } from '../lib/format/count-folder.js';
 
+const engineDefaults = (t: import('ava').ExecutionContext) => ({
+  memory: 64 << 20,
+  scratchDir: tempScratch(t),
+  fanIn: 64,
+  keep: false,
+  workers: 1,
+  onProgress: ignoreProgress,
+});
+
 const engine = (t: import('ava').ExecutionContext, sweep: Sweep, options: Partial<EngineOptions> = {}) =>
-  countWithEngine({
-    sweep,
-    memory: 64 << 20,
-    scratchDir: tempScratch(t),
-    fanIn: 64,
-    keep: false,
-    workers: 1,
-    onProgress: ignoreProgress,
-    ...options,
-  });
+  countWithEngine({ sweep, ...engineDefaults(t), ...options });
 
 const boards: Array<[number, number]> = [];
 for (let m = 1; m <= 6; m++) for (let n = m; n <= 6; n++) boards.push([m, n]);
@@ -95,6 +98,48 @@ test('7×7 in memory, from files, and over passes agree with Table 3', async (t)
   const expected = 83677847847984287628595n;
   t.is((await engine(t, { width: 7, columns: 7 })).legal, expected);
   t.is((await engine(t, { width: 7, columns: 7 }, { memory: 400 << 10, fanIn: 4, residuesPerPass: 2 })).legal, expected);
+});
+
+test('9×9 with its state table split over memories of 1 MiB of records equals Table 3, which the oracle gives', async (t) => {
+  const sweep = { width: 9, columns: 9 };
+  const options = { memory: 256 << 20, tableMemory: 1 << 20 };
+  const plan = setUpEngine({ ...engineDefaults(t), sweep, ...options }).plans[0];
+  t.is(shardsFor(plan.tableCapacity, 5, plan.tableShardBytes), 7);
+  // One worker counts in this thread: its successors pass the router, which only a table of several memories has.
+  const route = TableRouter.prototype.route;
+  let routed = 0;
+  TableRouter.prototype.route = function (this: TableRouter, states, residues, n, k) {
+    routed += n;
+    route.call(this, states, residues, n, k);
+  };
+  try {
+    t.is((await engine(t, sweep, options)).legal, BigInt(paper.legalSquare.values['9']));
+  } finally {
+    TableRouter.prototype.route = route;
+  }
+  t.true(routed > 1e6, `${routed} successors routed`);
+});
+
+test('7×7 with two workers, each table split over memories of 64 KiB, and a budget that spills equals the oracle', async (t) => {
+  const sweep = { width: 7, columns: 7 };
+  const options = { workers: 2, memory: 1200 << 10, fanIn: 4, tableMemory: 64 << 10 };
+  const plan = setUpEngine({ ...engineDefaults(t), sweep, ...options }).plans[0];
+  t.is(shardsFor(plan.tableCapacity, 3, plan.tableShardBytes), 2);
+  const result = await engine(t, sweep, options);
+  t.is(result.legal, countInMemory(sweep));
+  const spilled = result.reports.filter((r) => r.runsOut > 0).length;
+  t.true(spilled >= 10, `${spilled} steps went to files`);
+});
+
+test('7×7 at a budget whose table cannot hold the largest steps keeps whole the steps of fewer residues, beyond the run capacity in records of all three', async (t) => {
+  const sweep = { width: 7, columns: 7 };
+  const options = { memory: 600 << 10, fanIn: 4 };
+  const plan = setUpEngine({ ...engineDefaults(t), sweep, ...options }).plans[0];
+  t.true(plan.mayOverflow);
+  const result = await engine(t, sweep, options);
+  t.is(result.legal, countInMemory(sweep));
+  const fromMemory = result.reports.filter((r) => r.runsIn === 0 && r.states > plan.memoryRunCapacity);
+  t.true(fromMemory.length >= 10, `${fromMemory.length} steps of more than ${plan.memoryRunCapacity} states read from memory`);
 });
 
 const workersGiveTheOracleCount = test.macro({

@@ -119,6 +119,20 @@ const refusals: Array<[string, object, GocountErrorCode, RegExp]> = [
     'GOCOUNT_INVALID_OPTION',
     /^memory 10 KiB: too small, for 1 residue with a fan-in of 64: give at least/,
   ],
+  ['tableMemory', { tableMemory: '32K' }, 'GOCOUNT_INVALID_OPTION', /^tableMemory 32K: must be from 64 KiB to 3.5 GiB$/],
+  ['tableMemory', { tableMemory: 4 * 2 ** 30 }, 'GOCOUNT_INVALID_OPTION', /^tableMemory 4294967296: must be from 64 KiB to 3.5 GiB$/],
+  [
+    'tableMemory',
+    { tableMemory: '1M', partitions: 2 },
+    'GOCOUNT_INVALID_OPTION',
+    /^tableMemory 1M: not for a count split into partitions: its tasks take the default$/,
+  ],
+  [
+    'tableMemory',
+    { tableMemory: '64K', memory: '8G', m: 13, n: 13, workers: 1 },
+    'GOCOUNT_INVALID_OPTION',
+    /^tableMemory 64 KiB: too small for a table of .* per worker in at most 1024 memories: give at least .*$/,
+  ],
   [
     'disk',
     { memory: '4M', disk: '1K', m: 9, n: 9 },

@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { StateTable } from '../lib/engine/state-table.js';
+import { MIN_SHARD_BYTES, shardsFor, StateTable } from '../lib/engine/state-table.js';
 import { MemoryRun } from '../lib/engine/memory-run.js';
 import { LOW_BITS } from '../lib/state/layout.js';
 import { seededRandom } from '../lib/random.js';
@@ -129,6 +129,25 @@ test('a memory run refuses a state past its capacity instead of dropping it', (t
   t.throws(() => run.append(0, 3, residues, 0), { instanceOf: RangeError });
 });
 
+test('a memory run holds words: more states of fewer residues, fewer of more, and refuses one past its capacity', (t) => {
+  const run = new MemoryRun(100, 5);
+  t.is(run.capacity, 100);
+  t.is(run.capacityFor(1), 233);
+  run.reset(1);
+  const residues = Uint32Array.from([7]);
+  for (let i = 0; i < 233; i++) run.append(0, i, residues, 0);
+  t.throws(() => run.append(0, 233, residues, 0), { instanceOf: RangeError });
+  const batches = [...run.batches(100)];
+  t.deepEqual(
+    batches.map((batch) => batch.size),
+    [100, 100, 33],
+  );
+  t.deepEqual(Array.from(batches[2].states.subarray(-2)), [0, 232]);
+  t.deepEqual(Array.from(batches[2].residues.subarray(-1)), [7]);
+  run.reset(5);
+  t.is(run.capacity, 100);
+});
+
 test('the record array is allocated once: steps of fewer and of more residues reuse it, and lose nothing', (t) => {
   const table = new StateTable(3000, [...moduli, 5, 7], 9);
   const bytes = table.recordBytes;
@@ -209,6 +228,93 @@ test('a bucket larger than the module copies out at once drains into a memory ru
   const { states, residues, expected } = sample(13, 40000, 20000, moduli, 20);
   const table = new StateTable(60000, moduli, 13);
   t.is(table.addBatch(states, residues, 0, 40000), 40000);
+  const run = new MemoryRun(table.maxLoad, 3);
+  table.drainTo(run, false);
+  const drained = new Map<bigint, number[]>();
+  for (const batch of run.batches(4096))
+    for (let i = 0; i < batch.size; i++)
+      drained.set(stateKey(batch.states[2 * i], batch.states[2 * i + 1]), Array.from(batch.residues.subarray(3 * i, 3 * i + 3)));
+  t.deepEqual(byKey(drained), byKey(expected));
+});
+
+// Shards: tables split over several WebAssembly memories of MIN_SHARD_BYTES of records each.
+
+test('a table of several shards combines equal states and drains them in strictly increasing order across the shards', (t) => {
+  const { states, residues, expected } = sample(13, 40000, 20000, moduli, 39);
+  const table = new StateTable(60000, moduli, 13, MIN_SHARD_BYTES);
+  t.is(table.shardCount, shardsFor(60000, 3, MIN_SHARD_BYTES));
+  t.true(table.shardCount >= 10, `${table.shardCount} shards`);
+  for (let at = 0; at < 40000;) {
+    at = table.addBatch(states, residues, at, 40000);
+    t.false(table.full);
+  }
+  table.settle();
+  t.is(table.size, expected.size);
+  const seen = drainChecked(t, table, expected);
+  t.is(seen.length, expected.size);
+  t.true(
+    seen.every((key, i) => i === 0 || key > seen[i - 1]),
+    'strictly increasing',
+  );
+  t.is(table.size, 0);
+});
+
+test('a table of several shards that fills, drained as often as it does, loses none of a batch and combines within each drain', (t) => {
+  // More distinct states than the table holds, in batches as large as the engine's.
+  const count = 60000;
+  const { states, residues, expected } = sample(11, count, 30000, moduli, 33);
+  const table = new StateTable(12000, moduli, 11, MIN_SHARD_BYTES);
+  t.true(table.shardCount > 1, `${table.shardCount} shards`);
+  const totals = new Map<bigint, number[]>();
+  let drains = 0;
+  const drain = () => {
+    drains++;
+    let previous = -1n;
+    let increasing = true;
+    table.drainSorted({
+      append(hi, lo, src, at) {
+        const key = stateKey(hi, lo);
+        increasing &&= key > previous;
+        previous = key;
+        const sum = totals.get(key) ?? moduli.map(() => 0);
+        totals.set(
+          key,
+          sum.map((s, r) => (s + src[at + r]) % moduli[r]),
+        );
+      },
+    });
+    t.true(increasing, `drain ${drains} in strictly increasing order`);
+  };
+  for (let from = 0; from < count; from += 12288) {
+    const to = Math.min(count, from + 12288);
+    for (let at = from; at < to;) {
+      at = table.addBatch(states, residues, at, to);
+      if (table.full) drain();
+    }
+  }
+  drain();
+  t.true(drains > 3, `${drains} drains`);
+  t.deepEqual(byKey(totals), byKey(expected));
+});
+
+test('a step of fewer residues in a table of several shards fits more records and drains in order', (t) => {
+  const table = new StateTable(20000, [...moduli, 5, 7], 9, MIN_SHARD_BYTES);
+  const full = table.capacity;
+  t.true(table.shardCount > 1);
+  table.beginStep(moduli, 0, false);
+  t.true(table.capacity > full, `${table.capacity} records for 3 residues, ${full} for 5`);
+  const { states, residues, expected } = sample(9, 12000, 6000);
+  t.is(table.addBatch(states, residues, 0, 12000), 12000);
+  t.false(table.full);
+  const seen = drainChecked(t, table, expected);
+  t.deepEqual(seen, [...expected.keys()].sort(byStateKey));
+});
+
+test('a table of several shards drains into a memory run every state once', (t) => {
+  const { states, residues, expected } = sample(13, 20000, 8000, moduli, 39);
+  const table = new StateTable(20000, moduli, 13, MIN_SHARD_BYTES);
+  t.true(table.shardCount > 1);
+  t.is(table.addBatch(states, residues, 0, 20000), 20000);
   const run = new MemoryRun(table.maxLoad, 3);
   table.drainTo(run, false);
   const drained = new Map<bigint, number[]>();

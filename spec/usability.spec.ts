@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableMemory } from '../lib/engine/available-memory.js';
+import { planCount } from '../lib/count/count-plan.js';
+import { formatPlan } from '../cli/plan-text.js';
 import { STEP_LOG_FILE, parseStepLog } from '../lib/format/step-log.js';
 import { cliPath } from './support/paths.js';
 import { runCli, runCliAsync } from './support/run-cli.js';
@@ -31,6 +33,27 @@ test('--plan prints the memory plan, moduli, passes, states per column, disk and
   t.true(json.columns.every((column: { inMemory: boolean }) => column.inMemory));
   t.is(json.disk.bytes, 0);
   t.deepEqual(json.warnings, []);
+});
+
+test('--plan for 14×14 at 20G with two workers keeps whole in memory the steps whose residues fit, columns 1 to 10, and not at 4G', (t) => {
+  const scratch = tempScratch(t);
+  const plan = (memory: string) => planCount({ m: 14, n: 14, memory, workers: 2, scratch });
+  const large = plan('20G');
+  t.deepEqual(
+    large.columns.map((column) => column.inMemory),
+    [...Array(10).fill(true), ...Array(4).fill(false)],
+  );
+  t.is(large.perWorker.tableShardBytes, 3.5 * 2 ** 30);
+  t.regex(
+    formatPlan(large),
+    /^ {10}each worker: a state table of 118\.5M slots in 2 WebAssembly memories, steps of up to 82\.9M states kept in memory,/m,
+  );
+  const small = plan('4G');
+  t.deepEqual(
+    small.columns.map((column) => column.inMemory),
+    [true, ...Array(13).fill(false)],
+  );
+  t.true(large.seconds < small.seconds * 0.6, `${large.seconds} s at 20G, ${small.seconds} s at 4G`);
 });
 
 test('sizes as GNU sort takes them: 50% of the available memory, -S/--buffer-size and -T/--temporary-directory', (t) => {
@@ -115,7 +138,8 @@ test('--json --stats has the per-step log; without --stats it does not', (t) => 
 /** Starts a 9×9 count, sends `signal` once its step log has `after` lines, and collects its output. */
 function stopCount(scratch: string, signal: NodeJS.Signals, after: number, workers: string) {
   return new Promise<{ status: number | null; stderr: string }>((resolve) => {
-    const args = [cliPath, '9x9', '--workers', workers, '--memory', '8M', '--scratch', scratch];
+    // 6M: step 20 is on disk (at 8M the steps of fewer residues stay in memory up to step 21).
+    const args = [cliPath, '9x9', '--workers', workers, '--memory', '6M', '--scratch', scratch];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -161,7 +185,7 @@ for (const [signal, code, workers] of [
     const log = parseStepLog(readFileSync(path.join(folder, STEP_LOG_FILE), 'utf8'));
     t.is(log.at(-1)!.step, Number(done));
 
-    const resumed = await runCliAsync(['9x9', '--workers', workers, '--memory', '8M', '--scratch', scratch, '--keep']);
+    const resumed = await runCliAsync(['9x9', '--workers', workers, '--memory', '6M', '--scratch', scratch, '--keep']);
     t.is(resumed.stdout, `${L9}\n`);
     t.regex(resumed.stderr, new RegExp(`steps 1–${done} of 81 are complete in .*: resuming at step ${next}`));
     // The step log is kept across the resume: every step once, in order.

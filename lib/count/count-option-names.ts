@@ -21,4 +21,5 @@ export const COUNT_OPTION_NAMES: OptionNames<CountOptions> = {
   signal: true,
   onProgress: true,
   statsJson: true,
+  tableMemory: true,
 };

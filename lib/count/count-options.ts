@@ -13,12 +13,12 @@ import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { availableMemory } from '../engine/available-memory.js';
 import { firstPassFolder, MAX_WORKERS } from '../engine/count.js';
-import { MOST_RESIDUES } from '../engine/state-table.js';
+import { MAX_SHARD_BYTES, MIN_SHARD_BYTES, MOST_RESIDUES } from '../engine/state-table.js';
 import { LAUNCHERS, LauncherName } from '../cluster/launcher.js';
 import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../cluster/driver.js';
 import type { OnProgress } from '../engine/progress.js';
 import { ignoreProgress } from '../engine/progress.js';
-import { parseSize } from '../units.js';
+import { formatBytes, parseSize } from '../units.js';
 import { writableFile } from '../format/writable-file.js';
 
 export interface CountOptions {
@@ -60,6 +60,12 @@ export interface CountOptions {
   readonly onProgress?: OnProgress;
   /** Also write the per-step log of every pass to this file, rewritten after each step (format/step-log.ts). */
   readonly statsJson?: string;
+  /**
+   * The most bytes of records one WebAssembly memory of a worker's state table holds (bytes or a
+   * size such as "64K"); a larger table spans several memories (engine/state-table.ts). Default and
+   * most MAX_SHARD_BYTES (3.5 GiB), least MIN_SHARD_BYTES (64 KiB). Not for a partitioned count.
+   */
+  readonly tableMemory?: number | string;
 }
 
 export interface NormalizedCountOptions {
@@ -79,6 +85,7 @@ export interface NormalizedCountOptions {
   readonly signal?: AbortSignal;
   readonly onProgress: OnProgress;
   readonly statsJson?: string;
+  readonly tableMemory: number;
 }
 
 export const DEFAULT_FAN_IN = 64;
@@ -117,7 +124,18 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
     signal: options.signal,
     onProgress: options.onProgress ?? ignoreProgress,
     statsJson: options.statsJson === undefined ? undefined : writableFile('statsJson', options.statsJson),
+    tableMemory: tableMemoryOption(options.tableMemory, partitioned),
   };
+}
+
+/** The bytes of records per memory of a state table: checked, or the default. */
+function tableMemoryOption(value: number | string | undefined, partitioned: NormalizedCountOptions['partitioned']): number {
+  if (value === undefined) return MAX_SHARD_BYTES;
+  const bytes = sizeOption('tableMemory', value);
+  if (partitioned) throw new InvalidOptionError('tableMemory', value, 'not for a count split into partitions: its tasks take the default');
+  if (bytes < MIN_SHARD_BYTES || bytes > MAX_SHARD_BYTES)
+    throw new InvalidOptionError('tableMemory', value, `must be from ${formatBytes(MIN_SHARD_BYTES)} to ${formatBytes(MAX_SHARD_BYTES)}`);
+  return bytes;
 }
 
 /** `recorded`: the partitions of the count being resumed, which a count without `partitions` takes, as it takes its workers. */

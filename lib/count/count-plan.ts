@@ -8,7 +8,8 @@ import os from 'node:os';
 import type { Board, Sweep } from '../board/shape.js';
 import { maxStatesAfter } from '../board/table1.js';
 import { AvailableMemory, availableMemory } from '../engine/available-memory.js';
-import type { MemoryPlan } from '../engine/budget.js';
+import { type MemoryPlan, statesInMemory } from '../engine/budget.js';
+import { residuesAt } from '../residues/growth.js';
 import { DiskEstimate, setUpEngine } from '../engine/count.js';
 import { CountOptions, normalizeCountOptions } from './count-options.js';
 import { countWarnings } from './count-warnings.js';
@@ -57,18 +58,21 @@ export function planCount(options: CountOptions): CountPlan {
   const { sweep } = normalized;
   const setup = setUpEngine(normalized);
   const partitions = normalized.partitioned?.partitions ?? 1;
-  const inMemoryStates = normalized.partitioned ? 0 : setup.workers * setup.plans[0].memoryRunCapacity;
+  // The states a step keeps in memory: its counts' residues take fewer words early on.
+  const inMemory = (step: number) =>
+    maxStatesAfter(sweep.width, step) <=
+    (normalized.partitioned ? 0 : setup.workers) * statesInMemory(setup.plans[0], residuesAt(setup.passes[0], step));
   const steps = sweep.width * sweep.columns;
   const parallel = Math.min(setup.workers * partitions, os.availableParallelism());
   let seconds = 0;
   for (let step = 0; step < steps; step++) {
-    const states = maxStatesAfter(sweep.width, step);
-    const cost = states <= inMemoryStates ? SECONDS_PER_BOUND_STATE.inMemory : SECONDS_PER_BOUND_STATE.onDisk;
-    seconds += (states * cost) / parallel;
+    const cost = inMemory(step) ? SECONDS_PER_BOUND_STATE.inMemory : SECONDS_PER_BOUND_STATE.onDisk;
+    seconds += (maxStatesAfter(sweep.width, step) * cost) / parallel;
   }
+  // A column's largest step, by the bound, is its last, whose states carry the most residues.
   const columns = Array.from({ length: sweep.columns }, (_, c) => {
-    const maxStates = maxStatesAfter(sweep.width, (c + 1) * sweep.width);
-    return { column: c + 1, maxStates, inMemory: maxStates <= inMemoryStates };
+    const last = (c + 1) * sweep.width;
+    return { column: c + 1, maxStates: maxStatesAfter(sweep.width, last), inMemory: inMemory(last) };
   });
   const available = availableMemory();
   return {

@@ -7,16 +7,28 @@
 import { InvalidOptionError } from '../errors.js';
 import { formatBytes } from '../units.js';
 import { maxStates } from '../board/table1.js';
-import { MAX_LOAD_FACTOR, MAX_TABLE_BYTES, sortKeyBytes, tableSlotBytes } from './state-table.js';
-import { memoryRunBytes } from './memory-run.js';
+import {
+  MAX_LOAD_FACTOR,
+  MAX_SHARD_BYTES,
+  MAX_SHARDS,
+  SHARD_OVERHEAD_BYTES,
+  shardsFor,
+  sortKeyBytes,
+  tableSlotBytes,
+} from './state-table.js';
+import { MAX_RUN_WORDS, memoryRunBytes } from './memory-run.js';
 import { MAX_SUCCESSORS } from '../state/border.js';
 import { OWNED_CHUNK_BYTES } from './run-store.js';
 import { counted } from '../plural.js';
 
 export interface MemoryPlan {
   readonly tableCapacity: number;
-  /** Largest step kept in memory instead of files. */
+  /** The most bytes of records in one of the table's WebAssembly memories (its shards). */
+  readonly tableShardBytes: number;
+  /** Largest step kept in memory instead of files, of the pass's residues (statesInMemory: of fewer). */
   readonly memoryRunCapacity: number;
+  /** 32-bit words of the in-memory run. */
+  readonly memoryRunWords: number;
   /** Records per input batch; successor batches hold three times as many. */
   readonly batchRecords: number;
   readonly readBufferBytes: number;
@@ -33,6 +45,22 @@ const SMALL_RUN_SHARE = 0.25;
 
 const clamp = (value: number, least: number, most: number) => Math.min(most, Math.max(least, Math.floor(value)));
 
+export interface PlanChoices {
+  /** The most bytes of records in one of the table's WebAssembly memories. */
+  readonly shardBytes?: number;
+  /**
+   * When the table cannot hold the largest steps of the pass's residues: split the budget between
+   * table and in-memory run as if it could, so that steps of fewer residues, which take fewer
+   * words, stay in memory whole (engine/count.ts decides), instead of a quarter run and a larger table.
+   */
+  readonly wholeSteps?: boolean;
+}
+
+/** States of `residueCount` residues a worker keeps in memory under `plan`: the run holds words. */
+export function statesInMemory(plan: MemoryPlan, residueCount: number): number {
+  return Math.floor(plan.memoryRunWords / (2 + residueCount));
+}
+
 /**
  * Batches, read and write buffers take about a fifth of the budget, within sensible bounds (small
  * budgets, down to a few hundred KiB, exist to force many runs in tests); the state table and the
@@ -45,6 +73,7 @@ export function planMemory(
   width: number,
   workers = 1,
   partitioned?: { owners: number },
+  { shardBytes = MAX_SHARD_BYTES, wholeSteps = false }: PlanChoices = {},
 ): MemoryPlan {
   // Each worker gets an equal share of the budget and holds about an equal share of the states.
   const budget = Math.floor(total / workers);
@@ -62,14 +91,27 @@ export function planMemory(
   const share = Math.min(1, (partitioned ? 3.3 : 1.1) / owners); // hash shares vary a little
   const needed = Math.ceil((maxStates(width) * 1.05 * share) / MAX_LOAD_FACTOR) + MIN_TABLE;
   // A table that holds every step keeps each one in memory: room for a full in-memory run. One that
-  // cannot keeps only the early, small steps in memory: a quarter of that, and more table instead.
+  // cannot keeps only the early, small steps in memory: a quarter of that, and more table instead,
+  // unless asked for whole steps (PlanChoices).
   const fullRun = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + recordBytes);
-  // A table's records live in one WebAssembly memory: at most MAX_TABLE_BYTES of them.
-  const largest = Math.floor(MAX_TABLE_BYTES / tableSlotBytes(residueCount));
-  const mayOverflow = Math.min(largest, Math.floor((budget - fixed) / fullRun)) < needed;
-  const runShare = mayOverflow ? SMALL_RUN_SHARE : 1;
+  const mayOverflow = Math.floor((budget - fixed) / fullRun) < needed;
+  const runShare = mayOverflow && !wholeSteps ? SMALL_RUN_SHARE : 1;
   const perSlot = tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * (sortKeyBytes + runShare * recordBytes);
-  const tableCapacity = Math.min(needed, largest, Math.floor((budget - fixed) / perSlot));
+  // A table larger than one WebAssembly memory's share spans several (shards). Each after the first
+  // adds its fixed arrays, taken from the table's share, but at most half of it: the tests split
+  // small tables into many tiny shards.
+  const slots = (bytes: number) => Math.min(needed, Math.floor(bytes / perSlot));
+  const most = slots(budget - fixed);
+  const shards = shardsFor(most, residueCount, shardBytes);
+  if (shards > MAX_SHARDS) {
+    const tableBytes = most * tableSlotBytes(residueCount);
+    throw new InvalidOptionError(
+      'tableMemory',
+      formatBytes(shardBytes),
+      `too small for a table of ${formatBytes(tableBytes)} per worker in at most ${MAX_SHARDS} memories: give at least ${formatBytes(Math.ceil(tableBytes / MAX_SHARDS))}`,
+    );
+  }
+  const tableCapacity = slots(budget - fixed - Math.min((shards - 1) * SHARD_OVERHEAD_BYTES, (budget - fixed) / 2));
   if (tableCapacity < MIN_TABLE) {
     const least = workers * (fixed + MIN_TABLE * perSlot);
     const split = workers > 1 ? ` split over ${workers} workers,` : '';
@@ -79,10 +121,16 @@ export function planMemory(
       `too small,${split} for ${counted(residueCount, 'residue')} with a fan-in of ${fanIn}: give at least ${formatBytes(least)}`,
     );
   }
-  const memoryRunCapacity = Math.floor(tableCapacity * MAX_LOAD_FACTOR * runShare);
+  // One typed array: at most MAX_RUN_WORDS (16 GiB).
+  const memoryRunCapacity = Math.min(
+    Math.floor(tableCapacity * MAX_LOAD_FACTOR * runShare),
+    Math.floor(MAX_RUN_WORDS / (2 + residueCount)),
+  );
   return {
     tableCapacity,
+    tableShardBytes: shardBytes,
     memoryRunCapacity,
+    memoryRunWords: memoryRunCapacity * (2 + residueCount),
     batchRecords,
     readBufferBytes,
     writeBufferBytes,

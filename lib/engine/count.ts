@@ -12,7 +12,8 @@ import { maxStatesAfter } from '../board/table1.js';
 import { joinResidues, Residue } from '../residues/crt.js';
 import { moduliFor, splitIntoPasses } from '../residues/moduli.js';
 import { formatBytes } from '../units.js';
-import { MemoryPlan, planMemory } from './budget.js';
+import { MemoryPlan, planMemory, statesInMemory } from './budget.js';
+import { residuesAt } from '../residues/growth.js';
 import { PassRunner } from './pass.js';
 import { MOST_RESIDUES } from './state-table.js';
 import { PartitionedPass } from '../cluster/driver.js';
@@ -48,6 +49,8 @@ export interface EngineOptions {
   readonly signal?: AbortSignal;
   /** A file that gets every pass's per-step log, rewritten after each step (--stats-json). */
   readonly statsJson?: string;
+  /** The most bytes of records in one WebAssembly memory of a state table. Default: MAX_SHARD_BYTES. */
+  readonly tableMemory?: number;
 }
 
 export interface EngineResult {
@@ -117,11 +120,34 @@ export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>): EngineS
   // A resumed count keeps the workers it recorded; a new one starts only those its board can use.
   const workers = partitioned || asked === recorded ? asked : Math.min(asked, usableWorkers(sweep));
   const owners = partitioned ? { owners: partitioned.partitions * workers } : undefined;
-  const plans = passes.map((passModuli) => planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers, owners));
-  const inMemory = partitioned ? 0 : workers * plans[0].memoryRunCapacity;
+  const plans = passes.map((passModuli) => {
+    const plan = (wholeSteps: boolean) =>
+      planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers, owners, { shardBytes: options.tableMemory, wholeSteps });
+    const usual = plan(false);
+    if (partitioned || !usual.mayOverflow) return usual;
+    // A table that cannot hold the largest steps may still keep whole the steps whose states carry
+    // fewer residues, at the price of a smaller table, and so more runs, for the steps left on disk.
+    // By the plan's costs (count/count-plan.ts) a state moved into memory saves about 0.4 µs, and
+    // a state on disk pays a few percent more: worth it when at least a tenth as many move as stay.
+    const whole = plan(true);
+    const kept = statesKeptInMemory(sweep, passModuli, workers, whole);
+    const moved = kept - statesKeptInMemory(sweep, passModuli, workers, usual);
+    return moved > (statesKeptInMemory(sweep, passModuli, workers) - kept) / 10 ? whole : usual;
+  });
+  const inMemory = (step: number) => (partitioned ? 0 : workers * statesInMemory(plans[0], residuesAt(passes[0], step)));
   const keep = options.keep || folder.recorded().keep;
   const disk = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), inMemory, keep);
   return { moduli, passes, workers, plans, disk };
+}
+
+/** States of a pass's steps, by Table 1's bound, that fit in the in-memory runs of `plan`'s workers (all, without a plan). */
+function statesKeptInMemory(sweep: Sweep, passModuli: readonly number[], workers: number, plan?: MemoryPlan): number {
+  let kept = 0;
+  for (let step = 0; step <= sweep.width * sweep.columns; step++) {
+    const states = maxStatesAfter(sweep.width, step);
+    if (!plan || states <= workers * statesInMemory(plan, residuesAt(passModuli, step))) kept += states;
+  }
+  return kept;
 }
 
 export async function countWithEngine(options: EngineOptions): Promise<EngineResult> {
@@ -264,7 +290,7 @@ export interface DiskEstimate {
  * (up to 1.5 records a state, 3 + 4K bytes a record), merged once more when there are more runs
  * than --fan-in, while the next step is written. With --keep every step stays.
  */
-export function estimateDisk(sweep: Sweep, residueCount: number, inMemory: number, keep: boolean): DiskEstimate {
+export function estimateDisk(sweep: Sweep, residueCount: number, inMemory: (step: number) => number, keep: boolean): DiskEstimate {
   const recordBytes = 3 + 4 * residueCount;
   let peak = 0;
   let peakStep = 0;
@@ -272,7 +298,7 @@ export function estimateDisk(sweep: Sweep, residueCount: number, inMemory: numbe
   let previous = 0;
   for (let step = 0; step <= sweep.width * sweep.columns; step++) {
     const states = maxStatesAfter(sweep.width, step);
-    const bytes = keep || states > inMemory ? states * 1.5 * recordBytes : 0;
+    const bytes = keep || states > inMemory(step) ? states * 1.5 * recordBytes : 0;
     kept += bytes;
     if (2 * previous + bytes > peak) {
       peak = 2 * previous + bytes;

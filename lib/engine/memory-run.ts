@@ -1,32 +1,48 @@
 /**
  * A step's states held in memory instead of in run files, when the whole step fits the budget and
  * no file is asked for. Unsorted unless sorted was asked: one run needs no merge order.
+ *
+ * Its size is a number of 32-bit words, like the state table's: a step whose counts carry fewer
+ * residues holds more states in the same words (capacityFor).
  */
 
 import { Batch } from './batch.js';
 
 export const memoryRunBytes = (residueCount: number): number => 8 + 4 * residueCount;
 
+/** The most words of one typed array. */
+export const MAX_RUN_WORDS = 2 ** 32 - 1;
+
 export class MemoryRun {
   count = 0;
-  readonly capacity: number;
-  /** Residues a state carries in the step held; at most the count the run was made for. */
+  /** States the run holds with this step's residues. */
+  capacity: number;
+  /** Residues a state carries in the step held. */
   residueCount: number;
-  private readonly states: Uint32Array;
-  private readonly residues: Uint32Array;
+  private readonly words: Uint32Array;
+  private states: Uint32Array;
+  private residues: Uint32Array;
 
+  /** Room for `capacity` states of `residueCount` residues, and for more of fewer. */
   constructor(capacity: number, residueCount: number) {
+    this.words = new Uint32Array(Math.min(MAX_RUN_WORDS, capacity * (2 + residueCount)));
     this.capacity = capacity;
     this.residueCount = residueCount;
-    this.states = new Uint32Array(2 * capacity);
-    this.residues = new Uint32Array(residueCount * capacity);
+    this.states = this.residues = this.words;
+    this.reset(residueCount);
   }
 
-  /** Empties the run for states of `residueCount` residues. */
+  /** States of `residueCount` residues the run holds. */
+  capacityFor(residueCount: number): number {
+    return Math.floor(this.words.length / (2 + residueCount));
+  }
+
+  /** Empties the run for states of `residueCount` residues: their (hi, lo) words first, then their residues. */
   reset(residueCount: number): void {
-    if (residueCount > this.residues.length / Math.max(this.capacity, 1))
-      throw new RangeError(`a memory run made for fewer than ${residueCount} residues`);
     this.residueCount = residueCount;
+    this.capacity = this.capacityFor(residueCount);
+    this.states = this.words.subarray(0, 2 * this.capacity);
+    this.residues = this.words.subarray(2 * this.capacity, (2 + residueCount) * this.capacity);
     this.count = 0;
   }
 

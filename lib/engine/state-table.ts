@@ -24,13 +24,23 @@
  * The loops over records (appending, combining, making sort keys and reading them back in order) run
  * in WebAssembly (lib/wasm/state-table.ts), where a state is one 64-bit integer; the records and the
  * chunk lists live in that module's memory. This class plans the buckets, sorts the keys and hands
- * the records to the sinks. A WebAssembly memory holds at most 4 GiB, so a table's records are
- * capped at MAX_TABLE_BYTES (2 GiB), leaving the rest for the per-bucket scratch.
+ * the records to the sinks.
+ *
+ * A WebAssembly memory holds at most 4 GiB, so a table whose records are more than one memory's
+ * share (shardBytes, at most MAX_SHARD_BYTES) is split into S shards (table-shard.ts): instances of
+ * the module, each with its own memory. The buckets are dealt out to them in turn, so that draining
+ * the buckets in key order, each from its shard, still gives the states in order. A batch of
+ * successors is grouped by shard in WebAssembly (table-router.ts) and each shard takes its group in
+ * one copy. When one shard is full the table is: it is drained whole, and the records of the batch
+ * that shard could not take wait in the router until the drain has emptied it.
  */
 
 import { MemoryRun } from './memory-run.js';
-import { align8 as align, instantiate, type WasmMemory } from '../wasm-module.js';
 import { maxRecordBytes } from '../format/layout.js';
+import { MOST_RESIDUES, TableShard } from './table-shard.js';
+import { TableRouter } from './table-router.js';
+
+export { MOST_RESIDUES };
 
 /** Distinct states a full table holds, as a share of its records: the rest is room to combine in. */
 export const MAX_LOAD_FACTOR = 0.7;
@@ -39,8 +49,17 @@ export const MAX_LOAD_FACTOR = 0.7;
 export const tableSlotBytes = (residueCount: number): number => 4 * (2 + residueCount);
 export const sortKeyBytes = 12;
 
-/** The most bytes of records a table holds: half of what a WebAssembly memory can address. */
-export const MAX_TABLE_BYTES = 2 ** 31;
+/**
+ * The most bytes of records one shard's memory holds, and the default: the rest of its 4 GiB is for
+ * its fixed arrays and the per-bucket scratch (a bucket's combining index and sort keys).
+ */
+export const MAX_SHARD_BYTES = 3.5 * 2 ** 30;
+/** The least: tests use tiny shards to split small tables into many. */
+export const MIN_SHARD_BYTES = 64 * 2 ** 10;
+/** Shards a table may have: each is an instance of the module, with about 1 MiB of fixed arrays. */
+export const MAX_SHARDS = 1024;
+/** Bytes each shard after the first adds beyond its records (its fixed arrays), for budget planning. */
+export const SHARD_OVERHEAD_BYTES = 2 ** 20;
 
 /** Key prefix bits that choose a bucket. */
 const PREFIX_BITS = 16;
@@ -52,9 +71,11 @@ const PREFIX_BITS = 16;
 const BUCKET_STATES = 1 << 10;
 /** Share of each bucket's range spread evenly over all prefixes, for states the plan did not foresee. */
 const UNIFORM_SHARE = 0.05;
-/** Residues a record may carry, at most: room for their moduli in the module's memory. A count whose
- * moduli are more (boards of about 1,290 points and more) takes them in passes of this many. */
-export const MOST_RESIDUES = 64;
+
+/** Shards of a table of `capacity` records of `residueCount` residues, at most `shardBytes` of records each. */
+export function shardsFor(capacity: number, residueCount: number, shardBytes: number): number {
+  return Math.max(1, Math.ceil((capacity * tableSlotBytes(residueCount)) / shardBytes));
+}
 
 export interface RecordSink {
   append(hi: number, lo: number, residues: Uint32Array, at: number): void;
@@ -66,140 +87,71 @@ interface EncodedSink extends RecordSink {
   appendEncoded(bytes: Uint8Array, records: number, lastHi: number, lastLo: number, sums: Uint32Array): void;
 }
 
-/** Addresses come back as i32: those past 2 GiB read as negative until `>>> 0`. */
-interface TableExports {
-  memory: WasmMemory;
-  heapBase(): number;
-  init(
-    records: number,
-    next: number,
-    first: number,
-    last: number,
-    lastFill: number,
-    count: number,
-    distinct: number,
-    bucketOf: number,
-    seen: number,
-    foreseen: number,
-    moduli: number,
-    buckets: number,
-    chunkRecords: number,
-    prefixShift: number,
-    nextShift: number,
-    prefixes: number,
-    scratch: number,
-  ): void;
-  setRecord(residues: number, chunks: number): void;
-  clear(chunks: number): void;
-  distinctStates(): number;
-  chunksInUse(): number;
-  hasFreeChunk(): boolean;
-  probeCount(): number;
-  resetProbes(): void;
-  stage(n: number): number;
-  addBatch(n: number, start: number): number;
-  settle(): void;
-  gather(p: number): number;
-  copyRecords(from: number, to: number): void;
-  prepareKeys(p: number, room: number): number;
-  orderKeys(n: number, b: number): void;
-  encode(from: number, to: number, prevHi: number, prevLo: number, first: boolean): number;
-  outAt(): number;
-  outBytes(): number;
-  blockSumsAt(): number;
-  keysAt(): number;
-  orderAt(): number;
-}
-
 export class StateTable {
   /** Records the table holds with this step's residues. */
-  capacity: number;
-  /** Distinct states a table at full capacity holds before it is full. */
-  maxLoad: number;
+  capacity = 0;
+  /** Distinct states the table holds when every shard is at its load. */
+  maxLoad = 0;
   /** Residues a state carries in this step. */
   residueCount: number;
   /** Milliseconds spent sorting in drains since the last reset (the rest of a drain is writing). */
   sortMs = 0;
 
-  private readonly kernel: TableExports;
-  /** The module's memory as words, renewed when it grows. */
-  private words = new Uint32Array(0);
-  private readonly maxWords: number;
+  private readonly shards: TableShard[];
+  /** Present when there are several shards. */
+  private readonly router?: TableRouter;
   private readonly width: number;
-  private readonly chunkRecords: number;
   private full_ = false;
   private readonly buckets: number;
-
-  // Word offsets of the module's fixed arrays.
-  private readonly moduliAt: number;
-  private readonly bucketOfAt: number;
-  private readonly seenAt: number;
-  private readonly foreseenAt: number;
   private readonly prefixes: number;
+  /** Per shard, the records of the router's last batch it has not taken yet: [pendingFrom, pendingTo). */
+  private readonly pendingFrom: Uint32Array;
+  private readonly pendingTo: Uint32Array;
+  /** Records routed at once: few enough that every shard, emptied, takes its group whole. */
+  private sliceRecords = 0;
 
+  /** Every shard's seen and foreseen tallies, summed. */
+  private readonly seenSum: Uint32Array;
+  private readonly foreseenSum: Uint32Array;
   /** seen of the latest step that made the states of each y, and the y of the current step. */
   private readonly seenOfY: Array<Uint32Array | undefined>;
   private stepY = -1;
 
   /**
    * maxCapacity is the most records of `moduli.length` residues; the table's words allow more
-   * records in steps whose states carry fewer (beginStep).
+   * records in steps whose states carry fewer (beginStep). shardBytes: the most bytes of records in
+   * one WebAssembly memory.
    */
-  constructor(maxCapacity: number, moduli: readonly number[], width: number) {
+  constructor(maxCapacity: number, moduli: readonly number[], width: number, shardBytes = MAX_SHARD_BYTES) {
     if (moduli.length > MOST_RESIDUES) throw new RangeError(`a state table holds at most ${MOST_RESIDUES} residues`);
+    if (!(shardBytes >= MIN_SHARD_BYTES && shardBytes <= MAX_SHARD_BYTES))
+      throw new RangeError(`a state table's shards hold ${MIN_SHARD_BYTES} to ${MAX_SHARD_BYTES} bytes of records`);
     this.residueCount = moduli.length;
-    this.maxWords = Math.min(maxCapacity * (2 + moduli.length), MAX_TABLE_BYTES / 4);
     this.width = width;
-    this.buckets = clamp((maxCapacity * MAX_LOAD_FACTOR) / BUCKET_STATES, 1, 1 << PREFIX_BITS);
-    // Chunks no larger than a quarter of the table spread over the buckets' last chunks.
-    this.chunkRecords = clamp(maxCapacity / (4 * this.buckets), 4, 1024);
-    // Room for the chunk list of the smallest records, those of one residue.
-    const chunks = Math.floor(this.maxWords / 3 / this.chunkRecords) + 1;
     const prefixBits = Math.max(0, Math.min(PREFIX_BITS, 3 * width - 3));
     const prefixShift = 3 * width - prefixBits;
     this.prefixes = 2 ** prefixBits;
+    // Each shard owns at least one prefix and one bucket.
+    const shards = Math.min(shardsFor(maxCapacity, moduli.length, shardBytes), this.prefixes);
+    if (shards > MAX_SHARDS) throw new RangeError(`a state table has at most ${MAX_SHARDS} shards, not ${shards}`);
+    const words = Math.ceil((maxCapacity * (2 + moduli.length)) / shards);
+    this.buckets = clamp((maxCapacity * MAX_LOAD_FACTOR) / BUCKET_STATES, shards, 1 << PREFIX_BITS);
+    // Chunks no larger than a quarter of the table spread over the buckets' last chunks.
+    const chunkRecords = clamp(maxCapacity / (4 * this.buckets), 4, 1024);
+    // Bucket g is bucket ⌊g / S⌋ of shard g mod S: dealt out in turn, so that a region of keys the
+    // plan underestimated is spread over every shard, and no shard fills long before the others.
+    this.shards = Array.from({ length: shards }, (_, j) => {
+      const buckets = Math.ceil((this.buckets - j) / shards);
+      return new TableShard({ words, buckets, chunkRecords, prefixShift, prefixes: this.prefixes }, moduli, MAX_LOAD_FACTOR);
+    });
+    if (shards > 1) this.router = new TableRouter(shards, prefixShift, this.prefixes);
+    this.pendingFrom = new Uint32Array(shards);
+    this.pendingTo = new Uint32Array(shards);
+    this.seenSum = new Uint32Array(this.prefixes);
+    this.foreseenSum = new Uint32Array(this.prefixes);
     this.seenOfY = new Array(width).fill(undefined);
-
-    this.kernel = instantiate<TableExports>('state-table', 'the state table');
-    // Byte offsets, 8-aligned: moduli, five arrays of one word per bucket, the bucket of each
-    // prefix (u16), the seen and foreseen tallies, the chunk list, the records, then scratch.
-    let at = align(this.kernel.heapBase());
-    const take = (bytes: number) => {
-      const start = at;
-      at = align(at + bytes);
-      return start;
-    };
-    this.moduliAt = take(4 * MOST_RESIDUES) / 4;
-    const bucketArrays = [0, 1, 2, 3, 4].map(() => take(4 * this.buckets));
-    this.bucketOfAt = take(2 * this.prefixes) / 2;
-    this.seenAt = take(4 * this.prefixes) / 4;
-    this.foreseenAt = take(4 * this.prefixes) / 4;
-    const nextAt = take(4 * chunks);
-    const recordsAt = take(4 * this.maxWords);
-    const [first, last, lastFill, count, distinct] = bucketArrays;
-    this.kernel.init(
-      recordsAt,
-      nextAt,
-      first,
-      last,
-      lastFill,
-      count,
-      distinct,
-      this.bucketOfAt * 2,
-      this.seenAt * 4,
-      this.foreseenAt * 4,
-      this.moduliAt * 4,
-      this.buckets,
-      this.chunkRecords,
-      prefixShift,
-      prefixShift - 3,
-      this.prefixes,
-      at,
-    );
-    this.capacity = 0;
-    this.maxLoad = 0;
     this.setRecord(moduli);
-    this.planBuckets(this.seen);
+    this.planBuckets(this.seenSum);
   }
 
   /** Holding all it may: time to drain it into a run. */
@@ -209,16 +161,25 @@ export class StateTable {
 
   /** Distinct states held; exact after settle(). */
   get size(): number {
-    return this.kernel.distinctStates();
+    let size = 0;
+    for (const shard of this.shards) size += shard.kernel.distinctStates();
+    return size;
+  }
+
+  /** WebAssembly memories the records take. */
+  get shardCount(): number {
+    return this.shards.length;
   }
 
   /** Slots the combining index probed beyond a state's home, since the last resetProbes(). */
   get probes(): number {
-    return this.kernel.probeCount();
+    let probes = 0;
+    for (const shard of this.shards) probes += shard.kernel.probeCount();
+    return probes;
   }
 
   resetProbes(): void {
-    this.kernel.resetProbes();
+    for (const shard of this.shards) shard.kernel.resetProbes();
   }
 
   /**
@@ -227,47 +188,55 @@ export class StateTable {
    * the previous column a poor guess. The table must be empty.
    */
   beginStep(moduli: readonly number[], y: number, lastColumn: boolean): void {
-    if (this.kernel.chunksInUse() !== 0) throw new RangeError('a step begins with an empty state table');
-    // The emptied record array serves the new record size as it is: no allocation between steps.
+    if (this.shards.some((shard) => shard.kernel.chunksInUse() !== 0) || this.pendingCount() > 0)
+      throw new RangeError('a step begins with an empty state table');
+    // The emptied record arrays serve the new record size as they are: no allocation between steps.
     if (moduli.length !== this.residueCount) this.setRecord(moduli);
-    const seen = this.seen;
+    const seen = this.sum(this.seenSum, (shard) => shard.seen);
     if (this.stepY >= 0) (this.seenOfY[this.stepY] ??= new Uint32Array(seen.length)).set(seen);
     const previousColumn = this.seenOfY[y];
-    const foreseen = this.foreseen;
-    this.planBuckets(previousColumn && !lastColumn ? previousColumn : foreseen);
+    const foreseen = this.sum(this.foreseenSum, (shard) => shard.foreseen);
+    // Several shards plan from the step before: its errors are spread evenly over the buckets, while
+    // the previous column's, early on, crowd a few buckets and with them one shard (docs/design.md).
+    this.planBuckets(previousColumn && !lastColumn && this.shards.length === 1 ? previousColumn : foreseen);
     this.stepY = y;
-    foreseen.fill(0);
-    seen.fill(0);
+    for (const shard of this.shards) {
+      shard.seen.fill(0);
+      shard.foreseen.fill(0);
+    }
   }
 
   /**
    * Adds records [from, to) of a batch (K = residueCount residues a record) and returns the index
-   * where it stopped: `to`, or earlier when the table is full.
+   * where it stopped: `to`, or earlier when the table is full. With several shards, the records
+   * before that index that a full shard could not take wait in the router: the drain that empties
+   * the table takes them in first.
    */
   addBatch(states: Uint32Array, src: Uint32Array, from: number, to: number): number {
     if (this.full_ || from >= to) return from;
-    const { kernel } = this;
     const k = this.residueCount;
-    const n = to - from;
-    const staged = (kernel.stage(n) >>> 0) / 4;
-    const words = this.renew();
-    words.set(states.subarray(2 * from, 2 * to), staged);
-    words.set(src.subarray(k * from, k * to), staged + 2 * n);
-    for (let i = 0; ;) {
-      i = kernel.addBatch(n, i);
-      if (i === n) return to;
-      // No chunk left: combine every bucket to make room, unless that leaves the table full.
-      kernel.settle();
-      if (this.size >= this.maxLoad || !kernel.hasFreeChunk()) {
-        this.full_ = true;
-        return from + i;
-      }
+    if (!this.router) {
+      const taken = this.shards[0].take(states.subarray(2 * from, 2 * to), src.subarray(k * from, k * to), to - from);
+      if (taken < to - from) this.full_ = true;
+      return from + taken;
     }
+    for (let at = from; at < to;) {
+      const end = Math.min(to, at + this.sliceRecords);
+      this.router.route(states.subarray(2 * at, 2 * end), src.subarray(k * at, k * end), end - at, k);
+      for (let j = 0; j < this.shards.length; j++) {
+        this.pendingFrom[j] = this.router.start(j);
+        this.pendingTo[j] = this.router.start(j + 1);
+      }
+      this.takePending();
+      at = end;
+      if (this.full_) return at;
+    }
+    return to;
   }
 
   /** Combines every bucket, so that size is exact and every record distinct. */
   settle(): void {
-    this.kernel.settle();
+    for (const shard of this.shards) shard.kernel.settle();
   }
 
   /**
@@ -275,26 +244,30 @@ export class StateTable {
    * each bucket encoded in the module; other sinks take the records one by one.
    */
   drainSorted(sink: RecordSink): void {
-    const { kernel } = this;
     const encoded = 'appendEncoded' in sink ? (sink as EncodedSink) : undefined;
     // Bits below a state in its sort key, for the key's place among the bucket's records.
     const room = Math.min(32, 64 - 3 * this.width);
-    for (let p = 0; p < this.buckets; p++) {
+    const k = this.residueCount;
+    const { shards } = this;
+    const S = shards.length;
+    for (let g = 0; g < this.buckets; g++) {
+      const shard = shards[g % S];
+      const { kernel } = shard;
       const started = performance.now();
-      const n = kernel.prepareKeys(p, room);
+      const n = kernel.prepareKeys(Math.floor(g / S), room);
       if (n === 0) continue;
       const b = n <= 2 ** room ? room : 0;
-      new BigUint64Array(this.renew().buffer, kernel.keysAt() >>> 0, n).sort();
+      new BigUint64Array(shard.renew().buffer, kernel.keysAt() >>> 0, n).sort();
       kernel.orderKeys(n, b);
       this.sortMs += performance.now() - started;
       const o = (kernel.orderAt() >>> 0) / 4;
       if (encoded) {
-        const slice = Math.floor(kernel.outBytes() / maxRecordBytes(this.residueCount));
+        const slice = Math.floor(kernel.outBytes() / maxRecordBytes(k));
         for (let from = 0; from < n; from += slice) {
           const to = Math.min(n, from + slice);
           const previous = encoded.continuation();
           const bytes = kernel.encode(from, to, previous.hi, previous.lo, previous.first);
-          const words = this.renew();
+          const words = shard.renew();
           const sums = (kernel.blockSumsAt() >>> 0) / 4;
           const last = o + 3 * (to - 1);
           encoded.appendEncoded(
@@ -302,15 +275,15 @@ export class StateTable {
             to - from,
             words[last],
             words[last + 1],
-            words.subarray(sums, sums + this.residueCount),
+            words.subarray(sums, sums + k),
           );
         }
       } else {
-        const words = this.renew();
+        const words = shard.renew();
         for (let j = 0, at = o; j < n; j++, at += 3) sink.append(words[at], words[at + 1], words, words[at + 2] + 2);
       }
     }
-    this.clear();
+    this.empty();
   }
 
   /** Copies every state into `run` (sorted when asked), then empties the table. */
@@ -321,16 +294,18 @@ export class StateTable {
       return;
     }
     // Bucket by bucket: the next step reads its states in key order at the grain of buckets.
-    const { kernel } = this;
     const k = this.residueCount;
-    const slice = Math.floor(kernel.outBytes() / tableSlotBytes(k));
-    for (let p = 0; p < this.buckets; p++) {
-      const n = kernel.gather(p);
+    const { shards } = this;
+    const S = shards.length;
+    for (let g = 0; g < this.buckets; g++) {
+      const { kernel } = shards[g % S];
+      const slice = Math.floor(kernel.outBytes() / tableSlotBytes(k));
+      const n = kernel.gather(Math.floor(g / S));
       for (let from = 0; from < n; from += slice) {
         const to = Math.min(n, from + slice);
         kernel.copyRecords(from, to);
         const at = (kernel.outAt() >>> 0) / 4;
-        const words = this.renew();
+        const words = shards[g % S].renew();
         run.appendBlock(
           words.subarray(at, at + 2 * (to - from)),
           words.subarray(at + 2 * (to - from), at + (2 + k) * (to - from)),
@@ -338,50 +313,75 @@ export class StateTable {
         );
       }
     }
-    this.clear();
+    this.empty();
   }
 
-  /** Empties the table. */
+  /** Empties the table, dropping any records waiting for a drain. */
   clear(): void {
-    this.kernel.clear(this.capacity / this.chunkRecords);
+    this.pendingTo.set(this.pendingFrom);
+    for (const shard of this.shards) shard.clear();
     this.full_ = false;
   }
 
-  /** Bytes of the record array: allocated once, whatever the steps' residues. */
+  /** Bytes of the record arrays: allocated once, whatever the steps' residues. */
   get recordBytes(): number {
-    return 4 * this.maxWords;
+    return this.shards.reduce((bytes, shard) => bytes + shard.recordBytes, 0);
+  }
+
+  /** After a drain: every shard empty, then the records that waited for it. */
+  private empty(): void {
+    for (const shard of this.shards) shard.clear();
+    this.full_ = false;
+    this.takePending();
+    // A group is at most half a shard, so an emptied shard takes it whole (sliceRecords).
+    if (this.full_) throw new RangeError('an emptied state table shard did not take its waiting records');
+  }
+
+  /** Each shard takes what it can of its waiting records; the table is full when one cannot take all. */
+  private takePending(): void {
+    const router = this.router;
+    if (!router) return;
+    for (let j = 0; j < this.shards.length; j++) {
+      const from = this.pendingFrom[j];
+      const to = this.pendingTo[j];
+      if (from === to) continue;
+      this.pendingFrom[j] += this.shards[j].take(router.states(from, to), router.residues(from, to), to - from);
+      if (this.pendingFrom[j] < to) this.full_ = true;
+    }
+  }
+
+  private pendingCount(): number {
+    let n = 0;
+    for (let j = 0; j < this.shards.length; j++) n += this.pendingTo[j] - this.pendingFrom[j];
+    return n;
   }
 
   /** Records of `moduli.length` residues from now on: capacity and load follow; the table is emptied. */
   private setRecord(moduli: readonly number[]): void {
     this.residueCount = moduli.length;
-    this.renew().set(moduli, this.moduliAt);
-    this.capacity = Math.max(1, Math.floor(this.maxWords / (2 + moduli.length) / this.chunkRecords)) * this.chunkRecords;
-    this.maxLoad = Math.max(1, Math.floor(this.capacity * MAX_LOAD_FACTOR));
-    this.kernel.setRecord(moduli.length, this.capacity / this.chunkRecords);
+    for (const shard of this.shards) shard.setRecord(moduli, MAX_LOAD_FACTOR);
+    this.capacity = this.shards.reduce((sum, shard) => sum + shard.capacity, 0);
+    this.maxLoad = this.shards.reduce((sum, shard) => sum + shard.maxLoad, 0);
+    this.sliceRecords = Math.max(1, Math.floor(Math.min(...this.shards.map((shard) => shard.capacity)) / 2));
     this.full_ = false;
   }
 
-  /** The module's memory as words; a new view when it grew since the last call. */
-  private renew(): Uint32Array {
-    const { buffer } = this.kernel.memory;
-    if (this.words.buffer !== buffer) this.words = new Uint32Array(buffer);
-    return this.words;
+  /** The tallies of every shard, summed into `into`. */
+  private sum(into: Uint32Array, of: (shard: TableShard) => Uint32Array): Uint32Array {
+    into.set(of(this.shards[0]));
+    for (let j = 1; j < this.shards.length; j++) {
+      const tally = of(this.shards[j]);
+      for (let q = 0; q < into.length; q++) into[q] += tally[q];
+    }
+    return into;
   }
 
-  /** States drained per prefix in this step, and per prefix the next step is expected to have. */
-  private get seen(): Uint32Array {
-    return this.renew().subarray(this.seenAt, this.seenAt + this.prefixes);
-  }
-
-  private get foreseen(): Uint32Array {
-    return this.renew().subarray(this.foreseenAt, this.foreseenAt + this.prefixes);
-  }
-
-  /** Cuts the prefixes into `buckets` consecutive ranges of about equal expected states. */
+  /** Cuts the prefixes into `buckets` consecutive ranges of about equal expected states, and the buckets into the shards' ranges. */
   private planBuckets(plan: Uint32Array): void {
     const { buckets, prefixes } = this;
-    const bucketOf = new Uint16Array(this.renew().buffer, 2 * this.bucketOfAt, prefixes);
+    const S = this.shards.length;
+    const bucketOf = this.shards.map((shard) => shard.bucketOf);
+    const shardOf = this.router?.shardOf;
     let total = 0;
     for (let q = 0; q < prefixes; q++) total += plan[q];
     const even = total === 0 ? 1 : UNIFORM_SHARE;
@@ -390,7 +390,10 @@ export class StateTable {
     for (let q = 0; q < prefixes; q++) {
       const share = even / prefixes + plan[q] * perCount;
       // A prefix belongs to the bucket where the middle of its share falls.
-      bucketOf[q] = Math.min(buckets - 1, Math.floor((at + share / 2) * buckets));
+      const bucket = Math.min(buckets - 1, Math.floor((at + share / 2) * buckets));
+      const j = bucket % S;
+      bucketOf[j][q] = (bucket - j) / S;
+      if (shardOf) shardOf[q] = j;
       at += share;
     }
   }

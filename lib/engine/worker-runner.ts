@@ -82,7 +82,7 @@ export class WorkerRunner {
     const { plan, moduli, width } = options;
     const { readBufferBytes, writeBufferBytes } = plan;
     this.store = new RunStore({ ...options, readBufferBytes, writeBufferBytes });
-    this.successors = new SuccessorBuffer(new StateTable(plan.tableCapacity, moduli, width), this.store, this.clock);
+    this.successors = new SuccessorBuffer(new StateTable(plan.tableCapacity, moduli, width, plan.tableShardBytes), this.store, this.clock);
     this.stage = new ExpandStage(width, router);
     this.inputPool = new BatchPool(plan.batchRecords, moduli.length);
     this.successorPool = new BatchPool(MAX_SUCCESSORS * plan.batchRecords, moduli.length);
@@ -140,7 +140,7 @@ export class WorkerRunner {
       successors: stage.successorsOut,
       spilled: successors.spilled,
       held: table.size,
-      fitsInMemory: table.size <= this.options.plan.memoryRunCapacity,
+      fitsInMemory: table.size <= this.memory().capacityFor(table.residueCount),
       dropped: Array.from(stage.dropped),
       legal: atBoundary ? Array.from(stage.legal) : undefined,
     };
