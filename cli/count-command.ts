@@ -4,7 +4,7 @@ import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
 import { countLegal } from '../lib/count/count-legal.js';
 import { DEFAULT_FAN_IN, DEFAULT_RETRIES, DEFAULT_SCRATCH, normalizeCountOptions } from '../lib/count/count-options.js';
-import { MAX_PARTITIONS } from '../lib/cluster/driver.js';
+import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../lib/cluster/driver.js';
 import { LAUNCHERS, LauncherName } from '../lib/cluster/launcher.js';
 import { countInMemory } from '../lib/count/in-memory.js';
 import { checkFinalCount } from '../lib/count/final-check.js';
@@ -41,6 +41,7 @@ interface CountArgs {
   'table-memory'?: string;
   workers?: number;
   partitions?: number;
+  threads?: number;
   launcher?: string;
   retries?: number;
   'all-columns': boolean;
@@ -100,13 +101,20 @@ export const countCommand: CommandModule<object, CountArgs> = {
         ...numberOption('workers'),
         describe:
           `worker threads, 1 to ${MAX_WORKERS}: N splits the states between N threads, each with 1/N of --memory; ` +
-          `1 counts in the main thread (default: the number recorded by the count being resumed, else one per core, ${defaultWorkers()} here)`,
+          `1 counts in the main thread (default: the number recorded by the count being resumed, else one per core, ${defaultWorkers()} here); ` +
+          `with --partitions, the workers of each task, each a share of the states (P × N at most ${MAX_PARTITIONED_WORKERS}), which its --threads serve`,
       })
       .option('partitions', {
         ...numberOption('partitions'),
         describe:
           `split the count into P partition tasks, 1 to ${MAX_PARTITIONS}, that exchange their states through files in --scratch ` +
           '(on a cluster, a folder every node shares); --memory and --workers are then per task (default --workers 1)',
+      })
+      .option('threads', {
+        ...numberOption('threads'),
+        describe:
+          "with --partitions: the threads of each task's process, 1 to --workers, each serving some of its workers in turn " +
+          `(default: --workers, at most one per core, ${defaultWorkers()} here)`,
       })
       .option('launcher', {
         type: 'string',
@@ -189,6 +197,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       tableMemory: args['table-memory'],
       workers: args.workers,
       partitions: args.partitions,
+      threads: args.threads,
       launcher: args.launcher as LauncherName | undefined,
       retries: args.retries,
       allColumns: args['all-columns'],
@@ -274,6 +283,7 @@ function refuseEngineFlags(args: CountArgs): void {
     ['--table-memory', args['table-memory'] !== undefined],
     ['--workers', args.workers !== undefined],
     ['--partitions', args.partitions !== undefined],
+    ['--threads', args.threads !== undefined],
     ['--launcher', args.launcher !== undefined],
     ['--retries', args.retries !== undefined],
     ['--all-columns', args['all-columns']],

@@ -26,6 +26,7 @@ export const PLACEHOLDERS: Readonly<Record<string, string>> = {
   workers: 'N',
   'residues-per-pass': 'K',
   partitions: 'P',
+  threads: 'T',
   launcher: 'NAME',
   retries: 'N',
   first: 'N',

@@ -14,7 +14,7 @@ interface InspectArgs {
 
 export const inspectCommand: CommandModule<object, InspectArgs> = {
   command: 'inspect <file>',
-  describe: "print a run file's header, trailer and records, each state rendered",
+  describe: "print a run file's header, trailer and records, each state rendered; of a split run file, also the sections of its index",
   builder: (y) =>
     y
       .positional('file', { type: 'string', demandOption: true, describe: 'a .run file' })
@@ -29,23 +29,37 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
     if (args.json) {
       process.stdout.write(`${JSON.stringify(found)}\n`);
     } else {
-      const { header, trailer } = found;
+      const { header, trailer, sections } = found;
       const stateWidth = Math.max(header.width, 'state'.length);
+      // A split run's records are numbered within their worker's section: a column more.
+      const worker = (r: { worker?: number }) => (sections ? `${String(r.worker).padStart(6)}  ` : '');
       const lines = [
         `file     ${found.file} (${found.bytes} bytes)`,
-        `format   gocount run file, version ${header.version}`,
+        `format   gocount ${sections ? 'split ' : ''}run file, version ${header.version}`,
         `sweep    ${header.width} wide, ${counted(header.columns, 'column')}`,
         `step     ${counted(header.step, 'point')} placed ` +
           `(column ${Math.floor(header.step / header.width) + 1}, next point at y = ${header.step % header.width})`,
         `run      ${header.run}`,
+        ...('owners' in header ? [`owners   ${header.owners}, written by worker ${header.writer}`] : []),
         `moduli   ${header.moduli.join(' ')}`,
         typeof trailer === 'string'
           ? `trailer  ${trailer}`
-          : `trailer  ${counted(trailer.records, 'record')}, residue sums ${trailer.sums.join(' ')}, CRC-32 0x${trailer.crc.toString(16).padStart(8, '0')}`,
+          : `${'indexOffset' in trailer ? 'footer ' : 'trailer'}  ${counted(trailer.records, 'record')}, residue sums ${trailer.sums.join(' ')}, CRC-32 ${hex(trailer.crc)}` +
+            ('indexOffset' in trailer ? `; index at byte ${trailer.indexOffset}, ${counted(trailer.chunks, 'chunk')}` : ''),
+        ...(sections
+          ? [
+              '',
+              `${'worker'.padStart(6)}  ${'records'.padStart(9)}  ${'chunks'.padStart(7)}  ${'bytes'.padStart(11)}  CRC-32`,
+              ...sections.map(
+                (s) =>
+                  `${String(s.worker).padStart(6)}  ${String(s.records).padStart(9)}  ${String(s.chunks).padStart(7)}  ${String(s.bytes).padStart(11)}  ${hex(s.crc)}`,
+              ),
+            ]
+          : []),
         '',
-        `${'record'.padStart(8)}  ${'state'.padEnd(stateWidth)}  code${' '.repeat(22)}residues`,
+        `${sections ? `${'worker'.padStart(6)}  ` : ''}${'record'.padStart(8)}  ${'state'.padEnd(stateWidth)}  code${' '.repeat(22)}residues`,
         ...found.records.map(
-          (r) => `${String(r.record).padStart(8)}  ${r.state.padEnd(stateWidth)}  ${r.code.padEnd(26)}${r.residues.join(' ')}`,
+          (r) => `${worker(r)}${String(r.record).padStart(8)}  ${r.state.padEnd(stateWidth)}  ${r.code.padEnd(26)}${r.residues.join(' ')}`,
         ),
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
@@ -56,3 +70,5 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
     }
   },
 };
+
+const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;

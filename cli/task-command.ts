@@ -20,6 +20,7 @@ interface TaskArgs {
   part: number[];
   memory?: string;
   'fan-in': number;
+  threads?: number;
 }
 
 export const taskCommand: CommandModule<object, TaskArgs> = {
@@ -37,20 +38,27 @@ export const taskCommand: CommandModule<object, TaskArgs> = {
         describe: 'the partition, from 0; several, comma-separated, take turns in each step',
       })
       .option('memory', { type: 'string', describe: "the task's memory budget, like 2G (default: half the free memory)" })
-      .option('fan-in', { ...numberOption('fan-in'), default: DEFAULT_FAN_IN, describe: 'the most run files one merge opens' }),
+      .option('fan-in', { ...numberOption('fan-in'), default: DEFAULT_FAN_IN, describe: 'the most run files one merge opens' })
+      .option('threads', {
+        ...numberOption('threads'),
+        describe: "the process's threads, each serving some of a part's workers in turn (default: the workers, at most one per core)",
+      }),
   handler: async (args) => {
     const fanIn = args['fan-in'];
     if (!Number.isInteger(fanIn) || fanIn < 2) throw new InvalidOptionError('fanIn', fanIn, 'must be an integer of at least 2');
+    const { threads } = args;
+    if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1))
+      throw new InvalidOptionError('threads', threads, 'must be a positive integer');
     stopWithDriver();
     const memory = args.memory === undefined ? defaultMemoryBudget(os.freemem()) : parseSize(args.memory, 'memory');
     const say = (line: string) => process.stdout.write(`${line}\n`);
     if (args.step === undefined) {
-      const { reason } = await serveTask({ countDir: args.dir, parts: args.part, memory, fanIn, onLine: say });
+      const { reason } = await serveTask({ countDir: args.dir, parts: args.part, memory, fanIn, threads, onLine: say });
       say(`task ${args.part.join(', ')}: stopped, ${reason}`);
       return;
     }
     for (const part of args.part)
-      say(outcomeLine(part, args.step, await runTask({ countDir: args.dir, step: args.step, part, memory, fanIn })));
+      say(outcomeLine(part, args.step, await runTask({ countDir: args.dir, step: args.step, part, memory, fanIn, threads })));
   },
 };
 

@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { boardOf, sweepOf } from '../lib/board/shape.js';
 import { countInMemory, countInMemoryByColumn } from '../lib/count/in-memory.js';
+import { normalizeCountOptions } from '../lib/count/count-options.js';
+import { InvalidOptionError } from '../lib/errors.js';
 import { unitsOf } from '../lib/cluster/local-launcher.js';
 import { countWithEngine, EngineOptions } from '../lib/engine/count.js';
 import { ignoreProgress } from '../lib/engine/progress.js';
@@ -12,6 +14,7 @@ import { filesUnder } from './support/fixture-runs.js';
 import { below, replayableRandom } from './support/random.js';
 import { runCliAsync as runCli } from './support/run-cli.js';
 import { tempScratch } from './support/scratch.js';
+import { verifyPath } from '../lib/verify/verify.js';
 
 const partitioned = (t: import('ava').ExecutionContext, m: number, n: number, options: Partial<EngineOptions> = {}) =>
   countWithEngine({
@@ -41,6 +44,38 @@ test('4 partitions through the local launcher equal the oracle, column by column
   t.deepEqual(readdirSync(scratchDir), []);
 });
 
+test('512 workers, 4 tasks of 128 on 2 threads each: 5×5 exact, each step a split run per thread and round, not a file per pair of workers', async (t) => {
+  const scratchDir = tempScratch(t);
+  const started = performance.now();
+  const result = await partitioned(t, 5, 5, {
+    scratchDir,
+    memory: 48 << 20,
+    workers: 128,
+    keep: true,
+    partitioned: { partitions: 4, launcher: 'local', retries: 0, threads: 2 },
+  });
+  t.is(result.legal, 414295148741n);
+  t.true(performance.now() - started < 30_000);
+  // Thread t of task J serves workers 128J + t, 128J + t + 2, …, and names its runs by the first:
+  // with no table full before a step's end, one split run per thread, 8 files a step, where a file
+  // per pair of workers would be up to 512² = 262,144.
+  const count = countFolder(scratchDir, '5x5');
+  const writers = [0, 1, 128, 129, 256, 257, 384, 385];
+  for (let step = 1; step <= 25; step++) {
+    const names = readdirSync(path.join(count, stepFolderName(step))).sort();
+    t.deepEqual(
+      names,
+      [...[0, 1, 2, 3].map(taskMarkerName), 'manifest.json', ...writers.map((w) => `split-w${w}-00001.run`).sort()],
+      `step ${step}`,
+    );
+  }
+  t.true(result.reports.every((report) => report.runsOut === 8));
+  // verify decodes every section on its own and checks that each state belongs to the section's worker.
+  const report = verifyPath(scratchDir);
+  t.deepEqual(report.problems, []);
+  t.is(report.files, 1 + 25 * 8);
+});
+
 test('2 partitions of 2 workers each, merging in rounds (--fan-in 2): exact', async (t) => {
   const result = await partitioned(t, 3, 3, {
     partitioned: { partitions: 2, launcher: 'local', retries: 0 },
@@ -49,8 +84,8 @@ test('2 partitions of 2 workers each, merging in rounds (--fan-in 2): exact', as
     fanIn: 2,
   });
   t.is(result.legal, countInMemory({ width: 3, columns: 3 }));
-  // Each of the 4 workers reads a run from every worker that made states it owns: more than --fan-in.
-  t.true(result.reports.some((report) => report.runsIn > 8));
+  // Each of the 4 workers reads its section of the split run of every worker that made states it owns: more than --fan-in.
+  t.true(result.reports.some((report) => report.runsIn > 2));
 });
 
 test('2 partitions, one modulus per pass: exact', async (t) => {
@@ -143,7 +178,7 @@ test('verify checks a partitioned count folder, and catches a flipped byte in a 
   const random = replayableRandom(t, 'file and byte');
   const step = path.join(count, stepFolderName(1 + below(random, 9)));
   const runFiles = filesUnder(step).filter((file) => file.endsWith(RUN_SUFFIX));
-  t.true(runFiles.every((file) => /\/for-w\d+\/run-w\d+-\d{5}\.run$/.test(file)));
+  t.true(runFiles.every((file) => /\/step-\d{5}\/split-w\d+-\d{5}\.run$/.test(file)));
   for (const file of [runFiles[below(random, runFiles.length)], path.join(step, taskMarkerName(below(random, 2)))]) {
     const bytes = readFileSync(file);
     const original = Buffer.from(bytes);
@@ -215,18 +250,28 @@ test('the local launcher deals the parts out in turn to at most cores / workers 
   t.deepEqual(unitsOf(3, 0), [[0, 1, 2]]);
 });
 
-test('partition options are checked: range, launcher, and retries only with partitions', async (t) => {
+test('partition options are checked: range, launcher, retries and threads only with partitions', async (t) => {
   for (const [args, message] of [
-    [['--partitions', '0'], /--partitions 0: must be an integer from 1 to 64/],
-    [['--partitions', '65'], /--partitions 65: must be an integer from 1 to 64/],
+    [['--partitions', '0'], /--partitions 0: must be an integer from 1 to 4096/],
+    [['--partitions', '4097'], /--partitions 4097: must be an integer from 1 to 4096/],
     [['--launcher', 'local'], /--launcher local: only for a count split into partitions/],
     [['--retries', '2'], /--retries 2: only for a count split into partitions/],
     [['--partitions', '2', '--retries', '-1'], /--retries -1: must be a whole number/],
-    [['--partitions', '64', '--workers', '5'], /--workers 5: times 64 partitions is over 256 workers in all/],
+    [['--partitions', '64', '--workers', '65'], /--workers 65: times 64 partitions is over 4096 workers in all/],
   ] as const) {
     const run = await runCli(['3x3', ...args]);
     t.is(run.status, 2, args.join(' '));
     t.regex(run.stderr, message);
+  }
+  // The library refuses the same way, naming its options.
+  const scratch = tempScratch(t);
+  for (const [given, message] of [
+    [{ threads: 2 }, 'threads 2: only for a count split into partitions'],
+    [{ workers: 300 }, 'workers 300: must be an integer from 1 to 256'],
+    [{ partitions: 2, workers: 4, threads: 5 }, 'threads 5: must be an integer from 1 to 4, the workers of each task'],
+  ] as const) {
+    const error = t.throws(() => normalizeCountOptions({ m: 3, n: 3, scratch, ...given }), { instanceOf: InvalidOptionError });
+    t.is(`${error?.option} ${error?.value}: ${error?.problem}`, message);
   }
 });
 

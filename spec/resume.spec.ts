@@ -1,7 +1,10 @@
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { copyFixtureRuns, filesUnder, fixtureCount } from './support/fixture-runs.js';
+import { copyFixtureRuns, filesUnder, fixtureCount, fixtureRunsV3Partitioned } from './support/fixture-runs.js';
+import { countLegal } from '../lib/count/count-legal.js';
+import { UsageError } from '../lib/errors.js';
+import { verifyPath } from '../lib/verify/verify.js';
 import { COUNT_FILE, MANIFEST_FILE, RESULT_FILE, RUN_SUFFIX, stepFolderName, stepOfFolder, tempPath } from '../lib/format/count-folder.js';
 import { runCli } from './support/run-cli.js';
 import { L77, spilling } from './support/spilling.js';
@@ -147,4 +150,42 @@ test('a folder of another count, format, ownership rule or worker count is refus
   const refused = runCli(['3x3', '--scratch', path.join(scratch, 'elsewhere')]);
   t.is(refused.status, 2);
   t.is(readFileSync(path.join(stranger, 'notes.txt'), 'utf8'), 'mine');
+});
+
+test('a partitioned count folder of version 3 is refused in one line naming both versions, and left as it is; one of a count in one process resumes', async (t) => {
+  const scratch = tempScratch(t);
+  const copy = path.join(scratch, 'v3');
+  cpSync(fixtureRunsV3Partitioned, copy, { recursive: true });
+  const count = fixtureCount(copy, '3x3');
+  const files = filesUnder(count).map((file) => [file, readFileSync(file)]);
+  const refusal = `scratch folder ${count} holds format version 3, this gocount writes 4; remove it or choose another scratch folder`;
+  const refused = runCli(['3x3', '--partitions', '2', '--scratch', copy, '--memory', '8M']);
+  t.is(refused.status, 2);
+  t.is(refused.stderr, `gocount: ${refusal}\n`);
+  // Without partitions the count takes those it recorded, and is refused the same way.
+  await t.throwsAsync(countLegal({ m: 3, n: 3, scratch: copy, memory: '8M' }), { instanceOf: UsageError, message: refusal });
+  t.deepEqual(
+    filesUnder(count).map((file) => [file, readFileSync(file)]),
+    files,
+  );
+  t.deepEqual(verifyPath(copy).problems, [
+    { file: path.join(count, COUNT_FILE), problem: 'a partitioned count of format version 3, this gocount reads 4: its steps were not checked' },
+  ]);
+  // A count in one process writes what version 3 did: its folder resumes, and stays version 3.
+  const runs = copyFixtureRuns(scratch);
+  const inProcess = fixtureCount(runs, '3x3');
+  rmSync(path.join(inProcess, RESULT_FILE));
+  for (let step = 6; step <= 9; step++) rmSync(path.join(inProcess, stepFolderName(step)), { recursive: true });
+  const notes: string[] = [];
+  const resumed = await countLegal({
+    m: 3,
+    n: 3,
+    scratch: runs,
+    workers: 2,
+    memory: '8M',
+    onProgress: (event) => event.type === 'note' && notes.push(event.message),
+  });
+  t.is(resumed.legal, 12675n);
+  t.true(notes.some((note) => /steps 1–5 of 9 are complete in .*: resuming at step 6/.test(note)), notes.join('\n'));
+  t.is(JSON.parse(readFileSync(path.join(inProcess, COUNT_FILE), 'utf8')).version, 3);
 });

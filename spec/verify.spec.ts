@@ -1,12 +1,17 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { decodeHeader, FORMAT_VERSION, RunHeader, trailerBytes } from '../lib/format/layout.js';
 import { writeManifest } from '../lib/format/manifest.js';
 import { RunWriter } from '../lib/format/run-writer.js';
+import { RunReader } from '../lib/format/run-reader.js';
+import { readWholeRun } from '../lib/format/section-reader.js';
+import { RunStore } from '../lib/engine/run-store.js';
+import { RunFileError } from '../lib/errors.js';
+import { checkSplitFile } from '../lib/verify/split-check.js';
 import { verifyPath } from '../lib/verify/verify.js';
 import { copyFixtureRuns, filesUnder, fixtureCount, fixtureRuns } from './support/fixture-runs.js';
-import { COUNT_FILE, MANIFEST_FILE, runFileName, stepFolderName, tempPath } from '../lib/format/count-folder.js';
+import { COUNT_FILE, MANIFEST_FILE, moduliFolderName, runFileName, stepFolderName, tempPath } from '../lib/format/count-folder.js';
 import { runCli } from './support/run-cli.js';
 import { testRefusals } from './support/refusals.js';
 import { tempScratch } from './support/scratch.js';
@@ -52,6 +57,53 @@ test('every flipped byte in a run file is caught by verify, naming the file', (t
   }
   t.is(caught, trials);
   t.deepEqual(verifyPath(runs).problems, []);
+});
+
+/**
+ * The states of the 4×4 fixture's step 11 as worker 1 of 3 in a partitioned count writes them: one
+ * split run, in chunks of 64 bytes, so that each section spans several.
+ */
+function splitRunOfFixture(t: ExecutionContext): { file: string; records: number } {
+  const scratch = tempScratch(t);
+  const store = new RunStore({
+    width: 4,
+    columns: 4,
+    moduli: [P],
+    scratchDir: scratch,
+    fanIn: 4,
+    worker: 1,
+    workers: 3,
+    partitioned: true,
+    ownerChunkBytes: 64,
+    readBufferBytes: 1 << 12,
+    writeBufferBytes: 1 << 16,
+  });
+  const reader = new RunReader(path.join(count4, stepFolderName(11), runFileName(1)), Buffer.alloc(1 << 12));
+  const [run] = store.writeRun(11, 1, (sink) => {
+    while (reader.next()) sink.append(reader.hi, reader.lo, reader.residues, 0);
+  });
+  return { file: path.join(scratch, '4x4', moduliFolderName([P]), stepFolderName(11), run.file), records: reader.records };
+}
+
+test("every flipped byte in a split run file is caught by verify, naming it, and by the engine's reader", (t) => {
+  const { file, records } = splitRunOfFixture(t);
+  t.like(verifyPath(file), { files: 1, records, problems: [] });
+  t.deepEqual(checkSplitFile(file, { width: 4, columns: 4, step: 11, moduli: [P], owners: 3 }).problems, []);
+  const original = readFileSync(file);
+  const next = replayableRandom(t, `${original.length} bytes`);
+  const trials = 300;
+  let caught = 0;
+  for (let trial = 0; trial < trials; trial++) {
+    const damaged = Buffer.from(original);
+    const at = Math.floor(next() * damaged.length);
+    damaged[at] ^= 1 + Math.floor(next() * 255);
+    writeFileSync(file, damaged);
+    const { problems } = verifyPath(file);
+    if (problems.length > 0 && problems.every((problem) => problem.file === file)) caught++;
+    else t.fail(`flip at byte ${at} went unnoticed: ${JSON.stringify(problems)}`);
+    t.throws(() => readWholeRun(file, Buffer.alloc(1 << 12)), { instanceOf: RunFileError }, `byte ${at}`);
+  }
+  t.is(caught, trials);
 });
 
 test('a changed byte in a manifest is caught by its CRC; a .run file without its magic is a damaged run file', (t) => {
@@ -191,6 +243,36 @@ test('inspect prints the header, trailer and rendered records; --json and --skip
   t.deepEqual(json.records[0].residues.length, 1);
 });
 
+test("inspect shows a split run's sections, and their records numbered within each", (t) => {
+  const { file } = splitRunOfFixture(t);
+  const run = runCli(['inspect', file, '--first', '3', '--skip', '61']);
+  t.is(run.status, 0, run.stderr);
+  t.is(
+    run.stdout,
+    [
+      `file     ${file} (1341 bytes)`,
+      'format   gocount split run file, version 1',
+      'sweep    4 wide, 4 columns',
+      'step     11 points placed (column 3, next point at y = 3)',
+      'run      1',
+      'owners   3, written by worker 1',
+      'moduli   4294967291',
+      'footer   159 records, residue sums 137261, CRC-32 0x292d3b2c; index at byte 873, 18 chunks',
+      '',
+      'worker    records   chunks        bytes  CRC-32',
+      '     0         63        7          331  0xdc172041',
+      '     1         52        6          275  0x32e0ca96',
+      '     2         44        5          231  0x1e33fa3c',
+      '',
+      'worker    record  state  code                      residues',
+      '     0        62  aaaO   hi=0x0 lo=0xfeb           112',
+      '     0        63  aaab   hi=0x0 lo=0xfec           60',
+      '     1         1  ....   hi=0x0 lo=0x249           1923',
+      '',
+    ].join('\n'),
+  );
+});
+
 test('a count folder moved or archived without its board folder verifies clean, by its folder or its count.json', (t) => {
   const scratch = tempScratch(t);
   const moved = path.join(scratch, 'archive', path.basename(count4));
@@ -232,7 +314,7 @@ test('inspect of a run file with a byte changed past the records it prints exits
 });
 
 const badInput: Array<[string[], RegExp]> = [
-  [['verify', 'package.json'], /package.json: not a gocount run file \(it does not start with GOCNTRUN\)/],
+  [['verify', 'package.json'], /package.json: not a gocount run file \(it does not start with GOCNTRUN or GOCNTSPL\)/],
   [['verify', 'no/such/place'], /no\/such\/place: no such file or folder/],
   [['verify', 'lib'], /lib: holds no gocount count folder/],
   [['verify'], /Not enough non-option arguments/],

@@ -15,7 +15,7 @@ import fse from 'fs-extra';
 import { AbortedError, GocountError } from '../errors.js';
 import { MERGE_FOLDER } from '../format/count-folder.js';
 import type { StepManifest } from '../format/manifest.js';
-import { RunReader } from '../format/run-reader.js';
+import { readWholeRun } from '../format/section-reader.js';
 import { readTaskMarker, TaskMarker } from '../format/task-marker.js';
 import { moduliAt } from '../residues/growth.js';
 import { addResidues, sumResidueVectors } from '../residues/sums.js';
@@ -40,8 +40,9 @@ export interface PartitionedPassOptions {
   readonly columns: number;
   readonly moduli: readonly number[];
   readonly partitions: number;
-  /** Worker threads per task. */
+  /** Workers per task (each owns a share of the states), and the threads of each task's process that serve them. */
   readonly workers: number;
+  readonly threads: number;
   /** Bytes of memory per task. */
   readonly memory: number;
   readonly fanIn: number;
@@ -58,12 +59,12 @@ export interface PartitionedPassOptions {
 }
 
 /**
- * The most partitions: each step holds up to (partitions × workers)² files per spill, one from
- * every worker to every other, so the count of files, not the data, limits P (docs/cluster.md).
+ * The most partitions, and the most workers of all partitions together (the owners of the states):
+ * a step holds a split run file per thread and round and a done-marker per task, whatever the
+ * owners, and each worker keeps a chunk buffer for every owner (docs/cluster.md).
  */
-export const MAX_PARTITIONS = 64;
-/** The most workers of all partitions together: a step then holds at most 256² files a round of runs. */
-export const MAX_PARTITIONED_WORKERS = 256;
+export const MAX_PARTITIONS = 4096;
+export const MAX_PARTITIONED_WORKERS = 4096;
 
 /** How often the driver reports the states expanded while a step's tasks run. */
 const PROGRESS_POLL_MS = 1000;
@@ -78,7 +79,7 @@ export class PartitionedPass {
   constructor(options: PartitionedPassOptions) {
     this.options = options;
     this.scratch = new ScratchFolder(options.scratchDir, { width: options.width, columns: options.columns, moduli: options.moduli });
-    this.layout = { workers: options.workers, partitions: options.partitions };
+    this.layout = { workers: options.workers, partitions: options.partitions, partitioned: true };
   }
 
   async run(): Promise<PassResult> {
@@ -153,13 +154,13 @@ export class PartitionedPass {
   }
 
   private startTasks(): TaskFleet {
-    const { launcher, memory, fanIn, workers, partitions, onProgress } = this.options;
+    const { launcher, memory, fanIn, threads, partitions, onProgress } = this.options;
     return launcher.start({
       countDir: this.scratch.root,
       partitions,
       memory,
       fanIn,
-      workers,
+      threads,
       logDir: this.logDir(),
       note: (message) => onProgress({ type: 'note', message }),
     });
@@ -325,12 +326,9 @@ export class PartitionedPass {
     const sums = new Float64Array(moduli.length);
     const buffer = Buffer.allocUnsafe(1 << 20);
     for (const run of final.runs) {
-      const reader = new RunReader(path.join(this.scratch.stepDir(final.step), run.file), buffer);
-      try {
-        while (reader.next()) if (isLegalFinal(reader.hi, reader.lo)) addResidues(sums, reader.residues, 0, 1, moduli);
-      } finally {
-        reader.close();
-      }
+      readWholeRun(path.join(this.scratch.stepDir(final.step), run.file), buffer, (reader) => {
+        if (isLegalFinal(reader.hi, reader.lo)) addResidues(sums, reader.residues, 0, 1, moduli);
+      });
     }
     return Array.from(sums);
   }

@@ -21,8 +21,8 @@ export interface TaskGroup {
   /** Bytes of memory for each process. */
   readonly memory: number;
   readonly fanIn: number;
-  /** Worker threads of each process: the cores it asks for. */
-  readonly workers: number;
+  /** Threads of each process, which serve its parts' workers: the cores it asks for. */
+  readonly threads: number;
   /** Where each process's output goes (task-J.log) and its status file. */
   readonly logDir: string;
   /** What the launcher has to say (a Slurm array that waits in the queue). */
@@ -58,7 +58,8 @@ const CLI_MAIN = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 
 /** The command line of the process that serves `parts` (a comma-separated list, or the shell's $SLURM_ARRAY_TASK_ID). */
 export function taskArguments(group: TaskGroup, parts: string): string[] {
-  return [CLI_MAIN, 'task', group.countDir, '--part', parts, '--memory', String(group.memory), '--fan-in', String(group.fanIn)];
+  const { countDir, memory, fanIn, threads } = group;
+  return [CLI_MAIN, 'task', countDir, '--part', parts, '--memory', String(memory), '--fan-in', String(fanIn), '--threads', String(threads)];
 }
 
 /** Set by the local launcher: the driver's pid, which its tasks watch (stopWithDriver). */

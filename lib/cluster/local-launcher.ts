@@ -1,6 +1,6 @@
 /**
  * Task processes as children of the driver, started once a pass, as many at once as the cores
- * allow for their worker threads (cores / --workers). With more partitions than that, process k of
+ * allow for their threads (cores / --threads). With more partitions than that, process k of
  * n serves parts k, k + n, k + 2n … one after another in each step, within the one memory budget
  * it was given: the parts take turns as they did when each step started its own processes.
  */
@@ -34,7 +34,7 @@ class LocalFleet implements TaskFleet {
 
   constructor(group: TaskGroup) {
     this.group = group;
-    this.units = unitsOf(group.partitions, Math.floor(os.availableParallelism() / group.workers));
+    this.units = unitsOf(group.partitions, Math.floor(os.availableParallelism() / group.threads));
     this.children = this.units.map(() => undefined);
     fse.ensureDirSync(group.logDir);
     this.units.forEach((_, unit) => this.launch(unit));

@@ -99,7 +99,7 @@ class SlurmFleet implements TaskFleet {
       `--array=${parts.join(',')}`,
       `--job-name=${this.name}`,
       `--mem=${memoryMiB}M`,
-      `--cpus-per-task=${group.workers}`,
+      `--cpus-per-task=${group.threads}`,
       `--output=${path.join(group.logDir, taskLogName('%a'))}`,
       '--open-mode=append',
       this.script,

@@ -1,26 +1,20 @@
 /**
  * One partition task: the map, shuffle and reduce of one step for one partition. Its workers
- * (J·W … J·W + W − 1 of the count's P·W) each merge the runs addressed to them in step S,
- * combining equal states, expand them, and write their successors into step S + 1 as sorted runs
- * split by owner. The done-marker, written last under write-then-rename, commits the task: a task
- * whose marker exists is done, and a rerun first removes whatever an earlier, interrupted run of
- * the same task left. A task process keeps its workers from step to step (task-loop.ts).
+ * (J·W … J·W + W − 1 of the count's P·W) each merge their sections of the step's split runs,
+ * combining equal states, and expand them; the task's threads, as many as W or fewer, each serve
+ * some of its workers in turn, and write their successors into step S + 1 as sorted runs, one
+ * split run file each time a thread's table fills, with a section for every owner. The
+ * done-marker, written last under write-then-rename, commits the task: a task whose marker exists
+ * is done, and a rerun first removes whatever an earlier, interrupted run of the same task left. A
+ * task process keeps its threads from step to step (task-loop.ts).
  */
 
 import path from 'node:path';
 import fse from 'fs-extra';
 import { UsageError } from '../errors.js';
-import {
-  MANIFEST_FILE,
-  MERGE_FOLDER,
-  OWNED_FOLDER_PREFIX,
-  parseRunFileName,
-  taskMarkerName,
-  TEMP_SUFFIX,
-  workerOfMergeFolder,
-} from '../format/count-folder.js';
-import { readManifest, StepManifest } from '../format/manifest.js';
-import type { RunSummary } from '../format/run-writer.js';
+import os from 'node:os';
+import { MANIFEST_FILE, MERGE_FOLDER, parseSplitRunFileName, taskMarkerName, TEMP_SUFFIX, workerOfMergeFolder } from '../format/count-folder.js';
+import { readManifest } from '../format/manifest.js';
 import { readTaskMarker, TASK_FORMAT, TASK_VERSION, TaskMarker, writeTaskMarker } from '../format/task-marker.js';
 import { moduliAt } from '../residues/growth.js';
 import { sumResidueVectors } from '../residues/sums.js';
@@ -37,6 +31,13 @@ export interface TaskSetup {
   /** Budget for the task's buffers, bytes, shared by its workers. */
   readonly memory: number;
   readonly fanIn: number;
+  /** Threads of the process, each serving some of a part's workers: at most the count's workers per partition. Default: defaultThreads. */
+  readonly threads?: number;
+}
+
+/** A task's threads when none are asked for: one per worker of its part, at most one per core. */
+export function defaultThreads(workers: number, cores = os.availableParallelism()): number {
+  return Math.max(1, Math.min(workers, cores));
 }
 
 export interface TaskOptions extends TaskSetup {
@@ -122,15 +123,16 @@ export class PartitionTask {
     if (!fse.pathExistsSync(manifestFile))
       throw new UsageError(`step ${step} is not complete in ${scratch.root}: ${MANIFEST_FILE} is missing`);
     const manifest = readManifest(manifestFile);
-    const owners = ownersOf(layout, part);
-    removeOwnOutputs(scratch, step, owners);
+    removeOwnOutputs(scratch, step, ownersOf(layout, part));
 
     const started = performance.now();
     const handles = await this.workersFor(part);
-    const expanded = owners.map(() => 0);
+    const expanded = handles.map(() => 0);
+    // Every split run may hold states of every worker: each reads its own sections of all of them.
+    const files = manifest.runs.map((run) => path.join(scratch.stepDir(step), run.file));
     const parts = await Promise.all(
       handles.map((handle, i) =>
-        handle.expand(step, filesFor(scratch, manifest, owners[i]), (states) => {
+        handle.expand(step, files, (states) => {
           expanded[i] = states;
           onProgress?.(expanded.reduce((a, b) => a + b, 0));
         }),
@@ -149,7 +151,6 @@ export class PartitionTask {
       workers: layout.workers,
       moduli: outModuli,
       runs,
-      ...totalsPerOwner(runs, outModuli, layout),
       statesIn: parts.reduce((n, p) => n + p.statesIn, 0),
       successors: parts.reduce((n, p) => n + p.successors, 0),
       dropped: sumResidueVectors(
@@ -181,30 +182,34 @@ export class PartitionTask {
     await Promise.all(handles.map((handle) => handle.close()));
   }
 
-  /** The workers, made at the first step, working as part `part`'s. */
+  /** The threads, made at the first step, working for part `part`'s workers. */
   private async workersFor(part: number): Promise<WorkerHandle[]> {
     const { scratch, layout } = this;
     const { width, columns, moduli } = scratch.identity;
-    const owners = ownersOf(layout, part);
+    const threads = threadsOf(layout, part, this.setup.threads ?? defaultThreads(layout.workers));
     if (!this.handles) {
-      const plan = planMemory(this.setup.memory, moduli.length, this.setup.fanIn, width, layout.workers, {
+      const plan = planMemory(this.setup.memory, moduli.length, this.setup.fanIn, width, threads.length, {
         owners: layout.workers * layout.partitions,
+        served: threads[0].length,
       });
-      const workerOptions = owners.map((worker): WorkerOptions => ({
-        width,
-        columns,
-        moduli,
-        plan,
-        fanIn: this.setup.fanIn,
-        scratchDir: path.dirname(path.dirname(scratch.root)),
-        worker,
-        workers: layout.workers * layout.partitions,
-        partitioned: true,
-      }));
-      this.handles = owners.length === 1 ? [localWorker(workerOptions[0])] : threadWorkers(workerOptions);
+      const workerOptions = threads.map(
+        (serves): WorkerOptions => ({
+          width,
+          columns,
+          moduli,
+          plan,
+          fanIn: this.setup.fanIn,
+          scratchDir: path.dirname(path.dirname(scratch.root)),
+          worker: serves[0],
+          workers: layout.workers * layout.partitions,
+          partitioned: true,
+          serves,
+        }),
+      );
+      this.handles = threads.length === 1 ? [localWorker(workerOptions[0])] : threadWorkers(workerOptions);
     } else if (part !== this.servingPart) {
       const handles = this.handles;
-      await Promise.all(handles.map((handle, i) => handle.actAs(owners[i])));
+      await Promise.all(handles.map((handle, i) => handle.actAs(threads[i])));
     }
     this.servingPart = part;
     return this.handles;
@@ -220,6 +225,13 @@ export function ownersOf(layout: CountLayout, part: number): number[] {
   return Array.from({ length: layout.workers }, (_, k) => part * layout.workers + k);
 }
 
+/** The workers each of `threads` threads serves for partition `part`, dealt out in turn: thread t has the part's t-th, (t + T)-th, … */
+export function threadsOf(layout: CountLayout, part: number, threads: number): number[][] {
+  const owners = ownersOf(layout, part);
+  const count = Math.max(1, Math.min(threads, owners.length));
+  return Array.from({ length: count }, (_, t) => owners.filter((_, k) => k % count === t));
+}
+
 /** The marker at `file` when it is whole and is this task's; a damaged one is removed. */
 function readMarkerIfWhole(file: string, step: number, part: number): TaskMarker | undefined {
   if (!fse.pathExistsSync(file)) return undefined;
@@ -233,26 +245,18 @@ function readMarkerIfWhole(file: string, step: number, part: number): TaskMarker
   return undefined;
 }
 
-/** The runs of a step that hold the states of `owner`. */
-function filesFor(scratch: ScratchFolder, manifest: StepManifest, owner: number): string[] {
-  const dir = scratch.stepDir(manifest.step);
-  return manifest.runs.filter((run) => run.worker === owner).map((run) => path.join(dir, run.file));
-}
-
 /**
- * What an earlier run of this task may have left: its runs in step + 1, temporary files, and its
- * workers' merge folders in `step`. Other tasks' files are not touched.
+ * What an earlier run of this task may have left: its runs in step + 1 (those its workers wrote,
+ * whichever threads served them), temporary files, and its workers' merge folders in `step`. Other
+ * tasks' files are not touched.
  */
 function removeOwnOutputs(scratch: ScratchFolder, step: number, owners: number[]): void {
   const next = scratch.stepDir(step + 1);
   const mine = new Set(owners);
   if (fse.pathExistsSync(next)) {
-    for (const folder of fse.readdirSync(next)) {
-      if (!folder.startsWith(OWNED_FOLDER_PREFIX)) continue;
-      for (const name of fse.readdirSync(path.join(next, folder))) {
-        const parsed = parseRunFileName(`${folder}/${name.endsWith(TEMP_SUFFIX) ? name.slice(0, -TEMP_SUFFIX.length) : name}`);
-        if (parsed?.source !== undefined && mine.has(parsed.source)) fse.removeSync(path.join(next, folder, name));
-      }
+    for (const name of fse.readdirSync(next)) {
+      const parsed = parseSplitRunFileName(name.endsWith(TEMP_SUFFIX) ? name.slice(0, -TEMP_SUFFIX.length) : name);
+      if (parsed && mine.has(parsed.source)) fse.removeSync(path.join(next, name));
     }
   }
   const merges = path.join(scratch.stepDir(step), MERGE_FOLDER);
@@ -262,16 +266,4 @@ function removeOwnOutputs(scratch: ScratchFolder, step: number, owners: number[]
       if (worker !== undefined && mine.has(worker)) fse.removeSync(path.join(merges, folder));
     }
   }
-}
-
-/** Records and residue sums of the runs for each owner of the count. */
-function totalsPerOwner(runs: RunSummary[], moduli: readonly number[], layout: CountLayout): { records: number[]; sums: number[][] } {
-  const owners = layout.workers * layout.partitions;
-  const records = new Array<number>(owners).fill(0);
-  const sums = Array.from({ length: owners }, () => moduli.map(() => 0));
-  for (const run of runs) {
-    records[run.worker!] += run.records;
-    sums[run.worker!] = sumResidueVectors(moduli, [sums[run.worker!], run.sums]);
-  }
-  return { records, sums };
 }

@@ -18,6 +18,7 @@ export const COUNT_OPTION_NAMES: OptionNames<CountOptions> = {
   partitions: true,
   launcher: true,
   retries: true,
+  threads: true,
   signal: true,
   onProgress: true,
   statsJson: true,

@@ -13,6 +13,7 @@ import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { availableMemory } from '../engine/available-memory.js';
 import { firstPassFolder, MAX_WORKERS } from '../engine/count.js';
+import type { CountLayout } from '../engine/scratch.js';
 import { MAX_SHARD_BYTES, MIN_SHARD_BYTES, MOST_RESIDUES } from '../engine/state-table.js';
 import { LAUNCHERS, LauncherName } from '../cluster/launcher.js';
 import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../cluster/driver.js';
@@ -34,7 +35,11 @@ export interface CountOptions {
   readonly scratch?: string;
   /** Refuse to start when the count may need more disk than this (bytes or a size). */
   readonly disk?: number | string;
-  /** Worker threads, 1 to MAX_WORKERS. Default: the number a resumed count recorded, else one per core. */
+  /**
+   * Worker threads, 1 to MAX_WORKERS. Default: the number a resumed count recorded, else one per
+   * core. In a partitioned count, the workers of each task (the count's P · W workers, at most
+   * MAX_PARTITIONED_WORKERS, each own a share of the states), which its `threads` serve.
+   */
   readonly workers?: number;
   /** Moduli per pass. Default: all in one pass. */
   readonly residuesPerPass?: number;
@@ -48,9 +53,14 @@ export interface CountOptions {
   readonly allColumns?: boolean;
   /**
    * Split the count into this many partition tasks (1 to MAX_PARTITIONS), run through `launcher`;
-   * `workers` is then the worker threads of each task (default 1), and `memory` each task's budget.
+   * `workers` is then the workers of each task (default 1), and `memory` each task's budget.
    */
   readonly partitions?: number;
+  /**
+   * With `partitions`: the threads of each task's process, 1 to its workers (at most MAX_WORKERS),
+   * each serving some of them in turn. Default: the workers, at most one per core.
+   */
+  readonly threads?: number;
   /** How partition tasks run: "local" (child processes, the default) or "slurm" (job arrays). */
   readonly launcher?: LauncherName;
   /** Launches of a step's unfinished tasks after the first. Default: DEFAULT_RETRIES. */
@@ -81,11 +91,19 @@ export interface NormalizedCountOptions {
   readonly keep: boolean;
   readonly allColumns: boolean;
   /** Set for a partitioned count (lib/cluster). */
-  readonly partitioned?: { readonly partitions: number; readonly launcher: LauncherName; readonly retries: number };
+  readonly partitioned?: PartitionOptions;
   readonly signal?: AbortSignal;
   readonly onProgress: OnProgress;
   readonly statsJson?: string;
   readonly tableMemory: number;
+}
+
+/** A partitioned count's own options, checked; threads undefined: the default for its workers (cluster/task.ts). */
+export interface PartitionOptions {
+  readonly partitions: number;
+  readonly launcher: LauncherName;
+  readonly retries: number;
+  readonly threads?: number;
 }
 
 export const DEFAULT_FAN_IN = 64;
@@ -98,15 +116,17 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
   const fanIn = options.fanIn ?? DEFAULT_FAN_IN;
   if (!Number.isInteger(fanIn) || fanIn < 2) throw new InvalidOptionError('fanIn', fanIn, 'must be an integer of at least 2');
   const { workers, residuesPerPass } = options;
-  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= MAX_WORKERS)) {
-    throw new InvalidOptionError('workers', workers, `must be an integer from 1 to ${MAX_WORKERS}`);
+  // A partitioned count's workers are owners of states, served by its threads: more of them are allowed (partitionOptions).
+  const mostWorkers = options.partitions !== undefined ? MAX_PARTITIONED_WORKERS : MAX_WORKERS;
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= mostWorkers)) {
+    throw new InvalidOptionError('workers', workers, `must be an integer from 1 to ${mostWorkers}`);
   }
   if (residuesPerPass !== undefined && !(Number.isInteger(residuesPerPass) && residuesPerPass >= 1 && residuesPerPass <= MOST_RESIDUES)) {
     throw new InvalidOptionError('residuesPerPass', residuesPerPass, `must be an integer from 1 to ${MOST_RESIDUES}`);
   }
   const sweep = sweepOf(board, options.keepOrientation ?? false);
   const scratchDir = scratchOption(options.scratch);
-  const partitioned = partitionOptions(options, firstPassFolder(sweep, scratchDir, residuesPerPass).recordedLayout().partitions);
+  const partitioned = partitionOptions(options, firstPassFolder(sweep, scratchDir, residuesPerPass).recordedLayout());
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
     throw new InvalidOptionError('signal', options.signal, 'not an AbortSignal');
   return {
@@ -129,7 +149,7 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
 }
 
 /** The bytes of records per memory of a state table: checked, or the default. */
-function tableMemoryOption(value: number | string | undefined, partitioned: NormalizedCountOptions['partitioned']): number {
+function tableMemoryOption(value: number | string | undefined, partitioned: PartitionOptions | undefined): number {
   if (value === undefined) return MAX_SHARD_BYTES;
   const bytes = sizeOption('tableMemory', value);
   if (partitioned) throw new InvalidOptionError('tableMemory', value, 'not for a count split into partitions: its tasks take the default');
@@ -138,13 +158,20 @@ function tableMemoryOption(value: number | string | undefined, partitioned: Norm
   return bytes;
 }
 
-/** `recorded`: the partitions of the count being resumed, which a count without `partitions` takes, as it takes its workers. */
-function partitionOptions(options: CountOptions, recorded: number | undefined): NormalizedCountOptions['partitioned'] {
-  const { launcher, retries } = options;
-  const partitions = options.partitions ?? (recorded !== undefined && recorded > 1 && recorded <= MAX_PARTITIONS ? recorded : undefined);
+/**
+ * `recorded`: the layout of the count being resumed, whose partitions a count without `partitions`
+ * takes, as it takes its workers, when it was partitioned.
+ */
+function partitionOptions(options: CountOptions, recorded: Partial<CountLayout>): PartitionOptions | undefined {
+  const { launcher, retries, threads } = options;
+  const resumed = recorded.partitioned || (recorded.partitions ?? 1) > 1 ? recorded.partitions : undefined;
+  const partitions = options.partitions ?? (resumed !== undefined && resumed <= MAX_PARTITIONS ? resumed : undefined);
   if (partitions === undefined) {
     if (launcher !== undefined) throw new InvalidOptionError('launcher', launcher, 'only for a count split into partitions');
     if (retries !== undefined) throw new InvalidOptionError('retries', retries, 'only for a count split into partitions');
+    if (threads !== undefined) throw new InvalidOptionError('threads', threads, 'only for a count split into partitions');
+    if (options.workers !== undefined && options.workers > MAX_WORKERS)
+      throw new InvalidOptionError('workers', options.workers, `must be an integer from 1 to ${MAX_WORKERS}`);
     return undefined;
   }
   if (!(Number.isInteger(partitions) && partitions >= 1 && partitions <= MAX_PARTITIONS))
@@ -160,14 +187,17 @@ function partitionOptions(options: CountOptions, recorded: number | undefined): 
       options.workers,
       `times ${partitions} partitions is over ${MAX_PARTITIONED_WORKERS} workers in all`,
     );
-  return { partitions, launcher: launcher ?? 'local', retries: retries ?? DEFAULT_RETRIES };
+  const mostThreads = Math.min(options.workers ?? recorded.workers ?? 1, MAX_WORKERS);
+  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= mostThreads))
+    throw new InvalidOptionError('threads', threads, `must be an integer from 1 to ${mostThreads}, the workers of each task`);
+  return { partitions, launcher: launcher ?? 'local', retries: retries ?? DEFAULT_RETRIES, threads };
 }
 
 /**
  * Half the free memory, at least 256 MiB; shared by the tasks a local launcher runs at once. A
  * cluster's tasks run elsewhere: there the default is that of one machine like this one.
  */
-function defaultMemory(partitioned: NormalizedCountOptions['partitioned']): number {
+function defaultMemory(partitioned: PartitionOptions | undefined): number {
   const budget = defaultMemoryBudget(os.freemem());
   if (!partitioned || partitioned.launcher !== 'local') return budget;
   return Math.max(MIN_DEFAULT_TASK_MEMORY, Math.floor(budget / Math.min(partitioned.partitions, os.availableParallelism())));

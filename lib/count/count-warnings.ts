@@ -27,10 +27,13 @@ const WARNINGS: readonly Warning[] = [
     options.workers !== undefined && setup.workers < options.workers
       ? `this board holds at most ${largestStates(options.sweep)} states a step: counting with ${counted(setup.workers, 'worker')}, not ${options.workers}`
       : undefined,
-  ({ setup, cores }) =>
-    setup.workers > cores
-      ? `${counted(setup.workers, 'worker')} on ${counted(cores, 'core')}: the workers take turns, so the count runs slower than with ${cores}`
-      : undefined,
+  ({ setup, cores }) => {
+    // A partitioned count's task runs its workers on its threads.
+    const [threads, what] = setup.threads === undefined ? [setup.workers, 'worker'] : [setup.threads, 'thread'];
+    return threads > cores
+      ? `${counted(threads, what)} on ${counted(cores, 'core')}: the ${what}s take turns, so the count runs slower than with ${cores}`
+      : undefined;
+  },
   ({ options, available }) =>
     options.memory > available.bytes
       ? `the memory budget, ${formatBytes(options.memory)}, is more than the ${formatBytes(available.bytes)} of ${available.source}: the count may swap or be killed`

@@ -18,7 +18,8 @@ import {
 } from './state-table.js';
 import { MAX_RUN_WORDS, memoryRunBytes } from './memory-run.js';
 import { MAX_SUCCESSORS } from '../state/border.js';
-import { OWNED_CHUNK_BYTES } from './run-store.js';
+import { OwnerSplit } from './owner-split.js';
+import { CHUNK_ENTRY_BYTES, sectionEntryBytes } from '../format/split-layout.js';
 import { counted } from '../plural.js';
 
 export interface MemoryPlan {
@@ -35,6 +36,28 @@ export interface MemoryPlan {
   readonly writeBufferBytes: number;
   /** Whether a step can outgrow the table; if not, in-memory steps need no sorting. */
   readonly mayOverflow: boolean;
+  /** In a partitioned count, the bytes of each owner's chunk of a split run (0 in one process). */
+  readonly ownerChunkBytes: number;
+}
+
+/**
+ * An owner's chunk of a split run, at least and at most. Its chunks are what an owner's reader reads
+ * at once: large enough to keep those reads near sequential, and no larger than a run file's
+ * write. A worker's chunks take OWNER_CHUNKS_SHARE of its budget between these bounds.
+ */
+export const MIN_OWNER_CHUNK_BYTES = 16 << 10;
+export const MAX_OWNER_CHUNK_BYTES = 1 << 20;
+const OWNER_CHUNKS_SHARE = 1 / 16;
+
+/** The chunk of each of `owners` owners for a worker's budget: a multiple of 4 KiB. */
+export function ownerChunkBytes(budget: number, owners: number): number {
+  const share = Math.floor((budget * OWNER_CHUNKS_SHARE) / owners / 4096) * 4096;
+  return Math.min(MAX_OWNER_CHUNK_BYTES, Math.max(MIN_OWNER_CHUNK_BYTES, share));
+}
+
+/** What a worker of a partitioned count keeps for `owners` owners: its chunks and their states, and its index's entries. */
+function ownerBytes(owners: number, chunkBytes: number, residueCount: number): number {
+  return OwnerSplit.fixedBytes(owners, chunkBytes, residueCount) + owners * (sectionEntryBytes(residueCount) + 2 * CHUNK_ENTRY_BYTES);
 }
 
 /** Batches alive at once in a step's pipeline, at most (stream buffers plus the one in hand). */
@@ -72,7 +95,7 @@ export function planMemory(
   fanIn: number,
   width: number,
   workers = 1,
-  partitioned?: { owners: number },
+  partitioned?: { owners: number; served?: number },
   { shardBytes = MAX_SHARD_BYTES, wholeSteps = false }: PlanChoices = {},
 ): MemoryPlan {
   // Each worker gets an equal share of the budget and holds about an equal share of the states.
@@ -82,12 +105,23 @@ export function planMemory(
   const batches = BATCHES_IN_FLIGHT * batchRecords * recordBytes * (1 + MAX_SUCCESSORS);
   const readBufferBytes = clamp((budget * 0.1) / fanIn, 8 << 10, 1 << 20);
   const writeBufferBytes = clamp(budget / 32, 64 << 10, 1 << 20);
-  // In a partitioned count a worker writes a run for each owner at once, each with its own buffer.
-  const ownedWriters = partitioned ? partitioned.owners * OWNED_CHUNK_BYTES : 0;
-  const fixed = batches + fanIn * readBufferBytes + writeBufferBytes + ownedWriters;
+  // In a partitioned count a worker splits each run by owner, a chunk buffer for each owner.
+  const chunkBytes = partitioned ? ownerChunkBytes(budget, partitioned.owners) : 0;
+  const owned = partitioned ? ownerBytes(partitioned.owners, chunkBytes, residueCount) : 0;
+  const fixed = batches + fanIn * readBufferBytes + writeBufferBytes + owned;
+  if (partitioned && owned > budget / 2) {
+    const least = workers * 2 * ownerBytes(partitioned.owners, MIN_OWNER_CHUNK_BYTES, residueCount);
+    const split = workers > 1 ? ` split over ${workers} threads,` : '';
+    throw new InvalidOptionError(
+      'memory',
+      formatBytes(total),
+      `too small,${split} for the chunk buffers of ${counted(partitioned.owners, 'owner')}: give at least ${formatBytes(least)}`,
+    );
+  }
   // No point in a table larger than the most states a step of this width can have. A worker of a
-  // partitioned count keeps every successor of its share of the states: up to three each.
-  const owners = partitioned?.owners ?? workers;
+  // partitioned count keeps every successor of its share of the states (the workers it serves): up
+  // to three each.
+  const owners = partitioned ? partitioned.owners / (partitioned.served ?? 1) : workers;
   const share = Math.min(1, (partitioned ? 3.3 : 1.1) / owners); // hash shares vary a little
   const needed = Math.ceil((maxStates(width) * 1.05 * share) / MAX_LOAD_FACTOR) + MIN_TABLE;
   // A table that holds every step keeps each one in memory: room for a full in-memory run. One that
@@ -135,6 +169,7 @@ export function planMemory(
     readBufferBytes,
     writeBufferBytes,
     mayOverflow,
+    ownerChunkBytes: chunkBytes,
   };
 }
 

@@ -16,7 +16,8 @@ import { MemoryPlan, planMemory, statesInMemory } from './budget.js';
 import { residuesAt } from '../residues/growth.js';
 import { PassRunner } from './pass.js';
 import { MOST_RESIDUES } from './state-table.js';
-import { PartitionedPass } from '../cluster/driver.js';
+import { MAX_PARTITIONED_WORKERS, PartitionedPass } from '../cluster/driver.js';
+import { defaultThreads } from '../cluster/task.js';
 import { LauncherName, makeLauncher } from '../cluster/launcher.js';
 import { ScratchFolder } from './scratch.js';
 import { CountLock } from './count-lock.js';
@@ -42,8 +43,8 @@ export interface EngineOptions {
    * recorded by an earlier run of this count in scratchDir, else defaultWorkers().
    */
   readonly workers?: number;
-  /** A partitioned count: P tasks through a launcher (lib/cluster); workers are then per task. */
-  readonly partitioned?: { readonly partitions: number; readonly launcher: LauncherName; readonly retries: number };
+  /** A partitioned count: P tasks through a launcher (lib/cluster); workers are then per task, served by its threads. */
+  readonly partitioned?: { readonly partitions: number; readonly launcher: LauncherName; readonly retries: number; readonly threads?: number };
   readonly onProgress: OnProgress;
   /** Stops the count between two steps. */
   readonly signal?: AbortSignal;
@@ -96,7 +97,9 @@ export interface EngineSetup {
   /** The moduli of each pass. */
   readonly passes: number[][];
   readonly workers: number;
-  /** The memory plan of each worker, per pass. */
+  /** In a partitioned count, the threads of each task, which serve its workers. */
+  readonly threads?: number;
+  /** The memory plan of each worker (of each thread, in a partitioned count), per pass. */
   readonly plans: MemoryPlan[];
   /** The disk the count may need at its peak, and after which step (points placed) that peak comes. */
   readonly disk: DiskEstimate;
@@ -116,13 +119,18 @@ export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>): EngineS
   const folder = new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passes[0] });
   const recorded = folder.recordedLayout().workers;
   // A partition task's workers share its cores with the other tasks of a machine: one each by default.
-  const asked = options.workers ?? (recorded !== undefined && recorded <= MAX_WORKERS ? recorded : partitioned ? 1 : defaultWorkers());
+  const most = partitioned ? MAX_PARTITIONED_WORKERS : MAX_WORKERS;
+  const asked = options.workers ?? (recorded !== undefined && recorded <= most ? recorded : partitioned ? 1 : defaultWorkers());
   // A resumed count keeps the workers it recorded; a new one starts only those its board can use.
   const workers = partitioned || asked === recorded ? asked : Math.min(asked, usableWorkers(sweep));
-  const owners = partitioned ? { owners: partitioned.partitions * workers } : undefined;
+  const threads = partitioned ? Math.min(partitioned.threads ?? defaultThreads(workers), workers) : undefined;
+  const owners = partitioned ? { owners: partitioned.partitions * workers, served: Math.ceil(workers / threads!) } : undefined;
   const plans = passes.map((passModuli) => {
     const plan = (wholeSteps: boolean) =>
-      planMemory(options.memory, passModuli.length, fanIn, sweep.width, workers, owners, { shardBytes: options.tableMemory, wholeSteps });
+      planMemory(options.memory, passModuli.length, fanIn, sweep.width, threads ?? workers, owners, {
+        shardBytes: options.tableMemory,
+        wholeSteps,
+      });
     const usual = plan(false);
     if (partitioned || !usual.mayOverflow) return usual;
     // A table that cannot hold the largest steps may still keep whole the steps whose states carry
@@ -137,7 +145,7 @@ export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>): EngineS
   const inMemory = (step: number) => (partitioned ? 0 : workers * statesInMemory(plans[0], residuesAt(passes[0], step)));
   const keep = options.keep || folder.recorded().keep;
   const disk = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), inMemory, keep);
-  return { moduli, passes, workers, plans, disk };
+  return { moduli, passes, workers, threads, plans, disk };
 }
 
 /** States of a pass's steps, by Table 1's bound, that fit in the in-memory runs of `plan`'s workers (all, without a plan). */
@@ -153,7 +161,7 @@ function statesKeptInMemory(sweep: Sweep, passModuli: readonly number[], workers
 export async function countWithEngine(options: EngineOptions): Promise<EngineResult> {
   const { sweep, fanIn, partitioned } = options;
   const setup = setUpEngine(options);
-  const { moduli, passes, workers, plans, disk } = setup;
+  const { moduli, passes, workers, threads, plans, disk } = setup;
   if (options.disk !== undefined && disk.bytes > options.disk) {
     throw new InvalidOptionError('disk', formatBytes(options.disk), `less than the ${formatBytes(disk.bytes)} of disk this count may need`);
   }
@@ -190,7 +198,7 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
         passes: passes.length,
       };
       const runner = partitioned
-        ? new PartitionedPass({ ...common, ...partitioned, launcher: makeLauncher(partitioned.launcher), memory: options.memory })
+        ? new PartitionedPass({ ...common, ...partitioned, threads: threads!, launcher: makeLauncher(partitioned.launcher), memory: options.memory })
         : new PassRunner({ ...common, plan: plans[pass] });
       const result = await runner.run();
       if (!result.finishedBefore) log.passDone(pass, result.perColumn[sweep.columns - 1]);
@@ -199,7 +207,7 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
     }
   } catch (error) {
     // What a run again could not resume from goes, with the folders made for it.
-    for (const folder of folders) removeUnfinished(folder, note);
+    for (const folder of folders) removeUnfinished(folder, partitioned !== undefined, note);
     removeIfEmpty(made);
     throw error;
   }
@@ -245,9 +253,9 @@ function removeFinished(folder: ScratchFolder, note: (message: string) => void):
  * from (no complete step, no finished pass), such as the count.json of a count stopped before its
  * first step on disk. A folder of another count, a locked one, or one that holds work stays.
  */
-function removeUnfinished(folder: ScratchFolder, note: (message: string) => void): void {
+function removeUnfinished(folder: ScratchFolder, partitioned: boolean, note: (message: string) => void): void {
   try {
-    if (!fse.pathExistsSync(folder.root) || folder.identityProblem() !== undefined) return;
+    if (!fse.pathExistsSync(folder.root) || folder.identityProblem(partitioned) !== undefined) return;
     const lock = CountLock.take(folder.root, note);
     if (folder.holdsWork()) lock.release();
     else folder.removeAll(); // the lock with it

@@ -1,6 +1,6 @@
 /**
  * Where a pass restarts after a crash or a kill: the latest step whose manifest exists and whose
- * run files all check out, read in full (header, every record, trailer, CRC-32) and matched against
+ * run files all check out, read in full (header, every record, trailer or index, CRC-32) and matched against
  * the manifest. Steps without a manifest were never finished and are removed (but for a partitioned
  * count's next step, below); a step whose files fail is removed too, with a note, and the one before
  * it is tried. Nothing unchecked is used.
@@ -12,7 +12,7 @@ import { GocountError, InvalidOptionError } from '../errors.js';
 import { MANIFEST_FILE, RUN_SUFFIX, stepFilesEndingIn } from '../format/count-folder.js';
 import { readManifest, StepManifest } from '../format/manifest.js';
 import { runHeaderProblem } from '../format/layout.js';
-import { RunReader } from '../format/run-reader.js';
+import { readWholeRun } from '../format/section-reader.js';
 import type { CountLayout, ScratchFolder } from './scratch.js';
 import { moduliAt } from '../residues/growth.js';
 import { counted } from '../plural.js';
@@ -97,18 +97,12 @@ function checkStepFiles(dir: string, manifest: StepManifest, scratch: ScratchFol
   for (const run of manifest.runs) {
     const file = path.join(dir, run.file);
     if (!fse.pathExistsSync(file)) problem(`${run.file} is missing`);
-    const reader = new RunReader(file, buffer);
-    try {
-      const wrong = runHeaderProblem(reader.header, { width, columns, step, moduli: stepModuli });
-      if (wrong) problem(`${run.file} ${wrong}`);
-      while (reader.next()) {
-        // reading checks every record, then the trailer and CRC-32
-      }
-    } finally {
-      reader.close();
-    }
-    if (reader.records !== run.records) problem(`${run.file} holds ${reader.records} records, the manifest says ${run.records}`);
-    if (Array.from(reader.sums).join() !== run.sums.join()) problem(`${run.file}: residue sums differ from the manifest's`);
+    // Reading checks every record, then the trailer (a split run's index) and CRC-32.
+    const read = readWholeRun(file, buffer);
+    const wrong = runHeaderProblem(read.header, { width, columns, step, moduli: stepModuli });
+    if (wrong) problem(`${run.file} ${wrong}`);
+    if (read.records !== run.records) problem(`${run.file} holds ${read.records} records, the manifest says ${run.records}`);
+    if (read.sums.join() !== run.sums.join()) problem(`${run.file}: residue sums differ from the manifest's`);
   }
 }
 

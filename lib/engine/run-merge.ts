@@ -8,7 +8,7 @@
  */
 
 import { instantiate, align8 as align, type WasmMemory, PAGE_BYTES } from '../wasm-module.js';
-import { RECORD_PROBLEMS, residueProblem, type RecordWindow, type RunReader } from '../format/run-reader.js';
+import { RECORD_PROBLEMS, residueProblem, type RecordWindow, type RecordReader } from '../format/run-reader.js';
 import type { Batch } from './batch.js';
 import type { RecordSink } from './state-table.js';
 
@@ -37,7 +37,7 @@ const OUT_RECORDS = 1024;
 const RESIDUE_TOO_LARGE = 5;
 
 export class RunMergeKernel {
-  /** One read buffer per run, views into the module's memory: lend them to the RunReaders. */
+  /** One read buffer per run, views into the module's memory: lend them to the readers. */
   readonly buffers: Buffer[];
   private readonly kernel: MergeExports;
   private readonly mostResidues: number;
@@ -92,7 +92,7 @@ export class RunMergeKernel {
    * A merge of readers opened on this kernel's buffers (reader i on buffers[i]), with the moduli of
    * their records. One merge at a time: a new one ends the last.
    */
-  merge(readers: RunReader[], moduli: readonly number[]): KernelMerge {
+  merge(readers: RecordReader[], moduli: readonly number[]): KernelMerge {
     if (readers.length > this.buffers.length || moduli.length > this.mostResidues)
       throw new Error(`a merge of ${readers.length} runs of ${moduli.length} residues is beyond this kernel`);
     this.moduli.set(moduli);
@@ -105,7 +105,7 @@ export class RunMergeKernel {
    * Fills up to `capacity` records, asking the readers for bytes as the module needs them; the
    * records are then in outStates and outResidues. Returns how many.
    */
-  fillOut(readers: RunReader[], capacity: number): number {
+  fillOut(readers: RecordReader[], capacity: number): number {
     const { kernel } = this;
     kernel.beginBatch();
     for (;;) {
@@ -131,11 +131,11 @@ export class RunMergeKernel {
   }
 
   /** Every run is spent: each reader checks its trailer against the module's tallies. */
-  endAll(readers: RunReader[], k: number): void {
+  endAll(readers: RecordReader[], k: number): void {
     readers.forEach((reader, i) => reader.endAt(this.pos[i], this.records[i], this.sums.subarray(i * k, i * k + k)));
   }
 
-  private fail(readers: RunReader[]): never {
+  private fail(readers: RecordReader[]): never {
     const { kernel } = this;
     const i = kernel.problemInRun();
     const code = kernel.problemCode();
@@ -154,7 +154,7 @@ export class KernelMerge {
 
   constructor(
     private readonly kernel: RunMergeKernel,
-    private readonly readers: RunReader[],
+    private readonly readers: RecordReader[],
     private readonly k: number,
   ) {}
 

@@ -1,21 +1,29 @@
 /**
  * One worker's run files: writing a step's runs, opening them with their headers checked, and
  * merging them down to at most --fan-in before a step reads them. The read and write buffers are
- * allocated here, within the memory plan, and reused.
+ * allocated here, within the memory plan, and reused. In a partitioned count a worker writes each
+ * run as one split run file holding every owner's section (owner-split.ts), and reads, for each
+ * worker it serves in turn, that worker's sections of the step's files.
  */
 
 import path from 'node:path';
 import fse from 'fs-extra';
 import { RunFileError } from '../errors.js';
-import { mergeFolderPath, ownedRunPath, runFileName } from '../format/count-folder.js';
+import { mergeFolderPath, parseSplitRunFileName, runFileName, splitRunFileName } from '../format/count-folder.js';
 import { FORMAT_VERSION, RunHeader, runHeaderProblem } from '../format/layout.js';
-import { RunReader } from '../format/run-reader.js';
+import { RecordReader, RunReader } from '../format/run-reader.js';
 import { RunSummary, RunWriter } from '../format/run-writer.js';
+import { readSectionEntry, readSplitIndex, SectionReader } from '../format/section-reader.js';
+import { SPLIT_VERSION } from '../format/split-layout.js';
+import { SplitRunWriter } from '../format/split-run-writer.js';
 import { moduliAt } from '../residues/growth.js';
+import { counted } from '../plural.js';
+import type { Batch } from './batch.js';
+import { OwnerSplit } from './owner-split.js';
 import { KernelMerge, RunMergeKernel } from './run-merge.js';
-import { ownerOf } from '../state/ownership.js';
 import { diskError, ScratchFolder } from './scratch.js';
 import type { RecordSink } from './state-table.js';
+import { closeSync, openSync } from 'node:fs';
 
 export interface RunStoreOptions {
   readonly width: number;
@@ -25,38 +33,63 @@ export interface RunStoreOptions {
   readonly scratchDir: string;
   readonly fanIn: number;
   readonly worker: number;
+  /** The count's workers: in a partitioned count, every partition's (the owners of its states). */
   readonly workers: number;
   /** A partitioned count (lib/cluster): each run is split by the owner of each state. */
   readonly partitioned?: boolean;
+  /** In a partitioned count, the workers whose states this one reads and expands, in turn: [worker] unless given. */
+  readonly serves?: readonly number[];
+  /** In a partitioned count, the bytes of each owner's chunk buffer (budget.ts). */
+  readonly ownerChunkBytes?: number;
   readonly readBufferBytes: number;
   readonly writeBufferBytes: number;
 }
 
-/** Write buffer of each owner's writer in a partitioned count: the plan sets aside one per owner. */
-export const OWNED_CHUNK_BYTES = 16 << 10;
+/** An owner's chunk buffer when the plan gives none (a store made outside a plan, in the tests). */
+export const DEFAULT_OWNER_CHUNK_BYTES = 64 << 10;
+
+/** A run to read: a run file, or owner `owner`'s section of a split run file. */
+interface RunSource {
+  readonly file: string;
+  readonly owner?: number;
+}
+
+/** A step's states as the workers a store serves read them, one after another: batches, or every record into a sink. */
+export interface StepSource {
+  fill(batch: Batch): boolean;
+  drainTo(sink: RecordSink): void;
+  close(): void;
+}
 
 export class RunStore {
   private readonly options: RunStoreOptions;
-  private readonly ownerChunks: Buffer[] = [];
   private readonly scratch: ScratchFolder;
   private readonly writeChunk: Buffer;
   /** The merge and its read buffers, one per run of a merge, made at the first merge. */
   private kernel?: RunMergeKernel;
   private readonly stepModuli = new Map<number, number[]>();
-  /** The worker whose runs these are: a task process serving several parts changes it (actAs). */
+  /** The owner split, made at the first split run. */
+  private splitter?: OwnerSplit;
+  /** The worker whose runs these are, and the workers it serves: a task process serving several parts changes them (actAs). */
   private worker: number;
+  private serves: readonly number[];
 
   constructor(options: RunStoreOptions) {
     this.options = options;
     this.worker = options.worker;
+    this.serves = options.serves ?? [options.worker];
     const { width, columns, moduli } = options;
     this.scratch = new ScratchFolder(options.scratchDir, { width, columns, moduli });
     this.writeChunk = Buffer.allocUnsafe(options.writeBufferBytes);
   }
 
-  /** From now on, write and merge as worker `worker` of the count: a partitioned count's process serving several parts. */
-  actAs(worker: number): void {
-    this.worker = worker;
+  /**
+   * From now on, read the states of `workers` in turn and write as the first of them: a partitioned
+   * count's process serving several parts.
+   */
+  actAs(workers: readonly number[]): void {
+    this.worker = workers[0];
+    this.serves = workers;
   }
 
   /** The moduli whose residues the states after `step` points carry. */
@@ -68,12 +101,12 @@ export class RunStore {
 
   /**
    * Writes run `run` of the states after `step` points; `fill` appends them in order. In a
-   * partitioned count the run is split by owner: one file for each owner it holds states of.
+   * partitioned count the run is split by owner: one split run file, a section for each owner.
    */
   writeRun(step: number, run: number, fill: (sink: RecordSink) => void): RunSummary[] {
     const { worker } = this;
     const { workers, partitioned } = this.options;
-    if (partitioned) return this.writeOwnedRuns(step, run, fill);
+    if (partitioned) return this.writeSplitRun(step, run, fill);
     const file = this.scratch.runPath(step, run, workers > 1 ? worker : undefined);
     let writer: RunWriter | undefined;
     try {
@@ -87,58 +120,98 @@ export class RunStore {
     }
   }
 
-  /** writeRun in a partitioned count: a writer, with a chunk of its own, for each owner met. */
-  private writeOwnedRuns(step: number, run: number, fill: (sink: RecordSink) => void): RunSummary[] {
-    const { worker: source } = this;
-    const { workers, width } = this.options;
-    const writers = new Array<RunWriter | undefined>(workers);
-    const stepDir = this.scratch.stepDir(step);
-    const open = (owner: number): RunWriter => {
-      const file = path.join(stepDir, ownedRunPath(run, source, owner));
-      fse.ensureDirSync(path.dirname(file));
-      return (writers[owner] = new RunWriter(file, this.header(step, run), this.ownerChunk(owner)));
-    };
+  /** writeRun in a partitioned count: the owner split encodes each owner's chunks, the writer appends them. */
+  private writeSplitRun(step: number, run: number, fill: (sink: RecordSink) => void): RunSummary[] {
+    const { worker } = this;
+    const { workers } = this.options;
+    const file = path.join(this.scratch.stepDir(step), splitRunFileName(run, worker));
+    let writer: SplitRunWriter | undefined;
     try {
-      fill({
-        append(hi, lo, residues, at) {
-          const owner = ownerOf(hi, lo, workers, width);
-          (writers[owner] ?? open(owner)).append(hi, lo, residues, at);
-        },
-      });
-      const runs: RunSummary[] = [];
-      writers.forEach((writer, owner) => {
-        if (writer) runs.push({ ...writer.finish(), file: ownedRunPath(run, source, owner), worker: owner, source });
-      });
-      return runs;
+      fse.ensureDirSync(path.dirname(file));
+      const header = { ...this.header(step, run), version: SPLIT_VERSION, owners: workers, writer: worker };
+      writer = new SplitRunWriter(file, header, this.writeChunk);
+      const split = this.ownerSplit();
+      split.begin(writer, header.moduli);
+      fill(split);
+      return [{ ...writer.finish(split.end()), source: worker }];
     } catch (error) {
-      writers.forEach((writer) => writer?.abort());
-      throw diskError(error, stepDir);
+      writer?.abort();
+      throw diskError(error, file);
     }
   }
 
-  /**
-   * The write buffer of owner `owner`'s part of a run: a share of the merge's write buffer, which
-   * no merge uses while a step's runs are written, where the shares are larger than the plan's
-   * own buffer for each owner; else that one. Fewer, larger writes: 16 KiB writes cost a tenth of
-   * the write phase at 11×11 in 2 partitions.
-   */
-  private ownerChunk(owner: number): Buffer {
-    const { workers } = this.options;
-    const share = Math.floor(this.writeChunk.length / workers);
-    if (share > OWNED_CHUNK_BYTES) return this.writeChunk.subarray(owner * share, (owner + 1) * share);
-    this.ownerChunks[owner] ??= Buffer.allocUnsafe(OWNED_CHUNK_BYTES);
-    return this.ownerChunks[owner];
+  private ownerSplit(): OwnerSplit {
+    const { workers, width, moduli, ownerChunkBytes } = this.options;
+    this.splitter ??= new OwnerSplit(workers, width, ownerChunkBytes ?? DEFAULT_OWNER_CHUNK_BYTES, moduli.length);
+    return this.splitter;
   }
 
-  /** While there are more runs than --fan-in, merges groups of them into fewer, larger runs. */
-  mergeDown(step: number, files: string[]): string[] {
-    const { worker } = this;
+  /**
+   * The states after `step` points that this store's workers own, from `files`: each served
+   * worker's runs, or sections of the split runs, merged (down to --fan-in first), one worker after
+   * another.
+   */
+  openStep(step: number, files: string[]): StepSource {
+    const owners = this.options.partitioned ? this.serves : [this.worker];
+    let next = 0;
+    let readers: RecordReader[] = [];
+    let merge: KernelMerge | undefined;
+    const store = this;
+    /** The merge of the next served worker's runs, or false when none is left. */
+    const advance = (): boolean => {
+      merge = undefined;
+      if (next === owners.length) return false;
+      const owner = owners[next++];
+      readers = store.openReaders(store.mergeDown(step, owner, store.sourcesOf(files, owner)), step);
+      merge = store.merge(readers, step);
+      return true;
+    };
+    return {
+      fill(batch) {
+        while (merge || advance()) {
+          if (merge!.fill(batch)) return true;
+          merge = undefined;
+        }
+        return false;
+      },
+      drainTo(sink) {
+        while (merge || advance()) {
+          merge!.drainTo(sink);
+          merge = undefined;
+        }
+      },
+      close() {
+        readers.forEach((reader) => reader.close());
+      },
+    };
+  }
+
+  /** The runs of `owner` among `files`: the files themselves, or its sections of split runs that hold some of its states. */
+  private sourcesOf(files: string[], owner: number): RunSource[] {
+    const sources: RunSource[] = [];
+    for (const file of files) {
+      if (parseSplitRunFileName(path.basename(file)) === undefined) {
+        sources.push({ file });
+        continue;
+      }
+      const fd = openSync(file, 'r');
+      try {
+        if (readSectionEntry(file, fd, readSplitIndex(file, fd), owner).records > 0) sources.push({ file, owner });
+      } finally {
+        closeSync(fd);
+      }
+    }
+    return sources;
+  }
+
+  /** While there are more runs of `owner` than --fan-in, merges groups of them into fewer, larger runs. */
+  private mergeDown(step: number, owner: number, sources: RunSource[]): RunSource[] {
     const { fanIn } = this.options;
-    for (let level = 1; files.length > fanIn; level++) {
-      const dir = mergeFolderPath(this.scratch.stepDir(step), worker, level);
-      const merged: string[] = [];
-      for (let first = 0; first < files.length; first += fanIn) {
-        const readers = this.openReaders(files.slice(first, first + fanIn), step);
+    for (let level = 1; sources.length > fanIn; level++) {
+      const dir = mergeFolderPath(this.scratch.stepDir(step), owner, level);
+      const merged: RunSource[] = [];
+      for (let first = 0; first < sources.length; first += fanIn) {
+        const readers = this.openReaders(sources.slice(first, first + fanIn), step);
         const file = path.join(dir, runFileName(merged.length + 1));
         let writer: RunWriter | undefined;
         try {
@@ -151,30 +224,35 @@ export class RunStore {
           readers.forEach((reader) => reader.close());
           throw diskError(error, file);
         }
-        merged.push(file);
+        merged.push({ file });
       }
-      if (level > 1) fse.removeSync(path.dirname(files[0]));
-      files = merged;
+      if (level > 1) fse.removeSync(path.dirname(sources[0].file));
+      sources = merged;
     }
-    return files;
+    return sources;
   }
 
   /** Merges readers that openReaders() gave for `step`: one merge at a time. */
-  merge(readers: RunReader[], step: number): KernelMerge {
+  private merge(readers: RecordReader[], step: number): KernelMerge {
     return this.mergeKernel().merge(readers, this.moduliAt(step));
   }
 
   /** Readers of the runs of the states after `step` points, each header checked; at most --fan-in. */
-  openReaders(files: string[], step: number): RunReader[] {
+  private openReaders(sources: RunSource[], step: number): RecordReader[] {
     const buffers = this.mergeKernel().buffers;
-    const { width, columns } = this.options;
+    const { width, columns, workers } = this.options;
     const expected = { width, columns, step, moduli: this.moduliAt(step) };
-    const readers: RunReader[] = [];
+    const readers: RecordReader[] = [];
     try {
-      for (const file of files) {
-        const reader = new RunReader(file, buffers[readers.length]);
+      for (const { file, owner } of sources) {
+        const buffer = buffers[readers.length];
+        const reader = owner === undefined ? new RunReader(file, buffer) : new SectionReader(file, owner, buffer);
         readers.push(reader);
-        const problem = runHeaderProblem(reader.header, expected);
+        const problem =
+          runHeaderProblem(reader.header, expected) ??
+          (reader instanceof SectionReader && reader.header.owners !== workers
+            ? `holds the sections of ${counted(reader.header.owners, 'owner')}, not of the count's ${workers}`
+            : undefined);
         if (problem) throw new RunFileError(reader.path, problem);
       }
     } catch (error) {

@@ -14,9 +14,9 @@ import { makeFolder, pathProblem } from '../format/make-folder.js';
 import {
   COUNT_FILE,
   COUNT_FORMAT,
-  COUNT_VERSION,
   countFolderPath,
   CountIdentity,
+  countVersion,
   MANIFEST_FILE,
   MERGE_FOLDER,
   RESULT_FILE,
@@ -34,6 +34,8 @@ import { counted } from '../plural.js';
 export interface CountLayout {
   readonly workers: number;
   readonly partitions: number;
+  /** A partitioned count (lib/cluster), even of one partition: its folder is of PARTITIONED_COUNT_VERSION. */
+  readonly partitioned?: boolean;
 }
 
 /** What a count folder's count.json records beside what it counts and its layout. */
@@ -61,8 +63,11 @@ export function openCountFolder(dir: string): { scratch: ScratchFolder; layout: 
   const root = path.resolve(dir);
   const found = fse.readJsonSync(path.join(root, COUNT_FILE), { throws: false }) as Record<string, unknown> | null;
   if (found?.format !== COUNT_FORMAT) throw new UsageError(`${dir} is not a count folder: it has no readable ${COUNT_FILE}`);
-  if (found.version !== COUNT_VERSION)
-    throw new UsageError(`${dir} holds format version ${found.version}, this gocount reads ${COUNT_VERSION}`, 'GOCOUNT_SCRATCH_UNUSABLE');
+  if (found.version !== countVersion(true))
+    throw new UsageError(
+      `${dir} holds format version ${found.version}, this gocount's tasks read ${countVersion(true)}`,
+      'GOCOUNT_SCRATCH_UNUSABLE',
+    );
   const { width, columns, moduli } = found;
   const scratch = new ScratchFolder(path.dirname(path.dirname(root)), {
     width: width as number,
@@ -72,7 +77,7 @@ export function openCountFolder(dir: string): { scratch: ScratchFolder; layout: 
   const layout = scratch.recordedLayout();
   if (scratch.root !== root || layout.workers === undefined || layout.partitions === undefined)
     throw new UsageError(`${dir}: its ${COUNT_FILE} does not describe the count of this folder`, 'GOCOUNT_SCRATCH_UNUSABLE');
-  return { scratch, layout: { workers: layout.workers, partitions: layout.partitions } };
+  return { scratch, layout: { workers: layout.workers, partitions: layout.partitions, partitioned: true } };
 }
 
 export class ScratchFolder {
@@ -104,7 +109,7 @@ export class ScratchFolder {
       // A temporary file alone is what a kill during the folder's creation leaves.
       const entries = fse.pathExistsSync(this.root) ? fse.readdirSync(this.root).filter((name) => !name.endsWith(TEMP_SUFFIX)) : [];
       if (entries.length > 0) {
-        this.checkIdentity();
+        this.checkIdentity(layout.partitioned ?? false);
         return false;
       }
       const made = makeFolder(this.root, 'scratch folder');
@@ -153,7 +158,7 @@ export class ScratchFolder {
     const { keep, madeAbove } = record;
     const json = {
       format: COUNT_FORMAT,
-      version: COUNT_VERSION,
+      version: countVersion(layout.partitioned ?? false),
       ...this.identity,
       workers,
       partitions,
@@ -196,7 +201,7 @@ export class ScratchFolder {
   recordedLayout(): Partial<CountLayout> {
     const found = fse.readJsonSync(path.join(this.root, COUNT_FILE), { throws: false }) as Record<string, unknown> | null;
     const count = (x: unknown) => (Number.isInteger(x) && (x as number) >= 1 ? (x as number) : undefined);
-    return { workers: count(found?.workers), partitions: count(found?.partitions) };
+    return { workers: count(found?.workers), partitions: count(found?.partitions), partitioned: found?.version === countVersion(true) };
   }
 
   /** The steps that have a folder, in order. */
@@ -275,8 +280,8 @@ export class ScratchFolder {
     if (fse.pathExistsSync(doomed)) fse.removeSync(doomed);
   }
 
-  private checkIdentity(): void {
-    const problem = this.identityProblem();
+  private checkIdentity(partitioned: boolean): void {
+    const problem = this.identityProblem(partitioned);
     if (problem)
       throw new UsageError(
         `scratch folder ${this.root} ${problem}; remove it or choose another scratch folder`,
@@ -284,11 +289,16 @@ export class ScratchFolder {
       );
   }
 
-  /** Why the folder is not this count's, or undefined when its count.json describes this count. */
-  identityProblem(): string | undefined {
+  /**
+   * Why the folder is not this count's (partitioned or in one process), or undefined when its
+   * count.json describes this count. A partitioned count's folder of version 3 holds runs split by
+   * owner into a file each, which no count reads now: it is counted again.
+   */
+  identityProblem(partitioned: boolean): string | undefined {
     const found = fse.readJsonSync(path.join(this.root, COUNT_FILE), { throws: false }) as Record<string, unknown> | null;
     if (found?.format !== COUNT_FORMAT) return `is not empty and has no readable ${COUNT_FILE}`;
-    if (found.version !== COUNT_VERSION) return `holds format version ${found.version}, this gocount writes ${COUNT_VERSION}`;
+    const version = countVersion(partitioned);
+    if (found.version !== version) return `holds format version ${found.version}, this gocount writes ${version}`;
     if (found.ownership !== OWNERSHIP) return `shares states out by ${found.ownership}, this gocount by ${OWNERSHIP}`;
     const { width, columns, moduli } = this.identity;
     if (found.width !== width || found.columns !== columns)

@@ -87,6 +87,11 @@ interface EncodedSink extends RecordSink {
   appendEncoded(bytes: Uint8Array, records: number, lastHi: number, lastLo: number, sums: Uint32Array): void;
 }
 
+/** A sink that takes blocks of records in increasing order: states as (hi, lo) pairs, then residues (lib/engine/owner-split.ts). */
+interface SortedBlockSink extends RecordSink {
+  appendSorted(states: Uint32Array, residues: Uint32Array, n: number): void;
+}
+
 export class StateTable {
   /** Records the table holds with this step's residues. */
   capacity = 0;
@@ -241,10 +246,12 @@ export class StateTable {
 
   /**
    * Sends every state to `sink` in increasing order, then empties the table. A run writer takes
-   * each bucket encoded in the module; other sinks take the records one by one.
+   * each bucket encoded in the module, an owner split its records in blocks; other sinks take the
+   * records one by one.
    */
   drainSorted(sink: RecordSink): void {
     const encoded = 'appendEncoded' in sink ? (sink as EncodedSink) : undefined;
+    const blocks = 'appendSorted' in sink ? (sink as SortedBlockSink) : undefined;
     // Bits below a state in its sort key, for the key's place among the bucket's records.
     const room = Math.min(32, 64 - 3 * this.width);
     const k = this.residueCount;
@@ -277,6 +284,15 @@ export class StateTable {
             words[last + 1],
             words.subarray(sums, sums + k),
           );
+        }
+      } else if (blocks) {
+        const slice = Math.floor(kernel.outBytes() / tableSlotBytes(k));
+        for (let from = 0; from < n; from += slice) {
+          const to = Math.min(n, from + slice);
+          kernel.copyOrdered(from, to);
+          const at = (kernel.outAt() >>> 0) / 4;
+          const words = shard.renew();
+          blocks.appendSorted(words.subarray(at, at + 2 * (to - from)), words.subarray(at + 2 * (to - from), at + (2 + k) * (to - from)), to - from);
         }
       } else {
         const words = shard.renew();

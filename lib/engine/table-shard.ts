@@ -44,6 +44,7 @@ export interface TableExports {
   settle(): void;
   gather(p: number): number;
   copyRecords(from: number, to: number): void;
+  copyOrdered(from: number, to: number): void;
   prepareKeys(p: number, room: number): number;
   orderKeys(n: number, b: number): void;
   encode(from: number, to: number, prevHi: number, prevLo: number, first: boolean): number;

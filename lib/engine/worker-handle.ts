@@ -13,8 +13,8 @@ export interface WorkerHandle {
   expand(step: number, files: string[] | null, onProgress: (states: number) => void): Promise<StepPart>;
   finish(toFiles: boolean): Promise<StepEnd>;
   legalSums(step: number, files: string[] | null): Promise<number[]>;
-  /** A partitioned count's process serving several parts: work as worker `worker` from now on. */
-  actAs(worker: number): Promise<void>;
+  /** A partitioned count's process serving several parts: work as workers `workers` from now on. */
+  actAs(workers: readonly number[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -25,7 +25,7 @@ export function localWorker(options: WorkerOptions): WorkerHandle {
     expand: (step, files, onProgress) => runner.expand(step, files, onProgress),
     finish: async (toFiles) => runner.finish(toFiles),
     legalSums: async (step, files) => runner.legalSums(step, files),
-    actAs: async (worker) => runner.actAs(worker),
+    actAs: async (workers) => runner.actAs(workers),
     close: async () => runner.close(),
   };
 }
@@ -90,8 +90,8 @@ class ThreadWorker implements WorkerHandle {
     return this.call<number[]>({ op: 'legal', step, files });
   }
 
-  actAs(worker: number) {
-    return this.call<void>({ op: 'act-as', worker });
+  actAs(workers: readonly number[]) {
+    return this.call<void>({ op: 'act-as', workers });
   }
 
   async close(): Promise<void> {

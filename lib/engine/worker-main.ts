@@ -25,14 +25,14 @@ function progress(states: number): void {
   port.postMessage({ progress: states });
 }
 
-port.on('message', async (message: { id: number; op: string; step: number; files: string[] | null; toFiles: boolean; worker: number }) => {
+port.on('message', async (message: { id: number; op: string; step: number; files: string[] | null; toFiles: boolean; workers: number[] }) => {
   try {
     let result: unknown;
     if (message.op === 'begin') result = runner.begin(message.toFiles);
     else if (message.op === 'expand') result = await runner.expand(message.step, message.files, progress);
     else if (message.op === 'finish') result = runner.finish(message.toFiles);
     else if (message.op === 'legal') result = runner.legalSums(message.step, message.files);
-    else if (message.op === 'act-as') runner.actAs(message.worker);
+    else if (message.op === 'act-as') runner.actAs(message.workers);
     port.postMessage({ id: message.id, result });
   } catch (error) {
     const exitCode = error instanceof GocountError ? error.exitCode : 1;

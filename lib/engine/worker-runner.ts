@@ -38,6 +38,8 @@ export interface WorkerOptions {
    * made it, and its runs are split by owner for the next step's workers to read.
    */
   readonly partitioned?: boolean;
+  /** In a partitioned count, the workers whose states this thread reads and expands, in turn (its first is `worker`): [worker] unless given. */
+  readonly serves?: readonly number[];
 }
 
 /** What a worker reports after expanding a step. */
@@ -81,7 +83,7 @@ export class WorkerRunner {
     this.options = options;
     const { plan, moduli, width } = options;
     const { readBufferBytes, writeBufferBytes } = plan;
-    this.store = new RunStore({ ...options, readBufferBytes, writeBufferBytes });
+    this.store = new RunStore({ ...options, readBufferBytes, writeBufferBytes, ownerChunkBytes: plan.ownerChunkBytes });
     this.successors = new SuccessorBuffer(new StateTable(plan.tableCapacity, moduli, width, plan.tableShardBytes), this.store, this.clock);
     this.stage = new ExpandStage(width, router);
     this.inputPool = new BatchPool(plan.batchRecords, moduli.length);
@@ -158,11 +160,11 @@ export class WorkerRunner {
   }
 
   /**
-   * In a partitioned count, from now on work as worker `worker` of the count: a task process that
+   * In a partitioned count, from now on work as workers `workers` of the count: a task process that
    * serves several parts one after another keeps its table, buffers and thread for all of them.
    */
-  actAs(worker: number): void {
-    this.store.actAs(worker);
+  actAs(workers: readonly number[]): void {
+    this.store.actAs(workers);
   }
 
   /** Residues of the legal final states of this worker. */
@@ -180,7 +182,7 @@ export class WorkerRunner {
         for (let i = 0; i < batch.size; i++) sink.append(batch.states[2 * i], batch.states[2 * i + 1], batch.residues, i * moduli.length);
       }
     } else {
-      this.store.merge(this.store.openReaders(this.store.mergeDown(step, files), step), step).drainTo(sink);
+      this.store.openStep(step, files).drainTo(sink);
     }
     return Array.from(sums);
   }
@@ -193,11 +195,7 @@ export class WorkerRunner {
   private openSource(step: number, files: string[] | null): { batches: Iterable<Batch>; close: () => void } {
     const { plan } = this.options;
     if (files === null) return { batches: this.memory().batches(plan.batchRecords), close: () => {} };
-    const readers = this.store.openReaders(
-      this.clock.time(READ, () => this.store.mergeDown(step, files)),
-      step,
-    );
-    const merger = this.store.merge(readers, step);
+    const merger = this.store.openStep(step, files);
     const pool = this.inputPool;
     const clock = this.clock;
     function* batches(): Generator<Batch> {
@@ -210,7 +208,7 @@ export class WorkerRunner {
         yield batch;
       }
     }
-    return { batches: batches(), close: () => readers.forEach((reader) => reader.close()) };
+    return { batches: batches(), close: () => merger.close() };
   }
 
   /**

@@ -9,9 +9,9 @@
  *                                                   manifest.json, run-00001.run (one worker) or
  *                                                   run-w1-00001.run (worker 1 of several), and
  *                                                   merge/w1-level-1/ while runs are merged;
- *                                                   in a partitioned count for-w3/run-w1-00001.run
- *                                                   (worker 1's run of worker 3's states) and
- *                                                   done-p0.json (task 0's done-marker)
+ *                                                   in a partitioned count split-w1-00001.run
+ *                                                   (worker 1's first run, a section for every
+ *                                                   owner) and done-p0.json (task 0's done-marker)
  *
  * A file is written under its name plus TEMP_SUFFIX and renamed when whole.
  */
@@ -26,9 +26,20 @@ export const COUNT_FILE = 'count.json';
 export const COUNT_FORMAT = 'gocount-count';
 /**
  * count.json's version: that of the whole folder. 2: the run file format of that version. 3: runs
- * and merge folders are named by worker (w1), manifests give `workers` (manifest version 4).
+ * and merge folders are named by worker (w1), manifests give `workers` (manifest version 4). A
+ * count in one process still writes version 3.
  */
 export const COUNT_VERSION = 3;
+/**
+ * count.json's version in a partitioned count: 4: its runs are split run files (split-layout.ts),
+ * one per worker and round, and its done-markers list them (task-marker.ts, version 2).
+ */
+export const PARTITIONED_COUNT_VERSION = 4;
+
+/** The version of count.json a count writes: partitioned or in one process. */
+export function countVersion(partitioned: boolean): number {
+  return partitioned ? PARTITIONED_COUNT_VERSION : COUNT_VERSION;
+}
 export const RESULT_FILE = 'result.json';
 export const MANIFEST_FILE = 'manifest.json';
 /** The lock a running count holds on its folder (engine/count-lock.ts). */
@@ -75,13 +86,23 @@ export function runFileName(run: number, worker?: number): string {
 }
 
 /**
- * In a partitioned count a worker splits each run by owner: the part for owner `owner` goes to
- * for-w<owner>/ in the step folder, named by the worker that wrote it.
+ * In a partitioned count a worker writes each run as one split run file, a section for every owner
+ * (split-layout.ts): split-w1-00003.run is worker 1's third.
  */
-export function ownedRunPath(run: number, source: number, owner: number): string {
-  return `${OWNED_FOLDER_PREFIX}${owner}/${runFileName(run, source)}`;
+export function splitRunFileName(run: number, writer: number): string {
+  return `split-w${writer}-${String(run).padStart(5, '0')}${RUN_SUFFIX}`;
 }
 
+/** The run number and writer that a split run file's name gives. */
+export function parseSplitRunFileName(name: string): { run: number; source: number } | undefined {
+  const match = /^split-w(\d+)-(\d{5,})\.run$/.exec(name);
+  return match ? { run: Number(match[2]), source: Number(match[1]) } : undefined;
+}
+
+/**
+ * A partitioned count of version 3 (before split runs) wrote each owner's part of a run to
+ * for-w<owner>/ in the step folder, named by the worker that wrote it: verify still reads them.
+ */
 export const OWNED_FOLDER_PREFIX = 'for-w';
 
 /**
@@ -100,7 +121,8 @@ export function stepFilesEndingIn(stepDir: string, suffix: string): string[] {
 
 /**
  * What a run file's path within its step folder gives: its number and, with several workers, the
- * worker whose states it holds; for the parts of a partitioned count also the worker that wrote it.
+ * worker whose states it holds; for the parts of a partitioned count of version 3 also the worker
+ * that wrote it.
  */
 export function parseRunFileName(name: string): { run: number; worker?: number; source?: number } | undefined {
   const match = /^(?:for-w(\d+)\/)?run-(?:w(\d+)-)?(\d{5,})\.run$/.exec(name);

@@ -116,13 +116,13 @@ function shapeProblem(manifest: StepManifest): string | undefined {
     return 'a count is missing';
   if (!residues(manifest.sums) || !residues(manifest.dropped)) return 'residue sums missing';
   if (!Array.isArray(manifest.columnSums) || !manifest.columnSums.every(residuesFor(manifest.countModuli))) return 'column sums missing';
+  // A run of one worker's states names it; a split run (worker undefined) names the worker that wrote it.
   const runOk = (run: RunSummary) =>
     typeof run?.file === 'string' &&
     integer(run.records) &&
     integer(run.bytes) &&
     integer(run.crc) &&
-    integer(run.worker) &&
-    run.worker! < manifest.workers * manifest.partitions &&
+    (run.worker === undefined ? integer(run.source) : integer(run.worker) && run.worker < manifest.workers * manifest.partitions) &&
     (run.source === undefined || integer(run.source)) &&
     residues(run.sums);
   if (!Array.isArray(manifest.runs) || !manifest.runs.every(runOk)) return 'run list malformed';

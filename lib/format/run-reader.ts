@@ -1,7 +1,8 @@
 /**
  * Reads one run file record by record, checking as it goes: header, varints, strictly increasing
  * states, residues below their moduli, and, at the end, the trailer's record count, residue sums
- * and CRC-32. Any failure is a RunFileError naming the file and record.
+ * and CRC-32. Any failure is a RunFileError naming the file and record. The decoding is shared
+ * (RecordReader) with the reader of a split run's sections (section-reader.ts).
  */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
@@ -33,55 +34,63 @@ export interface RecordWindow {
   readonly more: boolean;
 }
 
-export class RunReader {
+/**
+ * Decodes a stream of records (a run file's, or an owner's section of a split run file) as it reads
+ * it into a lent buffer, checking every record; where the bytes come from and how the stream's end is
+ * checked is the subclass's (RunReader here, SectionReader in section-reader.ts).
+ */
+export abstract class RecordReader {
   readonly path: string;
-  readonly header: RunHeader;
+  abstract readonly header: RunHeader;
   /** The current record, valid after next() returned true. */
   hi = 0;
   lo = 0;
-  readonly residues: Uint32Array;
+  residues = new Uint32Array(0);
   /** Records read so far. */
   records = 0;
+  /** Per residue: the sum of the records read so far (the stream's, once next() returned false). */
+  sums = new Float64Array(0);
 
-  private fd: number;
-  private readonly fileSize: number;
-  private readonly recordsEnd: number;
-  private readonly buf: Buffer;
-  private readonly moduli: Float64Array;
-  /** Per residue: the sum of the records read so far (the trailer's, once next() returned false). */
-  readonly sums: Float64Array;
-  private readonly cursor = { pos: 0 };
-  private bufStart = 0; // file offset of buf[0]
-  private bufEnd = 0; // valid bytes in buf
-  private crc = 0;
-  private crcUpTo = 0; // file offset the CRC covers so far
+  protected fd: number;
+  protected readonly buf: Buffer;
+  protected moduli = new Float64Array(0);
+  protected readonly cursor = { pos: 0 };
+  /** Stream offset of buf[0], and the valid bytes in buf. */
+  protected bufStart = 0;
+  protected bufEnd = 0;
+  /** Stream offset where the records end. */
+  protected recordsEnd = 0;
   private done = false;
 
-  /** Opens and checks the header. `buf` is scratch the caller lends: at least 4 KiB. */
-  constructor(path: string, buf: Buffer) {
+  /** Opens `path`; `buf` is scratch the caller lends: at least 4 KiB. */
+  protected constructor(path: string, buf: Buffer) {
     this.path = path;
     this.buf = buf;
     this.fd = openSync(path, 'r');
-    try {
-      this.fileSize = fstatSync(this.fd).size;
-      this.fill();
-      const header = decodeHeader(buf.subarray(0, this.bufEnd));
-      if (typeof header === 'string') throw new RunFileError(path, header);
-      this.header = header;
-      const k = header.moduli.length;
-      this.recordsEnd = this.fileSize - trailerBytes(k);
-      if (this.recordsEnd < buf.readUInt16LE(10)) throw new RunFileError(path, `file is cut short (${counted(this.fileSize, 'byte')})`);
-      this.residues = new Uint32Array(k);
-      this.moduli = Float64Array.from(header.moduli);
-      this.sums = new Float64Array(k);
-      this.cursor.pos = buf.readUInt16LE(10);
-    } catch (error) {
-      closeSync(this.fd);
-      throw error;
-    }
   }
 
-  /** Advances to the next record; false at the end, after the trailer checked out. */
+  /** The subclass's constructor, once it knows the moduli: the records start at stream offset `start`. */
+  protected startRecords(moduli: readonly number[], start: number, end: number): void {
+    const k = moduli.length;
+    this.residues = new Uint32Array(k);
+    this.moduli = Float64Array.from(moduli);
+    this.sums = new Float64Array(k);
+    this.cursor.pos = start - this.bufStart;
+    this.recordsEnd = end;
+  }
+
+  /** Reads more of the stream after bufEnd into the buffer. */
+  protected abstract fill(): void;
+
+  /** The records are spent at recordsEnd: checks the stream's end (trailer, index entry) against the tallies. */
+  protected abstract checkEnd(): void;
+
+  /** Where a problem is, after the path: "record 3" of a run file, more of a section. */
+  protected where(record: number): string {
+    return `record ${record}`;
+  }
+
+  /** Advances to the next record; false at the end, after the end checked out. */
   next(): boolean {
     if (this.done) return false;
     const { buf, cursor, residues, moduli, sums } = this;
@@ -124,16 +133,16 @@ export class RunReader {
     this.fd = -1;
   }
 
-  /** Where the record bytes in the buffer end: at the buffer's end, or the trailer's start. */
+  /** Where the record bytes in the buffer end: at the buffer's end, or the records' end. */
   private recordsEndInBuffer(): number {
     return Math.min(this.bufEnd, this.recordsEnd - this.bufStart);
   }
 
   // A decoder outside this class (the engine's WebAssembly merge, lib/engine/run-merge.ts) decodes
   // the records in the lent buffer itself, with the same checks, instead of calling next(); the
-  // file's reading, its CRC and its trailer stay here.
+  // reading, the CRC and the end's checks stay here.
 
-  /** Where the undecoded record bytes are in the buffer, and whether the file has more. */
+  /** Where the undecoded record bytes are in the buffer, and whether the stream has more. */
   recordWindow(): RecordWindow {
     const end = this.recordsEndInBuffer();
     return { start: this.cursor.pos, end, more: this.bufStart + this.bufEnd < this.recordsEnd };
@@ -146,7 +155,7 @@ export class RunReader {
     return this.recordWindow();
   }
 
-  /** The outside decoder reached `at`, the end of the records: checks the trailer against its tallies. */
+  /** The outside decoder reached `at`, the end of the records: checks the end against its tallies. */
   endAt(at: number, records: number, sums: ArrayLike<number>): void {
     this.cursor.pos = at;
     this.records = records;
@@ -160,16 +169,58 @@ export class RunReader {
     this.fail(problem);
   }
 
-  private fail(problem: string): never {
+  protected fail(problem: string): never {
     this.close();
-    throw new RunFileError(this.path, `record ${this.records + 1}: ${problem}`);
+    throw new RunFileError(this.path, `${this.where(this.records + 1)}: ${problem}`);
   }
 
   private finish(): void {
     if (this.bufStart + this.cursor.pos !== this.recordsEnd) this.fail('records run into the trailer');
+    this.checkEnd();
+    this.done = true;
+  }
+
+  /** Moves the unread bytes to the front of the buffer and reads more after them. */
+  protected refill(): void {
+    const keep = this.bufEnd - this.cursor.pos;
+    this.buf.copy(this.buf, 0, this.cursor.pos, this.bufEnd);
+    this.bufStart += this.cursor.pos;
+    this.bufEnd = keep;
+    this.cursor.pos = 0;
+    this.fill();
+  }
+}
+
+/** Reads one run file: its header, records and trailer, with the CRC-32 of the whole file. */
+export class RunReader extends RecordReader {
+  readonly header: RunHeader;
+  private readonly fileSize: number;
+  private crc = 0;
+  private crcUpTo = 0; // file offset the CRC covers so far
+
+  /** Opens and checks the header. `buf` is scratch the caller lends: at least 4 KiB. */
+  constructor(path: string, buf: Buffer) {
+    super(path, buf);
+    try {
+      this.fileSize = fstatSync(this.fd).size;
+      this.fill();
+      const header = decodeHeader(buf.subarray(0, this.bufEnd));
+      if (typeof header === 'string') throw new RunFileError(path, header);
+      this.header = header;
+      const recordsEnd = this.fileSize - trailerBytes(header.moduli.length);
+      if (recordsEnd < buf.readUInt16LE(10)) throw new RunFileError(path, `file is cut short (${counted(this.fileSize, 'byte')})`);
+      this.startRecords(header.moduli, buf.readUInt16LE(10), recordsEnd);
+    } catch (error) {
+      closeSync(this.fd);
+      throw error;
+    }
+  }
+
+  protected checkEnd(): void {
     while (this.bufStart + this.bufEnd < this.fileSize) this.refill();
+    const k = this.residues.length;
     const at = this.recordsEnd - this.bufStart;
-    const trailer = decodeTrailer(this.buf.subarray(at, at + trailerBytes(this.residues.length)), this.residues.length);
+    const trailer = decodeTrailer(this.buf.subarray(at, at + trailerBytes(k)), k);
     this.close();
     if (typeof trailer === 'string') throw new RunFileError(this.path, trailer);
     if (trailer.crc !== this.crc)
@@ -180,20 +231,9 @@ export class RunReader {
       if (trailer.sums[r] !== this.sums[r])
         throw new RunFileError(this.path, `residue sum ${r} is ${this.sums[r]}, trailer says ${trailer.sums[r]}`);
     }
-    this.done = true;
   }
 
-  /** Moves the unread bytes to the front of the buffer and reads more after them. */
-  private refill(): void {
-    const keep = this.bufEnd - this.cursor.pos;
-    this.buf.copy(this.buf, 0, this.cursor.pos, this.bufEnd);
-    this.bufStart += this.cursor.pos;
-    this.bufEnd = keep;
-    this.cursor.pos = 0;
-    this.fill();
-  }
-
-  private fill(): void {
+  protected fill(): void {
     const offset = this.bufStart + this.bufEnd;
     const n = readSync(this.fd, this.buf, this.bufEnd, this.buf.length - this.bufEnd, offset);
     const crcEnd = Math.min(offset + n, this.fileSize - 4);

@@ -9,7 +9,8 @@ import { readCheckedJson, writeCheckedJson } from './checked-json.js';
 import type { RunSummary } from './run-writer.js';
 
 export const TASK_FORMAT = 'gocount-task';
-export const TASK_VERSION = 1;
+/** 2: the runs are split runs, each with every owner's totals in its own index: no totals per owner here. */
+export const TASK_VERSION = 2;
 
 export interface TaskMarker {
   readonly format: typeof TASK_FORMAT;
@@ -21,11 +22,8 @@ export interface TaskMarker {
   readonly workers: number;
   /** The moduli of the runs it wrote. */
   readonly moduli: number[];
-  /** Its runs, for every owner: each names the worker whose states it holds. */
+  /** Its split runs, each with its totals and the worker that wrote it (`source`). */
   readonly runs: RunSummary[];
-  /** Per owner (partition × workers + worker): records and residue sums of the runs it wrote for it. */
-  readonly records: number[];
-  readonly sums: number[][];
   /** States it expanded, and successors made. */
   readonly statesIn: number;
   readonly successors: number;
@@ -46,17 +44,13 @@ export function writeTaskMarker(path: string, marker: TaskMarker): void {
 export function readTaskMarker(path: string): TaskMarker {
   const marker = readCheckedJson<TaskMarker>(path, TASK_FORMAT, TASK_VERSION, 'done-marker');
   const integer = (x: unknown) => Number.isSafeInteger(x) && (x as number) >= 0;
-  const owners = marker.partitions * marker.workers;
   const wellFormed =
     [marker.step, marker.part, marker.partitions, marker.workers, marker.statesIn, marker.successors].every(integer) &&
     Array.isArray(marker.runs) &&
+    marker.runs.every((run) => typeof run?.file === 'string' && integer(run.source) && Array.isArray(run.sums)) &&
     Array.isArray(marker.moduli) &&
     Array.isArray(marker.dropped) &&
-    marker.dropped.length === marker.moduli.length &&
-    Array.isArray(marker.records) &&
-    marker.records.length === owners &&
-    Array.isArray(marker.sums) &&
-    marker.sums.length === owners;
+    marker.dropped.length === marker.moduli.length;
   if (!wellFormed) throw new RunFileError(path, 'done-marker malformed');
   return marker;
 }

@@ -13,6 +13,7 @@ import {
   COUNT_FORMAT,
   COUNT_VERSION,
   LOCK_FILE,
+  PARTITIONED_COUNT_VERSION,
   CountIdentity,
   MANIFEST_FILE,
   moduliFolderName,
@@ -41,9 +42,18 @@ export interface CountCheck {
 export function checkCount(dir: string, onStep?: (step: StepCheck) => void): CountCheck {
   const problems: Problem[] = [];
   const countFile = path.join(dir, COUNT_FILE);
-  const found = fse.readJsonSync(countFile, { throws: false }) as (CountIdentity & { format?: string; version?: number }) | null;
-  if (found?.format !== COUNT_FORMAT || found.version !== COUNT_VERSION || !Array.isArray(found.moduli)) {
-    problems.push({ file: countFile, problem: `not a readable ${COUNT_FORMAT} file of version ${COUNT_VERSION}` });
+  const found = fse.readJsonSync(countFile, { throws: false }) as
+    | (CountIdentity & { format?: string; version?: number; partitions?: number })
+    | null;
+  const versions = [COUNT_VERSION, PARTITIONED_COUNT_VERSION];
+  if (found?.format !== COUNT_FORMAT || !versions.includes(found.version!) || !Array.isArray(found.moduli)) {
+    problems.push({ file: countFile, problem: `not a readable ${COUNT_FORMAT} file of version ${versions.join(' or ')}` });
+    return { dir, steps: [], problems };
+  }
+  // Version 3 of a partitioned count split its runs into a file per owner, which gocount no longer reads.
+  if (found.version === COUNT_VERSION && (found.partitions ?? 1) > 1) {
+    const problem = `a partitioned count of format version ${COUNT_VERSION}, this gocount reads ${PARTITIONED_COUNT_VERSION}: its steps were not checked`;
+    problems.push({ file: countFile, problem });
     return { dir, steps: [], problems };
   }
   const identity: CountIdentity = { width: found.width, columns: found.columns, moduli: found.moduli };

@@ -1,8 +1,8 @@
 /**
  * Checks one step folder: its manifest lists exactly the run files present, each file checks out on
- * its own and agrees with the manifest's summary of it, and the manifest's totals add up. In a
- * partitioned count the step's done-markers must account for its runs and dropped mass between
- * them (markers.ts).
+ * its own (a split run's sections each on its own too: split-check.ts) and agrees with the
+ * manifest's summary of it, and the manifest's totals add up. In a partitioned count the step's
+ * done-markers must account for its runs and dropped mass between them (markers.ts).
  */
 
 import path from 'node:path';
@@ -13,6 +13,7 @@ import {
   MANIFEST_FILE,
   MERGE_FOLDER,
   parseRunFileName,
+  parseSplitRunFileName,
   RUN_SUFFIX,
   stepFilesEndingIn,
   stepOfFolder,
@@ -23,6 +24,7 @@ import { readManifest, StepManifest } from '../format/manifest.js';
 import { sumResidueVectors } from '../residues/sums.js';
 import type { Problem } from './problems.js';
 import { checkRunFile, RunCheck } from './run-check.js';
+import { checkSplitFile } from './split-check.js';
 import { counted } from '../plural.js';
 
 export interface StepCheck {
@@ -97,7 +99,10 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
       bad(`lists ${summary.file}, which is missing`);
       continue;
     }
-    const run = checkRunFile(file, { width: manifest.width, columns: manifest.columns, step: manifest.step, moduli });
+    const owners = manifest.workers * manifest.partitions;
+    const expected = { width: manifest.width, columns: manifest.columns, step: manifest.step, moduli };
+    const split = parseSplitRunFileName(summary.file);
+    const run = split ? checkSplitFile(file, { ...expected, owners }) : checkRunFile(file, expected);
     runs.push(run);
     problems.push(...run.problems);
     if (run.problems.length > 0) continue;
@@ -106,8 +111,12 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
     if (run.bytes !== summary.bytes) differs.push(`${counted(run.bytes, 'byte')}, the manifest says ${summary.bytes}`);
     if (run.crc !== summary.crc) differs.push("a CRC-32 other than the manifest's");
     if (run.sums.join() !== summary.sums.join()) differs.push("residue sums other than the manifest's");
-    const owners = manifest.workers * manifest.partitions;
-    if (summary.worker! >= owners || workerOfName(summary.file, manifest) !== summary.worker) {
+    if (split) {
+      // A split run holds every owner's states: it names the worker that wrote it, in its name, its header and the manifest.
+      const writer = (run.header as { writer?: number } | undefined)?.writer;
+      if (summary.worker !== undefined || summary.source !== split.source || writer !== split.source || split.source >= owners)
+        differs.push(`writer ${summary.source} of ${owners} in the manifest and ${writer} in its header, which its name does not give`);
+    } else if (summary.worker! >= owners || workerOfName(summary.file, manifest) !== summary.worker) {
       differs.push(`worker ${summary.worker} of ${owners}, which its name does not give`);
     }
     for (const what of differs) problems.push({ file, problem: `has ${what}` });

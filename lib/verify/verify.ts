@@ -1,5 +1,5 @@
 /**
- * `gocount verify PATH`: PATH is a run file, a step folder, a count folder (with count.json), or
+ * `gocount verify PATH`: PATH is a run file (split or not), a step folder, a count folder (with count.json), or
  * any folder above count folders, such as a board's or the whole scratch folder. Returns every
  * problem found and what was looked at; throws a UsageError when PATH holds nothing to verify.
  */
@@ -9,13 +9,15 @@ import path from 'node:path';
 import fse from 'fs-extra';
 import { callbackOption, stringArgument } from '../arguments.js';
 import { UsageError } from '../errors.js';
-import { COUNT_FILE, MANIFEST_FILE, RUN_SUFFIX, stepOfFolder } from '../format/count-folder.js';
+import { COUNT_FILE, MANIFEST_FILE, parseSplitRunFileName, RUN_SUFFIX, stepOfFolder } from '../format/count-folder.js';
+import { SPLIT_MAGIC } from '../format/split-layout.js';
 import { HEADER_MAGIC } from '../format/layout.js';
 import { pathProblem } from '../format/make-folder.js';
 import { findCountFolders, statUserPath } from '../format/find-counts.js';
 import { checkCount } from './count-check.js';
 import { Problem, statusOf, VerifyStatus } from './problems.js';
 import { checkRunFile } from './run-check.js';
+import { checkSplitFile } from './split-check.js';
 import { CHECKPOINT_FORMAT, checkCheckpoint } from '../solve/search-checkpoint.js';
 import { checkTableFile, TABLE_FORMAT } from '../solve/table-file.js';
 import { checkSolveDb, startsAsSolveFile } from '../solve/solve-db.js';
@@ -77,9 +79,11 @@ function findProblems(target: string, onProgress: (progress: VerifyProgress) => 
     }
     if (path.basename(target) === MANIFEST_FILE) return fromSteps(target, 0, [checkStep(path.dirname(target))]);
     // A .run file without the magic is a damaged run file (a problem found); anything else is not ours.
-    if (!startsWithMagic(target) && !target.endsWith(RUN_SUFFIX))
-      throw new UsageError(`${target}: not a gocount run file (it does not start with ${HEADER_MAGIC})`);
-    const run = checkRunFile(target);
+    const magic = startsWithMagic(target);
+    if (!magic && !target.endsWith(RUN_SUFFIX))
+      throw new UsageError(`${target}: not a gocount run file (it does not start with ${HEADER_MAGIC} or ${SPLIT_MAGIC})`);
+    const split = magic === SPLIT_MAGIC || (!magic && parseSplitRunFileName(path.basename(target)) !== undefined);
+    const run = split ? checkSplitFile(target) : checkRunFile(target);
     return { path: target, counts: 0, steps: 0, files: 1, records: run.records, problems: run.problems };
   }
   if (fse.pathExistsSync(path.join(target, MANIFEST_FILE)) || stepOfFolder(target) !== undefined) {
@@ -117,7 +121,8 @@ function fromSteps(target: string, counts: number, steps: StepCheck[]): Omit<Ver
   };
 }
 
-function startsWithMagic(file: string): boolean {
+/** The magic a file starts with: a run file's or a split run file's, or undefined. */
+function startsWithMagic(file: string): string | undefined {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -126,7 +131,8 @@ function startsWithMagic(file: string): boolean {
   }
   try {
     const buf = Buffer.alloc(HEADER_MAGIC.length);
-    return readSync(fd, buf, 0, buf.length, 0) === buf.length && buf.toString('latin1') === HEADER_MAGIC;
+    const magic = readSync(fd, buf, 0, buf.length, 0) === buf.length ? buf.toString('latin1') : undefined;
+    return magic === HEADER_MAGIC || magic === SPLIT_MAGIC ? magic : undefined;
   } finally {
     closeSync(fd);
   }

@@ -11,6 +11,8 @@
  * successors and the per-parent counts above heapBase().
  */
 
+import { ownerOf } from './ownership';
+
 // Field codes, as in lib/state/border.ts.
 const EMPTY_CODE: u64 = 1;
 const STONE_CODE: u64 = 2;
@@ -204,12 +206,6 @@ export function extendResidues(
       store<u32>(dst + ((<usize>j) << 2), <u32>value);
     }
   }
-}
-
-/** The worker that owns a state: mirrors ownerOf in lib/state/ownership.ts. */
-function ownerOf(hi: u32, lo: u32, owners: i32, ownerShift: u32): i32 {
-  const h = ((lo >> ownerShift) ^ (hi * 0x85ebca6b)) * 0x27d4eb2f;
-  return <i32>((<u64>h * <u64>owners) >> 32);
 }
 
 function expandOne(parent: u64, out: usize): i32 {

@@ -271,6 +271,23 @@ export function copyRecords(from: i32, to: i32): void {
   }
 }
 
+/**
+ * After orderKeys(): records [from, to) of the bucket in state order, copied out at outAt() as
+ * copyRecords() copies them: their states as (hi, lo) pairs, then their residues, k words each.
+ */
+export function copyOrdered(from: i32, to: i32): void {
+  let states = out;
+  let residues = out + ((<usize>(to - from)) << 3);
+  const bytes = (<usize>k) << 2;
+  for (let j = <usize>from; j < <usize>to; j++) {
+    const at = order + j * 12;
+    store<u64>(states, load<u64>(at));
+    copyWords(residues, ((<usize>load<u32>(at, 8)) << 2) + 8, <usize>k);
+    states += 8;
+    residues += bytes;
+  }
+}
+
 /** Each residue's sum over the last encode() block, reduced by its modulus, and unreduced. */
 const blockSums = memory.data(4 * 64);
 const sumScratch = memory.data(8 * 64);

@@ -1,10 +1,17 @@
-/** The committed run files of fixtures/runs (3×3 by two workers, 4×4 by one, both with --keep). */
+/** The committed run files of fixtures/runs (3×3 by two workers, 4×4 by one, both with --keep), and a partitioned folder of version 3. */
 import { cpSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fixturesDir } from './paths.js';
 import { moduliFolderName } from '../../lib/format/count-folder.js';
 
 export const fixtureRuns = path.join(fixturesDir, 'runs');
+
+/**
+ * A partitioned count folder of count.json version 3, before split runs: 3×3 in 2 partitions
+ * (gocount 3x3 --partitions 2 --memory 8M at 209769b), stopped by a task killed in step 6 after
+ * writing its runs and before its done-marker (its log folder left out).
+ */
+export const fixtureRunsV3Partitioned = path.join(fixturesDir, 'runs-v3-partitioned');
 
 /** The one modulus of the fixtures' counts: 3×3 and 4×4 need no other. */
 export const FIXTURE_MODULUS = 4294967291;

@@ -1,0 +1,152 @@
+/**
+ * A partitioned worker's run split by owner, in WebAssembly (lib/wasm/owner-split.ts): the state
+ * table drains its sorted records in blocks (appendSorted), the module puts each record into its
+ * owner's chunk, encoded, and every full chunk goes to a SplitRunWriter, written from the module's
+ * memory. No JavaScript runs per record. One instance per worker, its chunks allocated once.
+ */
+
+import { instantiate, align8 as align, type WasmMemory, PAGE_BYTES } from '../wasm-module.js';
+import type { SplitRunWriter } from '../format/split-run-writer.js';
+import { ownerShift } from '../state/ownership.js';
+import { MOST_RESIDUES } from './table-shard.js';
+import type { RecordSink } from './state-table.js';
+
+interface SplitExports {
+  memory: WasmMemory;
+  heapBase(): number;
+  init(moduli: number, state: number, stateStride: number, chunks: number, owners: number, shift: number, chunkBytes: number, staging: number): void;
+  begin(residues: number): void;
+  stage(n: number): number;
+  split(n: number, from: number): number;
+  fullOwner(): number;
+  chunkAt(owner: number): number;
+  chunkFill(owner: number): number;
+  chunkRecords(owner: number): number;
+  taken(owner: number): void;
+  sumsAt(owner: number): number;
+  ownerOfState(hi: number, lo: number, owners: number, shift: number): number;
+}
+
+/** Bytes of an owner's state in the module: fill, records, previous state, started, then a u64 sum per residue. */
+export const splitStateBytes = (mostResidues: number): number => 24 + 8 * mostResidues;
+
+/** Records staged at once when they come one by one (append). */
+const BLOCK_RECORDS = 1024;
+
+export class OwnerSplit implements RecordSink {
+  readonly owners: number;
+  readonly chunkBytes: number;
+  private readonly kernel: SplitExports;
+  private readonly moduliAt: number;
+  private words = new Uint32Array(0);
+  private k = 0;
+  private writer?: SplitRunWriter;
+  // Records that come one by one, gathered into a block.
+  private readonly blockStates = new Uint32Array(2 * BLOCK_RECORDS);
+  private blockResidues = new Uint32Array(0);
+  private blockSize = 0;
+
+  /** Chunks of `chunkBytes` for each of `owners` owners, for records of up to `mostResidues` residues of a board `width` wide. */
+  constructor(owners: number, width: number, chunkBytes: number, mostResidues: number) {
+    if (mostResidues > MOST_RESIDUES) throw new RangeError(`an owner split holds at most ${MOST_RESIDUES} residues`);
+    this.owners = owners;
+    this.chunkBytes = chunkBytes;
+    this.kernel = instantiate<SplitExports>('owner-split', 'the owner split');
+    let at = align(this.kernel.heapBase());
+    const take = (bytes: number) => {
+      const start = at;
+      at = align(at + bytes);
+      return start;
+    };
+    this.moduliAt = take(4 * MOST_RESIDUES);
+    const stride = splitStateBytes(mostResidues);
+    const stateAt = take(owners * stride);
+    const chunksAt = take(owners * chunkBytes);
+    const { memory } = this.kernel;
+    const pages = Math.ceil(at / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES;
+    if (pages > 0) memory.grow(pages);
+    this.kernel.init(this.moduliAt, stateAt, stride, chunksAt, owners, ownerShift(width), chunkBytes, at);
+  }
+
+  /** Bytes of the module's memory beside the staging: what the memory plan charges for it. */
+  static fixedBytes(owners: number, chunkBytes: number, mostResidues: number): number {
+    return owners * (chunkBytes + splitStateBytes(mostResidues));
+  }
+
+  /** Starts splitting a run of records of `moduli`'s residues into `writer`: every owner's section empty. */
+  begin(writer: SplitRunWriter, moduli: readonly number[]): void {
+    this.writer = writer;
+    this.k = moduli.length;
+    this.renew().set(moduli, this.moduliAt / 4);
+    this.kernel.begin(moduli.length);
+    if (this.blockResidues.length < BLOCK_RECORDS * this.k) this.blockResidues = new Uint32Array(BLOCK_RECORDS * this.k);
+    this.blockSize = 0;
+  }
+
+  /** n records in increasing order, after any appended before: states as (hi, lo) pairs, then residues, k a record. */
+  appendSorted(states: Uint32Array, residues: Uint32Array, n: number): void {
+    this.flushBlock();
+    this.split(states, residues, n);
+  }
+
+  private split(states: Uint32Array, residues: Uint32Array, n: number): void {
+    const { kernel } = this;
+    const staged = (kernel.stage(n) >>> 0) / 4;
+    const words = this.renew();
+    words.set(states.subarray(0, 2 * n), staged);
+    words.set(residues.subarray(0, this.k * n), staged + 2 * n);
+    for (let i = 0; i < n; ) {
+      i = kernel.split(n, i);
+      const full = kernel.fullOwner();
+      if (full >= 0) this.writeOut(full);
+    }
+  }
+
+  /** One record, in increasing order (gathered into blocks). */
+  append(hi: number, lo: number, residues: Uint32Array, at: number): void {
+    const n = this.blockSize++;
+    this.blockStates[2 * n] = hi;
+    this.blockStates[2 * n + 1] = lo;
+    for (let r = 0; r < this.k; r++) this.blockResidues[n * this.k + r] = residues[at + r];
+    if (this.blockSize === BLOCK_RECORDS) this.flushBlock();
+  }
+
+  /** Writes out every chunk that holds records, and returns each owner's residue sums over the run. */
+  end(): (owner: number) => Uint32Array {
+    this.flushBlock();
+    for (let owner = 0; owner < this.owners; owner++) if (this.kernel.chunkFill(owner) > 0) this.writeOut(owner);
+    this.writer = undefined;
+    return (owner) => {
+      const at = (this.kernel.sumsAt(owner) >>> 0) / 4;
+      const words = this.renew();
+      // Reduced, each u64 sum is below its modulus: its low word is all of it.
+      return Uint32Array.from({ length: this.k }, (_, r) => words[at + 2 * r]);
+    };
+  }
+
+  /** The module's owner of (hi, lo), for the tests. */
+  ownerOf(hi: number, lo: number, owners: number, shift: number): number {
+    return this.kernel.ownerOfState(hi, lo, owners, shift);
+  }
+
+  private flushBlock(): void {
+    if (this.blockSize === 0) return;
+    const n = this.blockSize;
+    this.blockSize = 0;
+    this.split(this.blockStates, this.blockResidues, n);
+  }
+
+  private writeOut(owner: number): void {
+    const { kernel } = this;
+    const at = kernel.chunkAt(owner) >>> 0;
+    const bytes = new Uint8Array(this.kernel.memory.buffer, at, kernel.chunkFill(owner));
+    this.writer!.writeChunk(owner, bytes, kernel.chunkRecords(owner));
+    kernel.taken(owner);
+  }
+
+  private renew(): Uint32Array {
+    const { buffer } = this.kernel.memory;
+    if (this.words.buffer !== buffer) this.words = new Uint32Array(buffer);
+    return this.words;
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The split run file, version 1: one file per worker and round of a partitioned count, holding the
+ * run's records for every owner. All integers little-endian.
+ *
+ *   header   "GOCNTSPL" · u16 version · u16 header bytes · u8 width · u8 K · u16 columns
+ *            · u32 step · u32 run · u32 owners · u32 writer · K × u32 moduli
+ *   chunks   from the header's end to the index: each a slice of one owner's records, whole
+ *            records in the run file encoding (layout.ts). An owner's chunks, in file order, are
+ *            its section: one record stream, each delta taken from the record before it in the
+ *            section (from state 0 before its first), so a section reads as a run file's records.
+ *   index    per owner, in order, its section: u32 first chunk · u32 chunks · u32 records low
+ *            · u32 high · u32 CRC-32 of the section's bytes in order · K × u32 residue sums;
+ *            then per chunk, by owner and within an owner in file order: u32 owner · u32 offset
+ *            low · u32 high · u32 bytes · u32 records
+ *   footer   "GOCNTIDX" · u32 index offset low · u32 high · u32 chunks · u32 records low · u32 high
+ *            · K × u32 residue sums · u32 CRC-32 of every byte before it
+ *
+ * A reader of one owner's records reads the header, the footer, its section's entry and its chunk
+ * entries, then its chunks: a few small reads and its own bytes, whatever the owners.
+ */
+
+import { counted } from '../plural.js';
+import type { RunHeader } from './layout.js';
+
+export const SPLIT_VERSION = 1;
+export const SPLIT_MAGIC = 'GOCNTSPL';
+export const INDEX_MAGIC = 'GOCNTIDX';
+
+/** A split run's header: a run's, and the owners its index covers and the worker that wrote it. */
+export interface SplitHeader extends RunHeader {
+  readonly owners: number;
+  readonly writer: number;
+}
+
+/** One owner's section, as the index lists it. */
+export interface SectionEntry {
+  readonly firstChunk: number;
+  readonly chunks: number;
+  readonly records: number;
+  readonly crc: number;
+  readonly sums: number[];
+}
+
+/** One chunk, as the index lists it. */
+export interface ChunkEntry {
+  readonly owner: number;
+  readonly offset: number;
+  readonly bytes: number;
+  readonly records: number;
+}
+
+export interface SplitFooter {
+  readonly indexOffset: number;
+  readonly chunks: number;
+  readonly records: number;
+  readonly sums: number[];
+  readonly crc: number;
+}
+
+export const splitHeaderBytes = (k: number): number => 32 + 4 * k;
+export const sectionEntryBytes = (k: number): number => 20 + 4 * k;
+export const CHUNK_ENTRY_BYTES = 20;
+export const splitFooterBytes = (k: number): number => 32 + 4 * k;
+/** Bytes of the index of `owners` sections and `chunks` chunks. */
+export const indexBytes = (owners: number, chunks: number, k: number): number => owners * sectionEntryBytes(k) + chunks * CHUNK_ENTRY_BYTES;
+
+const writeU64 = (buf: Buffer, value: number, at: number) => {
+  buf.writeUInt32LE(value % 2 ** 32, at);
+  buf.writeUInt32LE(Math.floor(value / 2 ** 32), at + 4);
+};
+const readU64 = (buf: Buffer, at: number) => buf.readUInt32LE(at) + buf.readUInt32LE(at + 4) * 2 ** 32;
+
+export function encodeSplitHeader(header: SplitHeader): Buffer {
+  const k = header.moduli.length;
+  const buf = Buffer.alloc(splitHeaderBytes(k));
+  buf.write(SPLIT_MAGIC, 0, 'latin1');
+  buf.writeUInt16LE(header.version, 8);
+  buf.writeUInt16LE(splitHeaderBytes(k), 10);
+  buf.writeUInt8(header.width, 12);
+  buf.writeUInt8(k, 13);
+  buf.writeUInt16LE(header.columns, 14);
+  buf.writeUInt32LE(header.step, 16);
+  buf.writeUInt32LE(header.run, 20);
+  buf.writeUInt32LE(header.owners, 24);
+  buf.writeUInt32LE(header.writer, 28);
+  header.moduli.forEach((p, i) => buf.writeUInt32LE(p, 32 + 4 * i));
+  return buf;
+}
+
+/** Decodes a split run's header from the file's first bytes, or returns a sentence saying why they are not one. */
+export function decodeSplitHeader(buf: Buffer): SplitHeader | string {
+  if (buf.length < 32) return `too short for a split run file header (${counted(buf.length, 'byte')})`;
+  if (buf.toString('latin1', 0, 8) !== SPLIT_MAGIC) return 'not a gocount split run file (bad magic)';
+  const version = buf.readUInt16LE(8);
+  if (version !== SPLIT_VERSION) return `split run file format version ${version}, this gocount reads version ${SPLIT_VERSION}`;
+  const k = buf.readUInt8(13);
+  const length = buf.readUInt16LE(10);
+  if (k < 1 || length !== splitHeaderBytes(k)) return `header length ${length} does not match ${k} residues`;
+  if (buf.length < length) return 'header is cut short';
+  const owners = buf.readUInt32LE(24);
+  if (owners < 1) return 'header gives no owners';
+  const moduli: number[] = [];
+  for (let i = 0; i < k; i++) moduli.push(buf.readUInt32LE(32 + 4 * i));
+  return {
+    version,
+    width: buf.readUInt8(12),
+    columns: buf.readUInt16LE(14),
+    step: buf.readUInt32LE(16),
+    run: buf.readUInt32LE(20),
+    owners,
+    writer: buf.readUInt32LE(28),
+    moduli,
+  };
+}
+
+export function encodeSectionEntry(entry: SectionEntry, buf: Buffer, at: number): void {
+  buf.writeUInt32LE(entry.firstChunk, at);
+  buf.writeUInt32LE(entry.chunks, at + 4);
+  writeU64(buf, entry.records, at + 8);
+  buf.writeUInt32LE(entry.crc, at + 16);
+  entry.sums.forEach((sum, r) => buf.writeUInt32LE(sum, at + 20 + 4 * r));
+}
+
+export function decodeSectionEntry(buf: Buffer, at: number, k: number): SectionEntry {
+  const sums: number[] = [];
+  for (let r = 0; r < k; r++) sums.push(buf.readUInt32LE(at + 20 + 4 * r));
+  return { firstChunk: buf.readUInt32LE(at), chunks: buf.readUInt32LE(at + 4), records: readU64(buf, at + 8), crc: buf.readUInt32LE(at + 16), sums };
+}
+
+export function encodeChunkEntry(entry: ChunkEntry, buf: Buffer, at: number): void {
+  buf.writeUInt32LE(entry.owner, at);
+  writeU64(buf, entry.offset, at + 4);
+  buf.writeUInt32LE(entry.bytes, at + 12);
+  buf.writeUInt32LE(entry.records, at + 16);
+}
+
+export function decodeChunkEntry(buf: Buffer, at: number): ChunkEntry {
+  return { owner: buf.readUInt32LE(at), offset: readU64(buf, at + 4), bytes: buf.readUInt32LE(at + 12), records: buf.readUInt32LE(at + 16) };
+}
+
+/** The footer less its CRC; the writer appends the CRC of everything before it. */
+export function encodeFooterBody(footer: Omit<SplitFooter, 'crc'>): Buffer {
+  const buf = Buffer.alloc(splitFooterBytes(footer.sums.length) - 4);
+  buf.write(INDEX_MAGIC, 0, 'latin1');
+  writeU64(buf, footer.indexOffset, 8);
+  buf.writeUInt32LE(footer.chunks, 16);
+  writeU64(buf, footer.records, 20);
+  footer.sums.forEach((sum, r) => buf.writeUInt32LE(sum, 28 + 4 * r));
+  return buf;
+}
+
+export function decodeFooter(buf: Buffer, k: number): SplitFooter | string {
+  if (buf.length !== splitFooterBytes(k)) return 'footer is cut short';
+  if (buf.toString('latin1', 0, 8) !== INDEX_MAGIC) return 'no footer (bad footer magic): the file is cut short or damaged';
+  const sums: number[] = [];
+  for (let r = 0; r < k; r++) sums.push(buf.readUInt32LE(28 + 4 * r));
+  return { indexOffset: readU64(buf, 8), chunks: buf.readUInt32LE(16), records: readU64(buf, 20), sums, crc: buf.readUInt32LE(28 + 4 * k) };
+}
+
+/**
+ * What is wrong with a footer's index offset and chunk count for a file of `size` bytes, or
+ * undefined: the index must fill the bytes between the chunks and the footer exactly.
+ */
+export function indexPlaceProblem(header: SplitHeader, footer: SplitFooter, size: number): string | undefined {
+  const k = header.moduli.length;
+  if (footer.indexOffset < splitHeaderBytes(k)) return `footer places the index at byte ${footer.indexOffset}, inside the header`;
+  if (footer.indexOffset + indexBytes(header.owners, footer.chunks, k) + splitFooterBytes(k) !== size)
+    return `footer's index (at byte ${footer.indexOffset}, ${counted(header.owners, 'owner')}, ${counted(footer.chunks, 'chunk')}) does not end where the footer begins`;
+  return undefined;
+}

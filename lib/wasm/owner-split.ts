@@ -1,0 +1,191 @@
+/**
+ * AssemblyScript: splits a partitioned worker's sorted run by owner as it encodes it (lib/engine/
+ * owner-split.ts drives it), compiled to WebAssembly by `npm run build` (asc). Each owner has a
+ * chunk buffer in this module's memory; a record goes to its owner's chunk (ownerOf, as in
+ * lib/state/ownership.ts) in the run file's record encoding, its delta taken from the owner's
+ * previous record, so that the chunks of one owner, in order, are one record stream. When a
+ * chunk has no room for another record, split() stops and the caller writes the chunk out.
+ *
+ * The caller lays out the fixed arrays above heapBase() and passes their addresses to init(): the
+ * moduli, each owner's state (below) and the chunks. From `staging` on, the records to split are
+ * staged, their states as (hi, lo) words, then their residues, k words a record; that region grows
+ * with memory.grow, which detaches the caller's views: it renews them after stage().
+ */
+
+import { ownerOf } from './ownership';
+
+const PAGE_BYTES: u64 = 65536;
+
+// An owner's state, at state + owner · stateBytes.
+const FILL = 0; // u32: bytes in its chunk
+const CHUNK_RECORDS = 4; // u32: records in its chunk
+const PREV_HI = 8; // u32: its last record's state, which the next one's delta is taken from
+const PREV_LO = 12;
+const STARTED = 16; // u32: 1 once it has a record in this file
+const SUMS = 24; // u64 × k: each residue's sum over its records in this file
+
+let moduli: usize = 0;
+let state: usize = 0;
+let stateBytes: usize = 0;
+let chunks: usize = 0;
+let chunkBytes: u32 = 0;
+let owners: i32 = 0;
+let shift: u32 = 0;
+let staging: usize = 0;
+let stagingBytes: usize = 0;
+let k: u32 = 0;
+/** The most bytes a record takes: two varints and k residues. */
+let recordBytes: u32 = 0;
+let full: i32 = -1;
+
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+/**
+ * Takes the fixed arrays' addresses: the moduli (u32, at most `mostResidues`), the owners' states
+ * (stateStride bytes each) and their chunks (`bytesPerChunk` each); staging starts at stagingAt.
+ */
+export function init(
+  moduliAt: usize,
+  stateAt: usize,
+  stateStride: usize,
+  chunksAt: usize,
+  ownerCount: i32,
+  ownerShift: u32,
+  bytesPerChunk: u32,
+  stagingAt: usize,
+): void {
+  moduli = moduliAt;
+  state = stateAt;
+  stateBytes = stateStride;
+  chunks = chunksAt;
+  owners = ownerCount;
+  shift = ownerShift;
+  chunkBytes = bytesPerChunk;
+  staging = (stagingAt + 7) & ~7;
+  stagingBytes = 0;
+}
+
+/** A new file of records of `residues` residues (the moduli are at moduliAt): every owner empty. */
+export function begin(residues: u32): void {
+  k = residues;
+  recordBytes = 10 + 4 * residues;
+  memory.fill(state, 0, <usize>owners * stateBytes);
+  full = -1;
+}
+
+/** Room to stage n records; returns the staging address (states, then residues from n · 8 on). */
+export function stage(n: i32): usize {
+  const bytes = <u64>n * ((<u64>k + 2) << 2);
+  if (bytes > <u64>stagingBytes) {
+    const end = <u64>staging + bytes;
+    const have = <u64>memory.size() * PAGE_BYTES;
+    if (end > have && (end > (<u64>1) << 32 || memory.grow(<i32>((end - have + PAGE_BYTES - 1) / PAGE_BYTES)) < 0)) abort();
+    stagingBytes = <usize>bytes;
+  }
+  return staging;
+}
+
+/**
+ * Encodes staged records [from, n) of stage(n), in increasing order of state, each into its
+ * owner's chunk. Returns n, or i + 1 when record i left its owner's chunk without room for another:
+ * fullOwner() names it (else it is −1), and the caller writes that chunk out, calls taken(), and
+ * goes on from i + 1.
+ */
+export function split(n: i32, from: i32): i32 {
+  const states = staging;
+  const residues = staging + ((<usize>n) << 3);
+  const residueBytes = (<usize>k) << 2;
+  full = -1;
+  for (let i = from; i < n; i++) {
+    const at = states + ((<usize>i) << 3);
+    const hi = load<u32>(at);
+    const lo = load<u32>(at, 4);
+    const d = owners == 1 ? 0 : ownerOf(hi, lo, owners, shift);
+    const s = state + <usize>d * stateBytes;
+    const fill = load<u32>(s, FILL);
+    let pos = chunks + <usize>d * <usize>chunkBytes + <usize>fill;
+    const start = pos;
+    const prevHi = load<u32>(s, PREV_HI);
+    if (load<u32>(s, STARTED) == 0 || hi != prevHi) {
+      pos = putVarint(pos, (lo << 1) | 1);
+      pos = putVarint(pos, hi - prevHi);
+      store<u32>(s, 1, STARTED);
+    } else pos = putVarint(pos, (lo - load<u32>(s, PREV_LO)) << 1);
+    const src = residues + <usize>i * residueBytes;
+    for (let r: usize = 0; r < residueBytes; r += 4) {
+      const v = load<u32>(src + r);
+      store<u32>(pos + r, v);
+      const sum = s + SUMS + (r << 1);
+      store<u64>(sum, load<u64>(sum) + <u64>v);
+    }
+    pos += residueBytes;
+    store<u32>(s, hi, PREV_HI);
+    store<u32>(s, lo, PREV_LO);
+    const filled = fill + <u32>(pos - start);
+    store<u32>(s, filled, FILL);
+    store<u32>(s, load<u32>(s, CHUNK_RECORDS) + 1, CHUNK_RECORDS);
+    if (chunkBytes - filled < recordBytes) {
+      full = d;
+      return i + 1;
+    }
+  }
+  return n;
+}
+
+/** The owner whose chunk split() found full. */
+export function fullOwner(): i32 {
+  return full;
+}
+
+/** Where owner d's chunk is, and its bytes and records so far. */
+export function chunkAt(d: i32): usize {
+  return chunks + <usize>d * <usize>chunkBytes;
+}
+
+export function chunkFill(d: i32): u32 {
+  return load<u32>(state + <usize>d * stateBytes, FILL);
+}
+
+export function chunkRecords(d: i32): u32 {
+  return load<u32>(state + <usize>d * stateBytes, CHUNK_RECORDS);
+}
+
+/** Owner d's chunk was written out: it is empty again; its residue sums are reduced meanwhile. */
+export function taken(d: i32): void {
+  const s = state + <usize>d * stateBytes;
+  store<u32>(s, 0, FILL);
+  store<u32>(s, 0, CHUNK_RECORDS);
+  reduce(s);
+}
+
+/** Owner d's residue sums over the file so far, each reduced by its modulus: k u64 at the returned address. */
+export function sumsAt(d: i32): usize {
+  const s = state + <usize>d * stateBytes;
+  reduce(s);
+  return s + SUMS;
+}
+
+/** A chunk's bytes, records and sums fit 32 bits; the sums are reduced at every chunk so they never overflow. */
+function reduce(s: usize): void {
+  for (let r: usize = 0; r < <usize>k; r++) {
+    const sum = s + SUMS + (r << 3);
+    store<u64>(sum, load<u64>(sum) % <u64>load<u32>(moduli + (r << 2)));
+  }
+}
+
+/** Writes v as an unsigned LEB128 varint at pos; returns the position after it. */
+function putVarint(pos: usize, v: u32): usize {
+  while (v >= 0x80) {
+    store<u8>(pos++, <u8>((v & 0x7f) | 0x80));
+    v >>= 7;
+  }
+  store<u8>(pos++, <u8>v);
+  return pos;
+}
+
+/** Exported for the tests: the owner of (hi, lo) among `ownerCount`, leaving out `ownerShift` low bits. */
+export function ownerOfState(hi: u32, lo: u32, ownerCount: i32, ownerShift: u32): i32 {
+  return ownerOf(hi, lo, ownerCount, ownerShift);
+}
