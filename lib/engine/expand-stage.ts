@@ -1,17 +1,19 @@
 /**
  * Stage 2 of a step: each state yields its 2 or 3 successors, each carrying the state's residues.
- * With several workers, a successor another worker owns goes straight to that worker's ring.
+ * With several workers, a successor another worker owns goes straight to that worker's link.
  * Residues sent to successors that are dropped (illegal, or dead in the last column) are tallied:
  * 3 × (sum in) = (sum out) + (sum dropped), which `verify` checks. At a column boundary the stage
  * also sums the legal final states it sees: L(width, columns so far). Where the successors carry
  * one residue more than their parent (residues/growth.ts), it is computed here, once per parent.
  */
 
-import { isLegalFinal } from '../state/border.js';
+import through2 from 'through2';
+import { isLegalFinal, MAX_SUCCESSORS } from '../state/border.js';
 import { ExpanderKernel } from '../state/expander-kernel.js';
-import type { Batch } from './batch.js';
+import { Batch, BatchPool } from './batch.js';
 import { addResidues } from '../residues/sums.js';
 import { ResidueExtender } from '../residues/growth.js';
+import type { PhaseClock } from './phase-clock.js';
 import type { PeerRouter } from './peer.js';
 
 export class ExpandStage {
@@ -116,4 +118,31 @@ export class ExpandStage {
     kernel.fanOut(undefined, input.size, outModuli, dropped);
     this.collect(output);
   }
+}
+
+/** The stage as a transform stream: batches in, successor batches out; onBatch after each. */
+export function expandTransform(
+  stage: ExpandStage,
+  pool: BatchPool,
+  inputPool: BatchPool,
+  clock: PhaseClock,
+  phase: number,
+  onBatch: () => void,
+  router?: PeerRouter,
+) {
+  return through2.obj({ highWaterMark: 2 }, function (batch: Batch, _encoding, done) {
+    const output = pool.take();
+    if (output.capacity < MAX_SUCCESSORS * batch.size) {
+      done(new RangeError(`successor batch of ${output.capacity} cannot hold ${batch.size} × 3`));
+      return;
+    }
+    clock.time(phase, () => stage.run(batch, output));
+    inputPool.give(batch);
+    onBatch();
+    // With peers: take in what they sent.
+    router?.poll();
+    const failed = router?.error;
+    if (failed) done(failed);
+    else done(null, output);
+  });
 }

@@ -1,17 +1,19 @@
 /**
  * One worker of a pass: the states whose owner (ownerOf) is this worker, with their buffers.
- * With one worker that is every state. A step is a loop over batches, merge → expand (sending the
+ * With one worker that is every state. A step is a stream pipeline, merge → expand (sending the
  * successors other workers own to them) → accumulate (buffer, combine, flush sorted runs) →
  * collect runs; the pass coordinator decides after it whether the step's states stay in memory or
- * go to files, and writes manifests. Every stage is synchronous, so a step is a plain loop: a stream
- * pipeline, made anew for each step in each worker, cost about a millisecond of CPU time there.
+ * go to files, and writes manifests.
  */
 
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { RunSummary } from '../format/run-writer.js';
 import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
+import { accumulateTransform } from './accumulate-stage.js';
 import { Batch, BatchPool } from './batch.js';
 import type { MemoryPlan } from './budget.js';
-import { ExpandStage } from './expand-stage.js';
+import { ExpandStage, expandTransform } from './expand-stage.js';
 import { MemoryRun } from './memory-run.js';
 import { PeerRouter } from './peer.js';
 import { ownerOf } from '../state/ownership.js';
@@ -117,8 +119,14 @@ export class WorkerRunner {
     successors.beginStep(step + 1, (y + 1) % width, lastColumn);
     this.router?.beginStep(outModuli.length);
     const source = this.openSource(step, files);
+    const { clock } = this;
     try {
-      this.expandAll(source.batches, () => onProgress(stage.statesIn));
+      await pipeline(
+        Readable.from(source.batches, { objectMode: true, highWaterMark: 2 }),
+        expandTransform(stage, this.successorPool, this.inputPool, clock, EXPAND, () => onProgress(stage.statesIn), this.router),
+        accumulateTransform(successors, this.successorPool),
+        new Writable({ objectMode: true, write: (_nothing, _encoding, done) => done() }), // the pipeline's end
+      );
       this.router?.endStep();
       successors.settle();
     } catch (error) {
@@ -136,27 +144,6 @@ export class WorkerRunner {
       dropped: Array.from(stage.dropped),
       legal: atBoundary ? Array.from(stage.legal) : undefined,
     };
-  }
-
-  /**
-   * Expands each batch: this worker's successors go into its table, the others to their owners;
-   * after each, what the other workers sent is taken in.
-   */
-  private expandAll(batches: Iterable<Batch>, onBatch: () => void): void {
-    const { stage, successors, router, clock } = this;
-    const output = this.successorPool.take();
-    for (const batch of batches) {
-      if (output.capacity < MAX_SUCCESSORS * batch.size)
-        throw new RangeError(`successor batch of ${output.capacity} cannot hold ${batch.size} × 3`);
-      output.size = 0;
-      clock.time(EXPAND, () => stage.run(batch, output));
-      this.inputPool.give(batch);
-      onBatch();
-      successors.add(output.states, output.residues, 0, output.size);
-      router?.poll();
-      if (router?.error) throw router.error;
-    }
-    this.successorPool.give(output);
   }
 
   /** Ends the step: its states go to run files (returned) or stay in memory (none returned). */

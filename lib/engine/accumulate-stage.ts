@@ -1,0 +1,21 @@
+/**
+ * Stages 3 and 4 of a step: successors go into the worker's SuccessorBuffer, where equal states
+ * combine and a full table becomes a sorted run file (a peer's batches go there too, outside this
+ * stream). What is left at the end of the step stays there for the worker to keep or write.
+ */
+
+import through2 from 'through2';
+import type { Batch, BatchPool } from './batch.js';
+import type { SuccessorBuffer } from './successor-buffer.js';
+
+export function accumulateTransform(successors: SuccessorBuffer, pool: BatchPool) {
+  return through2.obj({ highWaterMark: 2 }, function (batch: Batch, _encoding, done) {
+    try {
+      successors.add(batch.states, batch.residues, 0, batch.size);
+      pool.give(batch);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+}
