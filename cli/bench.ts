@@ -2,12 +2,13 @@
 /**
  * `npm run bench`: counts 9×9 and 11×11 (and 13×13 at --memory 512M with --with-13, 14×14 at
  * --memory 20G with two workers with --with-14) with the built command, each in a child process,
- * once per worker count, and prints wall, user and system time,
- * states expanded per second, the cost model (ns per state in each phase), peak RSS, redundancy,
- * bytes written, the load average, and whether the count matches the paper's Table 3. Without
- * --boards it also counts 11×11 in one process of 2 workers at --memory 256M and in 2 partitions
- * at --memory 128M each, and prints their ratios. A benchmark, not a test:
- * it exits non-zero only when a count is wrong or fails.
+ * once per worker count (--rounds times, the runs taking turns), and prints wall, user and system
+ * time, CPU time per expanded state, states expanded per second, the cost model (ns per state in
+ * each phase), peak RSS, redundancy, bytes written, the load average, and whether the count matches
+ * the paper's Table 3; with several worker counts, each one's median CPU time per state against the
+ * first's. Without --boards it also counts 11×11 in one process of 2 workers at --memory 256M and in
+ * 2 partitions at --memory 128M each, and prints their ratios. A benchmark, not a test: it exits
+ * non-zero only when a count is wrong or fails.
  */
 
 import { spawnSync } from 'node:child_process';
@@ -47,6 +48,11 @@ const args = yargs(hideBin(process.argv))
     type: 'string',
     default: `1,${os.availableParallelism()}`,
     describe: 'comma-separated worker counts, each run in turn',
+  })
+  .option('rounds', {
+    type: 'number',
+    default: 1,
+    describe: 'runs of each count, all the counts taking turns',
   })
   .option('scratch', { type: 'string', describe: 'folder for run files (default: a temporary folder)' })
   .option('solve', {
@@ -123,6 +129,7 @@ const head = [
   'wall',
   'user',
   'system',
+  'cpu/state',
   'states/s',
   'expanded',
   'peak RSS',
@@ -131,12 +138,13 @@ const head = [
   'load',
   'exact',
 ];
-const widths = [7, 7, 7, 8, 8, 7, 9, 9, 9, 10, 10, 14, 6];
+const widths = [7, 7, 7, 8, 8, 7, 9, 9, 9, 9, 10, 10, 14, 6];
 const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' ');
 const costLines: string[] = [];
 console.log(line(head));
-const measured = new Map<BenchRun, { wall: number; cpu: number; ns: number }>();
-for (const run of runs) {
+/** Each run's figures, one per round; cpu is user + system seconds, perState its nanoseconds per expanded state. */
+const measured = new Map<BenchRun, Array<{ wall: number; cpu: number; ns: number; perState: number }>>();
+for (const run of Array.from({ length: Math.max(1, args.rounds) }, () => runs).flat()) {
   const { board, memory, workers, partitions } = run;
   const scratch = args.scratch ?? mkdtempSync(path.join(os.tmpdir(), 'gocount-bench-'));
   const flags = [board, '--stats', '--json', '--quiet', '--scratch', scratch, '--workers', String(workers)];
@@ -165,7 +173,9 @@ for (const run of runs) {
   // times, which the count's own figures (the driver's) leave out.
   const user = childrenAfter && childrenBefore ? childrenAfter.user - childrenBefore.user : stats.userSeconds;
   const system = childrenAfter && childrenBefore ? childrenAfter.system - childrenBefore.system : stats.systemSeconds;
-  measured.set(run, { wall, cpu: user + system, ns: PHASES.reduce((ns, phase) => ns + stats.nsPerState[phase], 0) });
+  const perState = (1e9 * (user + system)) / Math.max(stats.statesExpanded, 1);
+  const ns = PHASES.reduce((sum, phase) => sum + stats.nsPerState[phase], 0);
+  measured.set(run, [...(measured.get(run) ?? []), { wall, cpu: user + system, ns, perState }]);
   console.log(
     line([
       board,
@@ -174,6 +184,7 @@ for (const run of runs) {
       formatDuration(wall),
       formatDuration(user),
       formatDuration(system),
+      `${perState.toFixed(0)} ns`,
       formatCount(stats.statesPerSecond),
       formatCount(stats.statesExpanded),
       formatBytes(stats.peakRss),
@@ -192,13 +203,46 @@ console.log(
 for (const cost of costLines) console.log(cost);
 if (runs.some((run) => run.partitions))
   console.log("\nworkers P×W: P partitions of W workers; user and system include the tasks, peak RSS is the driver's");
-const one = measured.get(ONE_PROCESS);
-const split = measured.get(PARTITIONED);
+const one = medians(ONE_PROCESS);
+const split = medians(PARTITIONED);
 if (one && split)
   console.log(
     `\n11x11 in 2 partitions of 128M against one process of 2 workers at 256M: phase ns per state ${(split.ns / one.ns).toFixed(2)}× ` +
       `(goal 1.25×), wall ${(split.wall / one.wall).toFixed(2)}× (goal 1.5×), CPU ${(split.cpu / one.cpu).toFixed(2)}×`,
   );
+
+if (workerCounts.length > 1) {
+  console.log(`\nCPU time per expanded state, median of ${Math.max(1, args.rounds)}, against ${workerCounts[0]} workers`);
+  for (const board of new Set(runs.map((run) => run.board))) {
+    const perState = (workers: number) =>
+      medians(runs.find((run) => run.board === board && run.workers === workers && !run.partitions)!)?.perState;
+    const first = perState(workerCounts[0]);
+    for (const workers of workerCounts) {
+      const ns = perState(workers);
+      if (ns === undefined || first === undefined) continue;
+      console.log(
+        `${board.padEnd(7)} ${String(workers).padStart(7)} ${`${ns.toFixed(0)} ns`.padStart(9)} ${`${(ns / first).toFixed(2)}×`.padStart(7)}`,
+      );
+    }
+  }
+}
+
+/** The median of each of a run's figures over its rounds; undefined when it never succeeded. */
+function medians(run: BenchRun): { wall: number; cpu: number; ns: number; perState: number } | undefined {
+  const rounds = measured.get(run);
+  if (!rounds) return undefined;
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  };
+  return {
+    wall: median(rounds.map((round) => round.wall)),
+    cpu: median(rounds.map((round) => round.cpu)),
+    ns: median(rounds.map((round) => round.ns)),
+    perState: median(rounds.map((round) => round.perState)),
+  };
+}
 
 /**
  * User and system seconds of this process's ended and waited-for children and theirs, from

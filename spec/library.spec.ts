@@ -1,7 +1,8 @@
 // The library's surface, in process: countLegal against the oracle, its events, its abort and its
 // errors (which name options, never flags).
 import test from 'ava';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   AbortedError,
   countLegal,
@@ -161,4 +162,25 @@ test('countLegal refuses a board that is not one with GOCOUNT_INVALID_SIZE', asy
     t.is(error?.code, 'GOCOUNT_INVALID_SIZE', `${m}×${n}`);
     t.is(error?.exitCode, 2);
   }
+});
+
+test('a resume says what is complete in words: only the empty board, or every step when result.json was damaged', async (t) => {
+  const scratch = tempScratch(t);
+  const notes: string[] = [];
+  const onProgress = (event: ProgressEvent) => event.type === 'note' && notes.push(event.message);
+  const options = { m: 4, n: 4, workers: 1, keep: true, scratch };
+  const stop = new AbortController();
+  stop.abort();
+  await t.throwsAsync(countLegal({ ...options, signal: stop.signal }), { instanceOf: AbortedError });
+  t.is((await countLegal({ ...options, onProgress })).legal, 24318165n);
+  t.regex(notes[0], /^no step is complete yet in .*4x4\/moduli-1-[0-9a-f]+, only the empty board: starting at step 1$/);
+
+  const count = / in (.*), only the empty board/.exec(notes[0])![1];
+  writeFileSync(path.join(count, 'result.json'), '{"moduli":[1],"perColumn":[],"crc":0}\n');
+  notes.length = 0;
+  t.is((await countLegal({ ...options, onProgress })).legal, 24318165n);
+  t.deepEqual(notes.slice(0, 2), [
+    `${count}/result.json was damaged and is removed: the count's result is made again from its last step on disk`,
+    `all 16 steps are complete in ${count}: the count is summed again from step 16`,
+  ]);
 });

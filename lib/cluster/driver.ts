@@ -99,7 +99,7 @@ export class PartitionedPass {
     const { width, columns, onProgress, signal } = this.options;
     const { keep } = this;
     const steps = width * columns;
-    const finished = fresh ? undefined : this.scratch.readResult();
+    const finished = fresh ? undefined : this.scratch.readResult(note);
     if (finished) {
       note(`pass ${this.options.pass + 1} was finished before; its residues are in ${this.scratch.root}`);
       return { perColumn: finished, reports: [], finishedBefore: true };

@@ -102,7 +102,7 @@ export class ExpandStage {
         output.states.set(states, 2 * output.size);
         output.residues.set(residues, k * output.size);
         output.size += size;
-      } else router!.links[d]!.queueRecords(states, residues, size);
+      } else router!.send(d, states, residues, size);
     }
   }
 
@@ -139,10 +139,10 @@ export function expandTransform(
     clock.time(phase, () => stage.run(batch, output));
     inputPool.give(batch);
     onBatch();
-    // With peers: take in what they sent, then wait for credit on every link, keeping this event
-    // loop free to take in more.
+    // With peers: take in what they sent.
     router?.poll();
-    if (router) router.ready().then(() => done(null, output), done);
+    const failed = router?.error;
+    if (failed) done(failed);
     else done(null, output);
   });
 }

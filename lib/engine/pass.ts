@@ -149,7 +149,7 @@ export class PassRunner {
     note: (message: string) => void,
   ): { finished: number[][] } | { step: number; manifest?: StepManifest } {
     const { workers } = this.options;
-    const finished = fresh ? undefined : this.scratch.readResult();
+    const finished = fresh ? undefined : this.scratch.readResult(note);
     if (finished) {
       note(`pass ${this.options.pass + 1} was finished before; its residues are in ${this.scratch.root}`);
       return { finished };

@@ -106,7 +106,10 @@ export const ignoreProgress: OnProgress = () => {};
 
 /** The note of a count that resumes: `done` steps of `steps` are complete in `folder`. */
 export function resumeNote(done: number, steps: number, folder: string): string {
-  return `steps 1–${done} of ${steps} are complete in ${folder}: resuming at step ${done + 1}`;
+  if (done === 0) return `no step is complete yet in ${folder}, only the empty board: starting at step 1`;
+  if (done >= steps) return `all ${steps} steps are complete in ${folder}: the count is summed again from step ${steps}`;
+  const complete = done === 1 ? `step 1 of ${steps} is` : `steps 1–${done} of ${steps} are`;
+  return `${complete} complete in ${folder}: resuming at step ${done + 1}`;
 }
 
 /** Why a count stopped before step `next` (1-based), and what running it again does. */

@@ -213,8 +213,11 @@ export class ScratchFolder {
       .sort((a, b) => a - b);
   }
 
-  /** The residues of every column prefix, once the pass has finished; undefined before. */
-  readResult(): number[][] | undefined {
+  /**
+   * The residues of every column prefix, once the pass has finished; undefined before. A damaged
+   * result.json is removed, and `note` hears of it: the pass's last step gives it again.
+   */
+  readResult(note: (message: string) => void = () => {}): number[][] | undefined {
     const file = path.join(this.root, RESULT_FILE);
     if (!fse.pathExistsSync(file)) return undefined;
     const result = fse.readJsonSync(file, { throws: false }) as { moduli?: number[]; perColumn?: number[][]; crc?: number } | null;
@@ -228,7 +231,8 @@ export class ScratchFolder {
           residues.every((r, i) => Number.isInteger(r) && r >= 0 && r < this.identity.moduli[i]),
       );
     if (!valid) {
-      fse.removeSync(file); // damaged: the pass is counted again
+      fse.removeSync(file);
+      note(`${file} was damaged and is removed: the count's result is made again from its last step on disk`);
       return undefined;
     }
     return result.perColumn;

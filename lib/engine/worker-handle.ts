@@ -3,10 +3,11 @@
  * (one of several), with the same calls.
  */
 
-import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { GocountError } from '../errors.js';
 import type { RunSummary } from '../format/run-writer.js';
 import { WorkerOptions, WorkerRunner, StepEnd, StepPart } from './worker-runner.js';
+import { type PeerExchange, peerExchange } from './peer.js';
 
 export interface WorkerHandle {
   begin(toFiles: boolean): Promise<RunSummary[]>;
@@ -26,24 +27,18 @@ export function localWorker(options: WorkerOptions): WorkerHandle {
     finish: async (toFiles) => runner.finish(toFiles),
     legalSums: async (step, files) => runner.legalSums(step, files),
     actAs: async (workers) => runner.actAs(workers),
-    close: async () => runner.close(),
+    close: async () => {},
   };
 }
 
 /**
- * Starts a thread for each worker, every two linked by a MessageChannel of their own; in a
- * partitioned count, where workers exchange successors only through files, with no links.
+ * Starts a thread for each worker, all sharing the rings of one exchange; in a partitioned count,
+ * where workers exchange successors only through files, with none.
  */
 export function threadWorkers(options: readonly WorkerOptions[]): WorkerHandle[] {
-  const ports: Array<Array<MessagePort | null>> = options.map(() => options.map(() => null));
-  for (let i = 0; i < options.length && !options[i].partitioned; i++) {
-    for (let j = i + 1; j < options.length; j++) {
-      const channel = new MessageChannel();
-      ports[i][j] = channel.port1;
-      ports[j][i] = channel.port2;
-    }
-  }
-  return options.map((worker, i) => new ThreadWorker(worker, ports[i]));
+  const [{ partitioned, plan, moduli }] = options;
+  const exchange = partitioned ? undefined : peerExchange(options.length, plan.batchRecords, moduli.length);
+  return options.map((worker) => new ThreadWorker(worker, exchange));
 }
 
 class ThreadWorker implements WorkerHandle {
@@ -53,9 +48,8 @@ class ThreadWorker implements WorkerHandle {
   private onProgress: (states: number) => void = () => {};
   private failure?: Error;
 
-  constructor(options: WorkerOptions, peerPorts: Array<MessagePort | null>) {
-    const transferList = peerPorts.filter((peerPort): peerPort is MessagePort => peerPort !== null);
-    this.worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { options, peerPorts }, transferList });
+  constructor(options: WorkerOptions, exchange: PeerExchange | undefined) {
+    this.worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { options, exchange } });
     this.worker.on(
       'message',
       (message: { id?: number; result?: never; error?: { message: string; exitCode: number; internal: boolean }; progress?: number }) => {

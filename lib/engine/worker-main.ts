@@ -1,21 +1,17 @@
 /**
  * A worker (worker_threads): runs one WorkerRunner and answers the pass coordinator's
- * calls, { id, op, … } → { id, result } or { id, error }. Its peer links are MessagePorts to every
- * other worker, handed over in workerData (null at its own index).
+ * calls, { id, op, … } → { id, result } or { id, error }. The rings to and from the other workers
+ * are in the shared memory of the exchange handed over in workerData (none in a partitioned count).
  */
 
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { GocountError } from '../errors.js';
-import { PeerLink, PeerRouter } from './peer.js';
+import { type PeerExchange, PeerRouter } from './peer.js';
 import { WorkerOptions, WorkerRunner } from './worker-runner.js';
-import { MAX_SUCCESSORS } from '../state/border.js';
 
-const { options, peerPorts } = workerData as { options: WorkerOptions; peerPorts: Array<MessagePort | null> };
+const { options, exchange } = workerData as { options: WorkerOptions; exchange?: PeerExchange };
 const port = parentPort!;
-const links = peerPorts.map((peerPort) =>
-  peerPort ? new PeerLink(peerPort, options.moduli.length, MAX_SUCCESSORS * options.plan.batchRecords) : undefined,
-);
-const runner = new WorkerRunner(options, options.partitioned ? undefined : new PeerRouter(options.worker, links));
+const runner = new WorkerRunner(options, exchange && new PeerRouter(options.worker, exchange));
 
 let lastProgress = 0;
 function progress(states: number): void {

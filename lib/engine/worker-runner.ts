@@ -90,7 +90,7 @@ export class WorkerRunner {
     this.successorPool = new BatchPool(MAX_SUCCESSORS * plan.batchRecords, moduli.length);
     this.router = router;
     // The peer inbox: a peer's successors for this worker join its own.
-    router?.handleInbound((states, residues, size) => this.successors.add(states, residues, 0, size));
+    router?.handleInbound((states, residues, from, to) => this.successors.add(states, residues, from, to));
   }
 
   /** Step 0: the all-edge state, in the worker that owns it; with toFiles also as a run file. */
@@ -119,7 +119,7 @@ export class WorkerRunner {
     stage.startStep(y, lastColumn, atBoundary, this.store.moduliAt(step), outModuli);
     this.clock.reset();
     successors.beginStep(step + 1, (y + 1) % width, lastColumn);
-    this.router?.beginStep(step, outModuli.length);
+    this.router?.beginStep(outModuli.length);
     const source = this.openSource(step, files);
     const { clock } = this;
     try {
@@ -129,7 +129,7 @@ export class WorkerRunner {
         accumulateTransform(successors, this.successorPool),
         new Writable({ objectMode: true, write: (_nothing, _encoding, done) => done() }), // the pipeline's end
       );
-      await this.router?.endStep(step);
+      this.router?.endStep();
       successors.settle();
     } catch (error) {
       source.close();
@@ -185,10 +185,6 @@ export class WorkerRunner {
       this.store.openStep(step, files).drainTo(sink);
     }
     return Array.from(sums);
-  }
-
-  close(): void {
-    this.router?.close();
   }
 
   /** The step's states as a stream of batches, each state once. */
