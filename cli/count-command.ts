@@ -44,6 +44,7 @@ interface CountArgs {
   threads?: number;
   launcher?: string;
   retries?: number;
+  'task-timeout'?: number;
   'all-columns': boolean;
   oracle: boolean;
   plan: boolean;
@@ -126,6 +127,12 @@ export const countCommand: CommandModule<object, CountArgs> = {
         ...numberOption('retries'),
         describe: `launches of a step's unfinished partition tasks after the first (default ${DEFAULT_RETRIES})`,
       })
+      .option('task-timeout', {
+        ...numberOption('task-timeout'),
+        describe:
+          'with --partitions: seconds a task may show no sign of life before it is killed (or cancelled) and launched again ' +
+          "(default: at least 60, 3 × the longest step so far, and 1 s per 64 MiB of a task's --memory)",
+      })
       .option('all-columns', {
         type: 'boolean',
         default: false,
@@ -200,6 +207,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       threads: args.threads,
       launcher: args.launcher as LauncherName | undefined,
       retries: args.retries,
+      taskTimeout: args['task-timeout'],
       allColumns: args['all-columns'],
       statsJson: args['stats-json'],
       onProgress,
@@ -286,6 +294,7 @@ function refuseEngineFlags(args: CountArgs): void {
     ['--threads', args.threads !== undefined],
     ['--launcher', args.launcher !== undefined],
     ['--retries', args.retries !== undefined],
+    ['--task-timeout', args['task-timeout'] !== undefined],
     ['--all-columns', args['all-columns']],
     ['--residues', args.residues],
     ['--stats', args.stats],

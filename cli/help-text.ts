@@ -29,6 +29,7 @@ export const PLACEHOLDERS: Readonly<Record<string, string>> = {
   threads: 'T',
   launcher: 'NAME',
   retries: 'N',
+  'task-timeout': 'SECONDS',
   first: 'N',
   skip: 'N',
   runs: 'N',

@@ -5,11 +5,12 @@
 
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
-import { stopWithDriver } from '../lib/cluster/launcher.js';
+import { DISK_FULL_EXIT, stopWithDriver } from '../lib/cluster/launcher.js';
 import { runTask } from '../lib/cluster/task.js';
 import { outcomeLine, serveTask } from '../lib/cluster/task-loop.js';
 import { DEFAULT_FAN_IN } from '../lib/count/count-options.js';
 import { defaultMemoryBudget } from '../lib/engine/budget.js';
+import { isDiskFull } from '../lib/engine/scratch.js';
 import { InvalidOptionError, UsageError } from '../lib/errors.js';
 import { parseSize } from '../lib/units.js';
 import os from 'node:os';
@@ -53,8 +54,15 @@ export const taskCommand: CommandModule<object, TaskArgs> = {
     const memory = args.memory === undefined ? defaultMemoryBudget(os.freemem()) : parseSize(args.memory, 'memory');
     const say = (line: string) => process.stdout.write(`${line}\n`);
     if (args.step === undefined) {
-      const { reason } = await serveTask({ countDir: args.dir, parts: args.part, memory, fanIn, threads, onLine: say });
-      say(`task ${args.part.join(', ')}: stopped, ${reason}`);
+      try {
+        const { reason } = await serveTask({ countDir: args.dir, parts: args.part, memory, fanIn, threads, onLine: say });
+        say(`task ${args.part.join(', ')}: stopped, ${reason}`);
+      } catch (error) {
+        // The driver tells a full disk from other ends by this exit code, and spends no retries on it.
+        if (!isDiskFull(error)) throw error;
+        process.stderr.write(`gocount: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(DISK_FULL_EXIT);
+      }
       return;
     }
     for (const part of args.part)

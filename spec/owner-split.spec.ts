@@ -56,7 +56,7 @@ test("each owner's section holds its records in order, encoded byte for byte as 
   const split = new OwnerSplit(owners, width, chunkBytes, moduli.length);
   split.begin(writer, moduli);
   // In blocks of random sizes, and a stretch one record at a time.
-  for (let at = 0; at < n; ) {
+  for (let at = 0; at < n;) {
     const size = Math.min(n - at, 1 + below(random, 3000));
     if (below(random, 4) === 0) for (let i = at; i < at + size; i++) split.append(states[2 * i], states[2 * i + 1], residues, 2 * i);
     else split.appendSorted(states.subarray(2 * at), residues.subarray(2 * at), size);
@@ -151,9 +151,6 @@ test("a partitioned worker's run is one split run file, its chunks gathered into
     const reader = new SectionReader(file, owner, Buffer.alloc(64 << 10));
     let read = 0;
     while (reader.next()) read++;
-    t.is(
-      read,
-      Array.from({ length: records }, (_, i) => i).filter((i) => ownerOf(0, 64 * i, 2, width) === owner).length,
-    );
+    t.is(read, Array.from({ length: records }, (_, i) => i).filter((i) => ownerOf(0, 64 * i, 2, width) === owner).length);
   }
 });

@@ -176,7 +176,10 @@ test('a partitioned count folder of version 3 is refused in one line naming both
     files,
   );
   t.deepEqual(verifyPath(copy).problems, [
-    { file: path.join(count, COUNT_FILE), problem: 'a partitioned count of format version 3, this gocount reads 4: its steps were not checked' },
+    {
+      file: path.join(count, COUNT_FILE),
+      problem: 'a partitioned count of format version 3, this gocount reads 4: its steps were not checked',
+    },
   ]);
   // A count in one process writes what version 3 did: its folder resumes, and stays version 3.
   const runs = copyFixtureRuns(scratch);
@@ -193,6 +196,9 @@ test('a partitioned count folder of version 3 is refused in one line naming both
     onProgress: (event) => event.type === 'note' && notes.push(event.message),
   });
   t.is(resumed.legal, 12675n);
-  t.true(notes.some((note) => /steps 1–5 of 9 are complete in .*: resuming at step 6/.test(note)), notes.join('\n'));
+  t.true(
+    notes.some((note) => /steps 1–5 of 9 are complete in .*: resuming at step 6/.test(note)),
+    notes.join('\n'),
+  );
   t.is(JSON.parse(readFileSync(path.join(inProcess, COUNT_FILE), 'utf8')).version, 3);
 });

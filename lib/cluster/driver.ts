@@ -6,10 +6,14 @@
  * the done-markers, launches again, up to --retries times, a process that ended with a marker of
  * the step missing, checks the conservation law over the whole step from the markers
  * (3 × mass in = mass out + dropped), writes the step's manifest, which sets the tasks on the next
- * step, and only then deletes the step before. Run again, it resumes from the latest complete
+ * step, and only then deletes the step before. Before it takes a marker it checks the runs the
+ * marker names (commit-check.ts): a task whose runs are damaged or missing is launched again, as is
+ * one that shows no sign of life for longer than the task timeout (hang-watch.ts); a task that
+ * stopped on a full disk stops the count at once. Run again, it resumes from the latest complete
  * step, keeping the tasks already done in the step after it.
  */
 
+import { statfsSync } from 'node:fs';
 import path from 'node:path';
 import fse from 'fs-extra';
 import { AbortedError, GocountError } from '../errors.js';
@@ -29,11 +33,14 @@ import { columnSum, writeStepManifest } from '../engine/step-record.js';
 import { localWorker } from '../engine/worker-handle.js';
 import { isLegalFinal } from '../state/border.js';
 import { beatWhileRunning } from './driver-presence.js';
+import { HangWatch } from './hang-watch.js';
 import type { Launcher, TaskFleet } from './launcher.js';
+import { markerRunsProblem } from './commit-check.js';
 import { taskMarkerPath } from './task.js';
 import { readTaskStatus, taskStatusPath } from './task-status.js';
 import { waitFor } from './wait-for-files.js';
 import { counted, plural } from '../plural.js';
+import { formatBytes } from '../units.js';
 
 export interface PartitionedPassOptions {
   readonly width: number;
@@ -52,6 +59,8 @@ export interface PartitionedPassOptions {
   readonly launcher: Launcher;
   /** Launches of a step's missing tasks after the first. */
   readonly retries: number;
+  /** Seconds a task may show no sign of life before it is ended and launched again; undefined: taskTimeout(). */
+  readonly taskTimeout?: number;
   readonly onProgress: OnProgress;
   readonly signal?: AbortSignal;
   readonly pass: number;
@@ -66,8 +75,15 @@ export interface PartitionedPassOptions {
 export const MAX_PARTITIONS = 4096;
 export const MAX_PARTITIONED_WORKERS = 4096;
 
-/** How often the driver reports the states expanded while a step's tasks run. */
+/** How often the driver reports the states expanded while a step's tasks run, and looks for hung tasks. */
 const PROGRESS_POLL_MS = 1000;
+
+/** The least task timeout, seconds; and the seconds a task is allowed per byte of its budget, for a drain of its whole table in one go. */
+const LEAST_TASK_TIMEOUT_S = 60;
+const TIMEOUT_S_PER_BUDGET_BYTE = 1 / 2 ** 26;
+
+/** Free space on the scratch disk below which a task that ended undone is taken to have filled it. */
+const LOW_DISK_BYTES = 64 * 2 ** 20;
 
 export class PartitionedPass {
   private readonly options: PartitionedPassOptions;
@@ -75,6 +91,12 @@ export class PartitionedPass {
   private readonly layout: CountLayout;
   /** Every step's files stay: asked for now, or recorded in the folder by an earlier count. */
   private keep = false;
+  /** The longest step so far, seconds: a task's timeout grows with it. */
+  private longestStep = 0;
+  /** Which task processes show no sign of life, made with the fleet. */
+  private hangWatch?: HangWatch;
+  /** Scratch for reading runs when their markers come. */
+  private readonly checkBuffer = Buffer.allocUnsafe(1 << 20);
 
   constructor(options: PartitionedPassOptions) {
     this.options = options;
@@ -134,7 +156,9 @@ export class PartitionedPass {
         const next = this.commitStep(manifest, markers, perColumn);
         if (keep) fse.removeSync(path.join(this.scratch.stepDir(step), MERGE_FOLDER));
         else this.scratch.removeStep(step);
-        const report = this.report(manifest, next, markers, (performance.now() - started) / 1000);
+        const seconds = (performance.now() - started) / 1000;
+        this.longestStep = Math.max(this.longestStep, seconds);
+        const report = this.report(manifest, next, markers, seconds);
         onProgress({ type: 'step-end', report });
         reports.push(report);
         manifest = next;
@@ -155,7 +179,7 @@ export class PartitionedPass {
 
   private startTasks(): TaskFleet {
     const { launcher, memory, fanIn, threads, partitions, onProgress } = this.options;
-    return launcher.start({
+    const fleet = launcher.start({
       countDir: this.scratch.root,
       partitions,
       memory,
@@ -164,6 +188,28 @@ export class PartitionedPass {
       logDir: this.logDir(),
       note: (message) => onProgress({ type: 'note', message }),
     });
+    this.hangWatch = new HangWatch(fleet.units.map((parts) => taskStatusPath(this.logDir(), parts)));
+    return fleet;
+  }
+
+  /**
+   * Seconds a task may show no sign of life: as asked, else the longest of a minute, 3 × the
+   * longest step so far, and 1 s per 64 MiB of its budget (a single-threaded task drains its
+   * whole table without a break).
+   */
+  private taskTimeout(): number {
+    const { taskTimeout, memory } = this.options;
+    return taskTimeout ?? Math.max(LEAST_TASK_TIMEOUT_S, 3 * this.longestStep, memory * TIMEOUT_S_PER_BUDGET_BYTE);
+  }
+
+  /** Free bytes on the scratch disk when that is under LOW_DISK_BYTES, else undefined. */
+  private lowDisk(): number | undefined {
+    try {
+      const { bavail, bsize } = statfsSync(this.scratch.root);
+      return bavail * bsize < LOW_DISK_BYTES ? bavail * bsize : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Step 0, the all-edge state, as a run for the worker that owns it. */
@@ -188,9 +234,12 @@ export class PartitionedPass {
   }
 
   /**
-   * Waits for every done-marker of the step after `step`, launching again, up to --retries times,
-   * the process of a part whose marker is missing when that process has ended. A part out of
-   * retries stops the count once the other processes have finished their parts of the step.
+   * Waits for every done-marker of the step after `step`, each taken once the runs it names check
+   * out, launching again, up to --retries times, the process of a part whose marker is missing
+   * when that process has ended, showed no sign of life for longer than the task timeout, or wrote
+   * runs that are damaged or missing. A part out of retries stops the count once the other
+   * processes have finished their parts of the step; a process that ended on a full disk stops it
+   * at once.
    */
   private async awaitStep(step: number, fleet: TaskFleet): Promise<TaskMarker[]> {
     const { partitions } = this.layout;
@@ -202,12 +251,25 @@ export class PartitionedPass {
     let have = 0;
     const relaunches = fleet.units.map(() => 0);
     const failed = new Set<number>();
+    const unitOf = (part: number) => fleet.units.findIndex((parts) => parts.includes(part));
+    /** Why the driver ended a unit's process itself: the note its relaunch gets. */
+    const endedFor = new Map<number, string>();
+    const end = (unit: number, why: string) => {
+      if (endedFor.has(unit)) return;
+      endedFor.set(unit, why);
+      fleet.kill(unit);
+    };
+    let fullDisk: number | undefined;
     let reportedAt = performance.now();
-    const check = (): 'done' | 'stopped' | 'failed' | undefined => {
+    const check = (): 'done' | 'stopped' | 'failed' | 'disk full' | undefined => {
       for (let part = 0; part < partitions; part++) {
         if (markers[part] !== undefined) continue;
-        markers[part] = this.wholeMarker(step, part);
-        if (markers[part] !== undefined) have++;
+        const found = this.checkedMarker(step, part);
+        if (typeof found === 'string') end(unitOf(part), found);
+        else if (found !== undefined) {
+          markers[part] = found;
+          have++;
+        }
       }
       if (have === partitions) return 'done';
       // Ctrl-C reaches the local tasks too: their step is not retried but left for the resume.
@@ -215,28 +277,38 @@ export class PartitionedPass {
       for (const unit of fleet.ended()) {
         const missing = fleet.units[unit].filter((part) => markers[part] === undefined);
         if (failed.has(unit) || missing.length === 0) continue; // one whose parts are done is launched at the next step
+        if (fleet.endedDiskFull(unit) || (fullDisk = this.lowDisk()) !== undefined) return 'disk full';
+        const why = endedFor.get(unit) ?? `${plural(missing.length, 'task')} ${missing.join(', ')} did not finish`;
+        endedFor.delete(unit);
         if (relaunches[unit] === retries) {
           failed.add(unit);
           continue;
         }
         relaunches[unit]++;
-        onProgress({
-          type: 'note',
-          message: `step ${step + 1}: ${plural(missing.length, 'task')} ${missing.join(', ')} did not finish; launching again (retry ${relaunches[unit]} of ${retries})`,
-        });
+        onProgress({ type: 'note', message: `step ${step + 1}: ${why}; launching again (retry ${relaunches[unit]} of ${retries})` });
         fleet.relaunch(unit);
+        this.hangWatch?.launched(unit);
       }
       if (failed.size > 0 && fleet.units.every((parts, unit) => failed.has(unit) || parts.every((part) => markers[part] !== undefined)))
         return 'failed';
       if (performance.now() - reportedAt >= PROGRESS_POLL_MS) {
         reportedAt = performance.now();
         onProgress({ type: 'advance', states: this.statesSoFar(step, markers, fleet) });
+        this.endHung(fleet, markers, end);
       }
       return undefined;
     };
     const outcome = await waitFor(check, { watch: next, signal, wakeOn: (wake) => fleet.onEnd(wake) });
     if (outcome === 'stopped')
       throw new AbortedError(stoppedMessage(step + 1, this.options.width * this.options.columns, step, this.scratch.root));
+    if (outcome === 'disk full') {
+      const free = fullDisk === undefined ? '' : ` (${formatBytes(fullDisk)} free)`;
+      throw new GocountError(
+        `disk full while writing step ${step + 1} in ${this.scratch.root}${free}; finished steps are kept: free some space and run the same count again to resume`,
+        1,
+        'GOCOUNT_DISK_FULL',
+      );
+    }
     if (outcome === 'failed') {
       const missing = [...failed].flatMap((unit) => fleet.units[unit].filter((part) => markers[part] === undefined)).sort((a, b) => a - b);
       throw new GocountError(
@@ -247,6 +319,21 @@ export class PartitionedPass {
       );
     }
     return markers as TaskMarker[];
+  }
+
+  /** Ends the processes with parts of the step still to do that have shown no sign of life for longer than the timeout. */
+  private endHung(fleet: TaskFleet, markers: Array<TaskMarker | undefined>, end: (unit: number, why: string) => void): void {
+    const timeout = this.taskTimeout();
+    const ended = new Set(fleet.ended());
+    fleet.units.forEach((parts, unit) => {
+      const missing = parts.filter((part) => markers[part] === undefined);
+      if (ended.has(unit) || missing.length === 0) return;
+      const silent = this.hangWatch?.silentFor(unit) ?? 0;
+      if (silent > timeout) {
+        const how = this.options.launcher.name === 'slurm' ? 'cancelled' : 'killed';
+        end(unit, `${plural(missing.length, 'task')} ${missing.join(', ')} showed no sign of life for ${Math.round(silent)} s; ${how}`);
+      }
+    });
   }
 
   /** States expanded so far in the step: those of the parts done, and those the processes say they are at. */
@@ -263,19 +350,27 @@ export class PartitionedPass {
     return path.join(this.scratch.root, 'logs');
   }
 
-  /** Task `part`'s marker for the step after `step`, when it is there and whole. */
-  private wholeMarker(step: number, part: number): TaskMarker | undefined {
+  /**
+   * Task `part`'s marker for the step after `step` when it is there, whole, and the runs it names
+   * are as it records them; undefined while there is none; or why it is not to be taken, once it
+   * is removed: the task runs again, and replaces it.
+   */
+  private checkedMarker(step: number, part: number): TaskMarker | string | undefined {
     const file = taskMarkerPath(this.scratch, step + 1, part);
     if (!fse.pathExistsSync(file)) return undefined;
+    let problem: string | undefined;
     try {
       const marker = readTaskMarker(file);
       const { partitions, workers } = this.layout;
-      return marker.step === step + 1 && marker.part === part && marker.partitions === partitions && marker.workers === workers
-        ? marker
-        : undefined;
-    } catch {
-      return undefined; // damaged: the task runs again, and replaces it
+      if (marker.step !== step + 1 || marker.part !== part || marker.partitions !== partitions || marker.workers !== workers)
+        problem = 'done-marker is of another step or layout';
+      else problem = markerRunsProblem(this.scratch.stepDir(step + 1), marker.runs, this.checkBuffer);
+      if (problem === undefined) return marker;
+    } catch (error) {
+      problem = `done-marker is damaged (${error instanceof Error ? error.message : String(error)})`;
     }
+    fse.removeSync(file);
+    return `task ${part}'s ${problem}`;
   }
 
   /**

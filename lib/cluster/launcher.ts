@@ -37,6 +37,10 @@ export interface TaskFleet {
   ended(): number[];
   /** Launches the process of `unit` again. */
   relaunch(unit: number): void;
+  /** Ends the process of `unit`, hung or with damaged output: killed (local) or cancelled (Slurm); it then shows as ended. */
+  kill(unit: number): void;
+  /** Whether the process of `unit` ended with DISK_FULL_EXIT, where the launcher learns exit codes (local). */
+  endedDiskFull(unit: number): boolean;
   /** Calls `listener` whenever a process ends; returns what removes it. */
   onEnd(listener: () => void): () => void;
   /** Stops every process still there: killed and waited for (local), or cancelled (Slurm). */
@@ -61,6 +65,9 @@ export function taskArguments(group: TaskGroup, parts: string): string[] {
   const { countDir, memory, fanIn, threads } = group;
   return [CLI_MAIN, 'task', countDir, '--part', parts, '--memory', String(memory), '--fan-in', String(fanIn), '--threads', String(threads)];
 }
+
+/** The exit code of a task process that stopped on a full disk: the driver then stops too, without retries. */
+export const DISK_FULL_EXIT = 28;
 
 /** Set by the local launcher: the driver's pid, which its tasks watch (stopWithDriver). */
 export const DRIVER_PID = 'GOCOUNT_DRIVER_PID';

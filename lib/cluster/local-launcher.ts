@@ -10,7 +10,7 @@ import { closeSync, openSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fse from 'fs-extra';
-import { DRIVER_PID, Launcher, TaskFleet, TaskGroup, taskArguments } from './launcher.js';
+import { DISK_FULL_EXIT, DRIVER_PID, Launcher, TaskFleet, TaskGroup, taskArguments } from './launcher.js';
 import { taskLogName } from './task-status.js';
 
 export function localLauncher(): Launcher {
@@ -30,6 +30,7 @@ class LocalFleet implements TaskFleet {
   private readonly group: TaskGroup;
   private readonly children: Array<{ child: ChildProcess; exited: Promise<void> } | undefined>;
   private readonly endedUnits = new Set<number>();
+  private readonly diskFullUnits = new Set<number>();
   private readonly listeners = new Set<() => void>();
 
   constructor(group: TaskGroup) {
@@ -46,7 +47,17 @@ class LocalFleet implements TaskFleet {
 
   relaunch(unit: number): void {
     this.endedUnits.delete(unit);
+    this.diskFullUnits.delete(unit);
     this.launch(unit);
+  }
+
+  kill(unit: number): void {
+    // SIGKILL ends a stopped process too.
+    this.children[unit]?.child.kill('SIGKILL');
+  }
+
+  endedDiskFull(unit: number): boolean {
+    return this.diskFullUnits.has(unit);
   }
 
   onEnd(listener: () => void): () => void {
@@ -56,7 +67,10 @@ class LocalFleet implements TaskFleet {
 
   async stop(): Promise<void> {
     const running = this.children.filter((entry) => entry !== undefined);
-    for (const { child } of running) child.kill('SIGTERM');
+    for (const { child } of running) {
+      child.kill('SIGTERM');
+      child.kill('SIGCONT'); // a stopped process takes its SIGTERM only once it runs
+    }
     await Promise.all(running.map((entry) => entry.exited));
   }
 
@@ -74,15 +88,16 @@ class LocalFleet implements TaskFleet {
       closeSync(log); // the child has its own copy
     }
     const exited = new Promise<void>((resolve) => {
-      const ended = () => {
+      const ended = (code?: number | null) => {
         resolve();
         if (this.children[unit]?.child !== child) return;
         this.children[unit] = undefined;
         this.endedUnits.add(unit);
+        if (code === DISK_FULL_EXIT) this.diskFullUnits.add(unit);
         for (const listener of this.listeners) listener();
       };
       child.on('exit', ended);
-      child.on('error', ended);
+      child.on('error', () => ended());
     });
     this.children[unit] = { child, exited };
   }

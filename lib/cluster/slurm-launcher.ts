@@ -80,6 +80,16 @@ class SlurmFleet implements TaskFleet {
     this.schedulePoll();
   }
 
+  kill(unit: number): void {
+    const element = this.jobs[unit];
+    if (element) spawnSync('scancel', [`${element.job}_${unit}`], { stdio: 'ignore' });
+  }
+
+  /** Slurm keeps exit codes in its accounting, which not every cluster runs: the driver looks at the disk itself. */
+  endedDiskFull(): boolean {
+    return false;
+  }
+
   onEnd(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

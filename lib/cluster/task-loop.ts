@@ -54,6 +54,7 @@ export async function serveTask(options: ServeOptions): Promise<ServeOutcome> {
     return gone === undefined ? undefined : `the driver is gone: ${gone}`;
   };
   let stepsRun = 0;
+  const stopBeating = status.beatEvery();
   try {
     for (let step = latestCompleteStep(task); step < task.steps; step++) {
       status.write(step, undefined, 0, true);
@@ -74,6 +75,7 @@ export async function serveTask(options: ServeOptions): Promise<ServeOutcome> {
     status.write(task.steps, undefined, 0, true);
     return { stepsRun, reason: 'the last step is done' };
   } finally {
+    stopBeating();
     status.close();
     await task.close();
   }

@@ -45,6 +45,7 @@ export class TaskStatusFile {
   /** Every write is padded to the longest so far: a reader never sees the tail of an older one. */
   private length = 0;
   private writtenAt = 0;
+  private last: [step: number, part: number | undefined, states: number] = [0, undefined, 0];
 
   constructor(file: string, parts: readonly number[]) {
     this.file = file;
@@ -54,6 +55,7 @@ export class TaskStatusFile {
   /** Writes the status; unless `force`, at most once a second. */
   write(step: number, part: number | undefined, states: number, force: boolean): void {
     const now = Date.now();
+    this.last = [step, part, states];
     if (!force && now - this.writtenAt < WRITE_EVERY_MS) return;
     this.writtenAt = now;
     const status: TaskStatus = { parts: this.parts, pid: process.pid, host: os.hostname(), step, part, states, at: now };
@@ -65,6 +67,17 @@ export class TaskStatusFile {
     } catch {
       // advice only: a task that cannot write it still counts
     }
+  }
+
+  /**
+   * Rewrites the last status with the time now, from a timer: the file stays fresh while the
+   * process runs, whatever it does, and goes stale when it is stopped or hangs (the driver's
+   * hang detection, driver.ts).
+   */
+  beatEvery(ms = WRITE_EVERY_MS): () => void {
+    const timer = setInterval(() => this.write(...this.last, false), ms);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   close(): void {

@@ -13,7 +13,14 @@ import path from 'node:path';
 import fse from 'fs-extra';
 import { UsageError } from '../errors.js';
 import os from 'node:os';
-import { MANIFEST_FILE, MERGE_FOLDER, parseSplitRunFileName, taskMarkerName, TEMP_SUFFIX, workerOfMergeFolder } from '../format/count-folder.js';
+import {
+  MANIFEST_FILE,
+  MERGE_FOLDER,
+  parseSplitRunFileName,
+  taskMarkerName,
+  TEMP_SUFFIX,
+  workerOfMergeFolder,
+} from '../format/count-folder.js';
 import { readManifest } from '../format/manifest.js';
 import { readTaskMarker, TASK_FORMAT, TASK_VERSION, TaskMarker, writeTaskMarker } from '../format/task-marker.js';
 import { moduliAt } from '../residues/growth.js';
@@ -23,7 +30,7 @@ import { addPhaseTimes, noPhaseTimes } from '../engine/phase-clock.js';
 import { CountLayout, diskError, openCountFolder, ScratchFolder } from '../engine/scratch.js';
 import { localWorker, threadWorkers, WorkerHandle } from '../engine/worker-handle.js';
 import type { WorkerOptions } from '../engine/worker-runner.js';
-import { killTaskIfAsked } from './task-faults.js';
+import { faultTaskIfAsked } from './task-faults.js';
 
 export interface TaskSetup {
   /** The count folder: the one holding count.json. */
@@ -166,7 +173,7 @@ export class PartitionTask {
       phases: ends.reduce((sum, end) => addPhaseTimes(sum, end.phases), noPhaseTimes()),
       seconds: (performance.now() - started) / 1000,
     };
-    killTaskIfAsked(step, part);
+    faultTaskIfAsked(step, part);
     try {
       fse.ensureDirSync(path.dirname(markerFile)); // a task with nothing to expand wrote no run there
       writeTaskMarker(markerFile, marker);
@@ -192,20 +199,18 @@ export class PartitionTask {
         owners: layout.workers * layout.partitions,
         served: threads[0].length,
       });
-      const workerOptions = threads.map(
-        (serves): WorkerOptions => ({
-          width,
-          columns,
-          moduli,
-          plan,
-          fanIn: this.setup.fanIn,
-          scratchDir: path.dirname(path.dirname(scratch.root)),
-          worker: serves[0],
-          workers: layout.workers * layout.partitions,
-          partitioned: true,
-          serves,
-        }),
-      );
+      const workerOptions = threads.map((serves): WorkerOptions => ({
+        width,
+        columns,
+        moduli,
+        plan,
+        fanIn: this.setup.fanIn,
+        scratchDir: path.dirname(path.dirname(scratch.root)),
+        worker: serves[0],
+        workers: layout.workers * layout.partitions,
+        partitioned: true,
+        serves,
+      }));
       this.handles = threads.length === 1 ? [localWorker(workerOptions[0])] : threadWorkers(workerOptions);
     } else if (part !== this.servingPart) {
       const handles = this.handles;

@@ -19,6 +19,7 @@ export const COUNT_OPTION_NAMES: OptionNames<CountOptions> = {
   launcher: true,
   retries: true,
   threads: true,
+  taskTimeout: true,
   signal: true,
   onProgress: true,
   statsJson: true,

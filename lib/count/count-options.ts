@@ -63,6 +63,12 @@ export interface CountOptions {
   readonly threads?: number;
   /** How partition tasks run: "local" (child processes, the default) or "slurm" (job arrays). */
   readonly launcher?: LauncherName;
+  /**
+   * Seconds a partition task may show no sign of life (its status file unchanged) before the driver
+   * ends it and launches it again. Default: derived from the step's time and the task's memory
+   * (docs/cluster.md).
+   */
+  readonly taskTimeout?: number;
   /** Launches of a step's unfinished tasks after the first. Default: DEFAULT_RETRIES. */
   readonly retries?: number;
   /** Stops the count between two steps; it resumes from the scratch folder. */
@@ -104,6 +110,8 @@ export interface PartitionOptions {
   readonly launcher: LauncherName;
   readonly retries: number;
   readonly threads?: number;
+  /** Seconds; undefined: derived (driver.ts). */
+  readonly taskTimeout?: number;
 }
 
 export const DEFAULT_FAN_IN = 64;
@@ -163,13 +171,14 @@ function tableMemoryOption(value: number | string | undefined, partitioned: Part
  * takes, as it takes its workers, when it was partitioned.
  */
 function partitionOptions(options: CountOptions, recorded: Partial<CountLayout>): PartitionOptions | undefined {
-  const { launcher, retries, threads } = options;
+  const { launcher, retries, threads, taskTimeout } = options;
   const resumed = recorded.partitioned || (recorded.partitions ?? 1) > 1 ? recorded.partitions : undefined;
   const partitions = options.partitions ?? (resumed !== undefined && resumed <= MAX_PARTITIONS ? resumed : undefined);
   if (partitions === undefined) {
     if (launcher !== undefined) throw new InvalidOptionError('launcher', launcher, 'only for a count split into partitions');
     if (retries !== undefined) throw new InvalidOptionError('retries', retries, 'only for a count split into partitions');
     if (threads !== undefined) throw new InvalidOptionError('threads', threads, 'only for a count split into partitions');
+    if (taskTimeout !== undefined) throw new InvalidOptionError('taskTimeout', taskTimeout, 'only for a count split into partitions');
     if (options.workers !== undefined && options.workers > MAX_WORKERS)
       throw new InvalidOptionError('workers', options.workers, `must be an integer from 1 to ${MAX_WORKERS}`);
     return undefined;
@@ -190,7 +199,9 @@ function partitionOptions(options: CountOptions, recorded: Partial<CountLayout>)
   const mostThreads = Math.min(options.workers ?? recorded.workers ?? 1, MAX_WORKERS);
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= mostThreads))
     throw new InvalidOptionError('threads', threads, `must be an integer from 1 to ${mostThreads}, the workers of each task`);
-  return { partitions, launcher: launcher ?? 'local', retries: retries ?? DEFAULT_RETRIES, threads };
+  if (taskTimeout !== undefined && !(typeof taskTimeout === 'number' && Number.isFinite(taskTimeout) && taskTimeout > 0))
+    throw new InvalidOptionError('taskTimeout', taskTimeout, 'must be a number of seconds above 0');
+  return { partitions, launcher: launcher ?? 'local', retries: retries ?? DEFAULT_RETRIES, threads, taskTimeout };
 }
 
 /**

@@ -44,7 +44,14 @@ export interface EngineOptions {
    */
   readonly workers?: number;
   /** A partitioned count: P tasks through a launcher (lib/cluster); workers are then per task, served by its threads. */
-  readonly partitioned?: { readonly partitions: number; readonly launcher: LauncherName; readonly retries: number; readonly threads?: number };
+  readonly partitioned?: {
+    readonly partitions: number;
+    readonly launcher: LauncherName;
+    readonly retries: number;
+    readonly threads?: number;
+    /** Seconds; undefined: derived (cluster/driver.ts). */
+    readonly taskTimeout?: number;
+  };
   readonly onProgress: OnProgress;
   /** Stops the count between two steps. */
   readonly signal?: AbortSignal;
@@ -198,7 +205,13 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
         passes: passes.length,
       };
       const runner = partitioned
-        ? new PartitionedPass({ ...common, ...partitioned, threads: threads!, launcher: makeLauncher(partitioned.launcher), memory: options.memory })
+        ? new PartitionedPass({
+            ...common,
+            ...partitioned,
+            threads: threads!,
+            launcher: makeLauncher(partitioned.launcher),
+            memory: options.memory,
+          })
         : new PassRunner({ ...common, plan: plans[pass] });
       const result = await runner.run();
       if (!result.finishedBefore) log.passDone(pass, result.perColumn[sweep.columns - 1]);

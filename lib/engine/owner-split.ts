@@ -14,7 +14,16 @@ import type { RecordSink } from './state-table.js';
 interface SplitExports {
   memory: WasmMemory;
   heapBase(): number;
-  init(moduli: number, state: number, stateStride: number, chunks: number, owners: number, shift: number, chunkBytes: number, staging: number): void;
+  init(
+    moduli: number,
+    state: number,
+    stateStride: number,
+    chunks: number,
+    owners: number,
+    shift: number,
+    chunkBytes: number,
+    staging: number,
+  ): void;
   begin(residues: number): void;
   stage(n: number): number;
   split(n: number, from: number): number;
@@ -95,7 +104,7 @@ export class OwnerSplit implements RecordSink {
     const words = this.renew();
     words.set(states.subarray(0, 2 * n), staged);
     words.set(residues.subarray(0, this.k * n), staged + 2 * n);
-    for (let i = 0; i < n; ) {
+    for (let i = 0; i < n;) {
       i = kernel.split(n, i);
       const full = kernel.fullOwner();
       if (full >= 0) this.writeOut(full);

@@ -156,14 +156,13 @@ export class RunStore {
     let next = 0;
     let readers: RecordReader[] = [];
     let merge: KernelMerge | undefined;
-    const store = this;
     /** The merge of the next served worker's runs, or false when none is left. */
     const advance = (): boolean => {
       merge = undefined;
       if (next === owners.length) return false;
       const owner = owners[next++];
-      readers = store.openReaders(store.mergeDown(step, owner, store.sourcesOf(files, owner)), step);
-      merge = store.merge(readers, step);
+      readers = this.openReaders(this.mergeDown(step, owner, this.sourcesOf(files, owner)), step);
+      merge = this.merge(readers, step);
       return true;
     };
     return {

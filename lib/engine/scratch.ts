@@ -313,6 +313,13 @@ export class ScratchFolder {
 }
 
 /** Turns ENOSPC and friends into one clear line; `advice` says what to do then (a count resumes). */
+/** Whether an error is a full disk (or quota): diskError's, or the system's own. */
+export function isDiskFull(error: unknown): boolean {
+  if (error instanceof GocountError) return error.code === 'GOCOUNT_DISK_FULL';
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 export function diskError(
   error: unknown,
   where: string,

@@ -292,7 +292,11 @@ export class StateTable {
           kernel.copyOrdered(from, to);
           const at = (kernel.outAt() >>> 0) / 4;
           const words = shard.renew();
-          blocks.appendSorted(words.subarray(at, at + 2 * (to - from)), words.subarray(at + 2 * (to - from), at + (2 + k) * (to - from)), to - from);
+          blocks.appendSorted(
+            words.subarray(at, at + 2 * (to - from)),
+            words.subarray(at + 2 * (to - from), at + (2 + k) * (to - from)),
+            to - from,
+          );
         }
       } else {
         const words = shard.renew();

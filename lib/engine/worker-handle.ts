@@ -4,7 +4,7 @@
  */
 
 import { Worker } from 'node:worker_threads';
-import { GocountError } from '../errors.js';
+import { GocountError, type GocountErrorCode } from '../errors.js';
 import type { RunSummary } from '../format/run-writer.js';
 import { WorkerOptions, WorkerRunner, StepEnd, StepPart } from './worker-runner.js';
 import { type PeerExchange, peerExchange } from './peer.js';
@@ -52,14 +52,19 @@ class ThreadWorker implements WorkerHandle {
     this.worker = new Worker(new URL('./worker-main.js', import.meta.url), { workerData: { options, exchange } });
     this.worker.on(
       'message',
-      (message: { id?: number; result?: never; error?: { message: string; exitCode: number; internal: boolean }; progress?: number }) => {
+      (message: {
+        id?: number;
+        result?: never;
+        error?: { message: string; exitCode: number; code?: GocountErrorCode; internal: boolean };
+        progress?: number;
+      }) => {
         if (message.progress !== undefined) return this.onProgress(message.progress);
         const call = this.pending.get(message.id!);
         this.pending.delete(message.id!);
         if (!call) return;
         if (message.error) {
-          const { message: text, exitCode, internal } = message.error;
-          call.reject(internal ? new Error(text) : new GocountError(text, exitCode));
+          const { message: text, exitCode, code, internal } = message.error;
+          call.reject(internal ? new Error(text) : new GocountError(text, exitCode, code));
         } else call.resolve(message.result!);
       },
     );

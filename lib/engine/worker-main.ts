@@ -21,19 +21,23 @@ function progress(states: number): void {
   port.postMessage({ progress: states });
 }
 
-port.on('message', async (message: { id: number; op: string; step: number; files: string[] | null; toFiles: boolean; workers: number[] }) => {
-  try {
-    let result: unknown;
-    if (message.op === 'begin') result = runner.begin(message.toFiles);
-    else if (message.op === 'expand') result = await runner.expand(message.step, message.files, progress);
-    else if (message.op === 'finish') result = runner.finish(message.toFiles);
-    else if (message.op === 'legal') result = runner.legalSums(message.step, message.files);
-    else if (message.op === 'act-as') runner.actAs(message.workers);
-    port.postMessage({ id: message.id, result });
-  } catch (error) {
-    const exitCode = error instanceof GocountError ? error.exitCode : 1;
-    const text =
-      error instanceof Error ? (error instanceof GocountError ? error.message : `${error.stack ?? error.message}`) : String(error);
-    port.postMessage({ id: message.id, error: { message: text, exitCode, internal: !(error instanceof GocountError) } });
-  }
-});
+port.on(
+  'message',
+  async (message: { id: number; op: string; step: number; files: string[] | null; toFiles: boolean; workers: number[] }) => {
+    try {
+      let result: unknown;
+      if (message.op === 'begin') result = runner.begin(message.toFiles);
+      else if (message.op === 'expand') result = await runner.expand(message.step, message.files, progress);
+      else if (message.op === 'finish') result = runner.finish(message.toFiles);
+      else if (message.op === 'legal') result = runner.legalSums(message.step, message.files);
+      else if (message.op === 'act-as') runner.actAs(message.workers);
+      port.postMessage({ id: message.id, result });
+    } catch (error) {
+      const exitCode = error instanceof GocountError ? error.exitCode : 1;
+      const text =
+        error instanceof Error ? (error instanceof GocountError ? error.message : `${error.stack ?? error.message}`) : String(error);
+      const code = error instanceof GocountError ? error.code : undefined;
+      port.postMessage({ id: message.id, error: { message: text, exitCode, code, internal: !(error instanceof GocountError) } });
+    }
+  },
+);

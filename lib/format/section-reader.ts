@@ -98,7 +98,8 @@ export class SectionReader extends RecordReader {
       let bytes = 0;
       for (let c = 0; c < chunks; c++) {
         const entry = decodeChunkEntry(table, c * CHUNK_ENTRY_BYTES);
-        const inside = entry.offset >= splitHeaderBytes(index.header.moduli.length) && entry.offset + entry.bytes <= index.footer.indexOffset;
+        const inside =
+          entry.offset >= splitHeaderBytes(index.header.moduli.length) && entry.offset + entry.bytes <= index.footer.indexOffset;
         if (entry.owner !== owner || !inside || entry.bytes === 0)
           throw new RunFileError(path, `worker ${owner}'s section: chunk ${c + 1} of its ${chunks} is listed wrong in the index`);
         this.chunkOffset[c] = entry.offset;
@@ -141,7 +142,8 @@ export class SectionReader extends RecordReader {
     const { entry, path, owner } = this;
     this.close();
     const section = `worker ${owner}'s section`;
-    if (entry.crc !== this.crc) throw new RunFileError(path, `${section}: CRC-32 mismatch: the index says ${entry.crc}, its bytes give ${this.crc}`);
+    if (entry.crc !== this.crc)
+      throw new RunFileError(path, `${section}: CRC-32 mismatch: the index says ${entry.crc}, its bytes give ${this.crc}`);
     if (entry.records !== this.records)
       throw new RunFileError(path, `${section}: the index says ${counted(entry.records, 'record')}, the section holds ${this.records}`);
     for (let r = 0; r < this.sums.length; r++) {
@@ -165,7 +167,7 @@ export function readSplitRun(
   let crc = 0;
   try {
     index = readSplitIndex(path, fd);
-    for (let at = 0; at < index.size - 4; ) {
+    for (let at = 0; at < index.size - 4;) {
       const n = readSync(fd, buf, 0, Math.min(buf.length, index.size - 4 - at), at);
       if (n === 0) break;
       crc = crc32(buf.subarray(0, n), crc);
@@ -188,7 +190,8 @@ export function readSplitRun(
     records += reader.records;
     reader.sums.forEach((sum, r) => (sums[r] = (sums[r] + sum) % header.moduli[r]));
   }
-  if (records !== footer.records) throw new RunFileError(path, `the footer says ${counted(footer.records, 'record')}, the sections hold ${records}`);
+  if (records !== footer.records)
+    throw new RunFileError(path, `the footer says ${counted(footer.records, 'record')}, the sections hold ${records}`);
   if (sums.join() !== footer.sums.join()) throw new RunFileError(path, "the footer's residue sums are not its sections'");
   return { header, records, sums, bytes: index.size, crc };
 }

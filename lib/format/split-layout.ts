@@ -124,7 +124,13 @@ export function encodeSectionEntry(entry: SectionEntry, buf: Buffer, at: number)
 export function decodeSectionEntry(buf: Buffer, at: number, k: number): SectionEntry {
   const sums: number[] = [];
   for (let r = 0; r < k; r++) sums.push(buf.readUInt32LE(at + 20 + 4 * r));
-  return { firstChunk: buf.readUInt32LE(at), chunks: buf.readUInt32LE(at + 4), records: readU64(buf, at + 8), crc: buf.readUInt32LE(at + 16), sums };
+  return {
+    firstChunk: buf.readUInt32LE(at),
+    chunks: buf.readUInt32LE(at + 4),
+    records: readU64(buf, at + 8),
+    crc: buf.readUInt32LE(at + 16),
+    sums,
+  };
 }
 
 export function encodeChunkEntry(entry: ChunkEntry, buf: Buffer, at: number): void {
@@ -135,7 +141,12 @@ export function encodeChunkEntry(entry: ChunkEntry, buf: Buffer, at: number): vo
 }
 
 export function decodeChunkEntry(buf: Buffer, at: number): ChunkEntry {
-  return { owner: buf.readUInt32LE(at), offset: readU64(buf, at + 4), bytes: buf.readUInt32LE(at + 12), records: buf.readUInt32LE(at + 16) };
+  return {
+    owner: buf.readUInt32LE(at),
+    offset: readU64(buf, at + 4),
+    bytes: buf.readUInt32LE(at + 12),
+    records: buf.readUInt32LE(at + 16),
+  };
 }
 
 /** The footer less its CRC; the writer appends the CRC of everything before it. */

@@ -92,7 +92,13 @@ export class SplitRunWriter {
       const sums = Array.from(sumsOf(g), (sum) => sum);
       sums.forEach((sum, r) => (fileSums[r] = (fileSums[r] + sum) % moduli[r]));
       records += this.sectionRecords[g];
-      const entry = { firstChunk: firstOf[g], chunks: this.sectionChunks[g], records: this.sectionRecords[g], crc: this.sectionCrc[g], sums };
+      const entry = {
+        firstChunk: firstOf[g],
+        chunks: this.sectionChunks[g],
+        records: this.sectionRecords[g],
+        crc: this.sectionCrc[g],
+        sums,
+      };
       encodeSectionEntry(entry, index, g * sectionEntryBytes(k));
     }
     const next = firstOf.subarray(0, owners).slice();

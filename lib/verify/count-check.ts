@@ -43,8 +43,7 @@ export function checkCount(dir: string, onStep?: (step: StepCheck) => void): Cou
   const problems: Problem[] = [];
   const countFile = path.join(dir, COUNT_FILE);
   const found = fse.readJsonSync(countFile, { throws: false }) as
-    | (CountIdentity & { format?: string; version?: number; partitions?: number })
-    | null;
+    (CountIdentity & { format?: string; version?: number; partitions?: number }) | null;
   const versions = [COUNT_VERSION, PARTITIONED_COUNT_VERSION];
   if (found?.format !== COUNT_FORMAT || !versions.includes(found.version!) || !Array.isArray(found.moduli)) {
     problems.push({ file: countFile, problem: `not a readable ${COUNT_FORMAT} file of version ${versions.join(' or ')}` });

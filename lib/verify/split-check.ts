@@ -134,7 +134,14 @@ class SplitChecker {
     let records = 0;
     let complete = true;
     sections.forEach((section, g) => {
-      const read = this.checkSection(header, g, section, chunks.slice(section.firstChunk, section.firstChunk + section.chunks), states, legal);
+      const read = this.checkSection(
+        header,
+        g,
+        section,
+        chunks.slice(section.firstChunk, section.firstChunk + section.chunks),
+        states,
+        legal,
+      );
       complete &&= read.complete;
       records += read.records;
       read.sums.forEach((sum, r) => (sums[r] = (sums[r] + sum) % header.moduli[r]));
@@ -171,7 +178,7 @@ class SplitChecker {
   /** The CRC-32 of every byte before the footer's own. */
   private fileCrc(): number {
     let crc = 0;
-    for (let at = 0; at < this.size - 4; ) {
+    for (let at = 0; at < this.size - 4;) {
       const n = readSync(this.fd, this.buf, 0, Math.min(READ_BYTES, this.size - 4 - at), at);
       if (n === 0) break;
       crc = crc32(this.buf.subarray(0, n), crc);
@@ -189,13 +196,15 @@ class SplitChecker {
         this.report(`the index's section of worker ${g} does not take the chunks after the section before it`);
       else {
         for (let c = next; c < next + section.chunks; c++)
-          if (chunks[c].owner !== g) this.report(`the index lists chunk ${c + 1} under worker ${g}, but gives it to worker ${chunks[c].owner}`);
+          if (chunks[c].owner !== g)
+            this.report(`the index lists chunk ${c + 1} under worker ${g}, but gives it to worker ${chunks[c].owner}`);
         if (section.chunks === 0 && (section.records !== 0 || section.crc !== 0 || section.sums.some((sum) => sum !== 0)))
           this.report(`the index's section of worker ${g} has no chunks but records, sums or a CRC`);
       }
       next = section.firstChunk + section.chunks;
     });
-    if (this.problems.length === before && next !== chunks.length) this.report(`the index's sections take ${next} chunks of its ${chunks.length}`);
+    if (this.problems.length === before && next !== chunks.length)
+      this.report(`the index's sections take ${next} chunks of its ${chunks.length}`);
     let at = splitHeaderBytes(header.moduli.length);
     for (const chunk of [...chunks].sort((a, b) => a.offset - b.offset)) {
       if (chunk.offset !== at || chunk.bytes === 0 || chunk.records === 0) {
@@ -264,7 +273,9 @@ class SplitChecker {
         lo = nextLo;
         if (hi >= HIGH_UNIT || lo >= HIGH_UNIT) report('state is out of range');
         else {
-          const problem = states.problem(hi, lo) ?? (ownerOf(hi, lo, owners, width) !== g ? `state is worker ${ownerOf(hi, lo, owners, width)}'s` : undefined);
+          const problem =
+            states.problem(hi, lo) ??
+            (ownerOf(hi, lo, owners, width) !== g ? `state is worker ${ownerOf(hi, lo, owners, width)}'s` : undefined);
           if (problem) report(problem);
         }
         const isLegal = legal !== undefined && isLegalFinal(hi, lo);
@@ -284,7 +295,8 @@ class SplitChecker {
     if (damaged) return { records, sums, complete: false };
     const where = `worker ${g}'s section`;
     if (crc !== section.crc) this.report(`${where}: CRC-32 mismatch: the index says ${hex(section.crc)}, its bytes give ${hex(crc)}`);
-    if (records !== section.records) this.report(`${where}: the index says ${counted(section.records, 'record')}, the section holds ${records}`);
+    if (records !== section.records)
+      this.report(`${where}: the index says ${counted(section.records, 'record')}, the section holds ${records}`);
     section.sums.forEach((sum, r) => {
       if (sum !== sums[r]) this.report(`${where}: the index's residue sum ${r} is ${sum}, the records give ${sums[r]}`);
     });
