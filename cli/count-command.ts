@@ -48,6 +48,7 @@ interface CountArgs {
   'all-columns': boolean;
   oracle: boolean;
   plan: boolean;
+  cores?: number;
 }
 
 export const countCommand: CommandModule<object, CountArgs> = {
@@ -177,7 +178,11 @@ export const countCommand: CommandModule<object, CountArgs> = {
         type: 'boolean',
         default: false,
         describe:
-          'print what the count would do (memory plan, moduli and passes, states per column, disk and time estimates) and the warnings it would give, and exit',
+          'print what the count would do (memory plan, moduli and passes, states per column, disk, bytes written and time estimates) and the warnings it would give, and exit',
+      })
+      .option('cores', {
+        ...numberOption('cores'),
+        describe: "with --plan: plan the time for a machine of N cores (default: this machine's)",
       })
       .option('oracle', {
         type: 'boolean',
@@ -216,9 +221,10 @@ export const countCommand: CommandModule<object, CountArgs> = {
     const out: Record<string, unknown> = { m: board.m, n: board.n };
     const lines: string[] = [];
 
+    if (args.cores !== undefined && !args.plan) throw new UsageError('--cores: only with --plan, which plans the time for that many cores');
     if (args.plan) {
       stop.dispose();
-      const plan = planCount(options);
+      const plan = planCount({ ...options, cores: args.cores });
       // The count's own warnings, on stderr as the count gives them (and silenced by --quiet as there).
       for (const message of plan.warnings) onProgress({ type: 'note', message });
       process.stdout.write(args.json ? `${JSON.stringify(plan)}\n` : formatPlan(plan));

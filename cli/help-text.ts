@@ -27,6 +27,7 @@ export const PLACEHOLDERS: Readonly<Record<string, string>> = {
   'residues-per-pass': 'K',
   partitions: 'P',
   threads: 'T',
+  cores: 'N',
   launcher: 'NAME',
   retries: 'N',
   'task-timeout': 'SECONDS',

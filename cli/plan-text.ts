@@ -21,7 +21,8 @@ export function formatPlan(plan: CountPlan): string {
     `moduli    ${plan.moduli.length}: ${plan.moduli.join(' ')}`,
     `passes    ${plan.passes.length}${plan.passes.length > 1 ? `: ${plan.passes.map((p) => p.length).join(' + ')} moduli` : ', all moduli at once'}`,
     `disk      ${diskText(plan.disk)}`,
-    `time      about ${formatDuration(plan.seconds)} on a workstation like the reference one (Table 1's bound at the measured cost per state)`,
+    `written   about ${formatBytes(plan.bytesWritten)} of runs in all`,
+    `time      about ${formatDuration(plan.seconds)} on ${counted(plan.cores, 'core')} like the reference machine's (the states expected of each step at its measured cost per state)`,
     '',
     'states per column (Table 1 bound on its largest step):',
     ...plan.columns.map(

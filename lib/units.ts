@@ -58,5 +58,8 @@ export function formatDuration(seconds: number): string {
   const whole = Math.round(seconds);
   const minutes = Math.floor(whole / 60);
   if (minutes < 60) return `${minutes}m${String(whole % 60).padStart(2, '0')}s`;
+  const hours = Math.round(whole / 3600);
+  // Past a day, days and hours: 2d07h.
+  if (minutes >= 24 * 60) return `${Math.floor(hours / 24)}d${String(hours % 24).padStart(2, '0')}h`;
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }

@@ -22,6 +22,8 @@ test('bad sizes name the flag', (t) => {
 test('durations round without a 60th second', (t) => {
   t.is(formatDuration(3.25), '3.3s');
   t.is(formatDuration(59.7), '1m00s');
+  t.is(formatDuration(86_399), '23h59m');
+  t.is(formatDuration(2 * 86_400 + 7 * 3600 + 1200), '2d07h');
   t.is(formatDuration(179.6), '3m00s');
   t.is(formatDuration(3725), '1h02m');
 });

@@ -53,7 +53,8 @@ test('--plan for 14×14 at 20G with two workers keeps whole in memory the steps 
     small.columns.map((column) => column.inMemory),
     [true, ...Array(13).fill(false)],
   );
-  t.true(large.seconds < small.seconds * 0.6, `${large.seconds} s at 20G, ${small.seconds} s at 4G`);
+  // Steps on disk cost about 1.6 times those in memory (count-plan.ts).
+  t.true(large.seconds < small.seconds * 0.8, `${large.seconds} s at 20G, ${small.seconds} s at 4G`);
 });
 
 test('sizes as GNU sort takes them: 50% of the available memory, -S/--buffer-size and -T/--temporary-directory', (t) => {

@@ -13,13 +13,53 @@ import { residuesAt } from '../residues/growth.js';
 import { DiskEstimate, setUpEngine } from '../engine/count.js';
 import { CountOptions, normalizeCountOptions } from './count-options.js';
 import { countWarnings } from './count-warnings.js';
+import { InvalidOptionError } from '../errors.js';
 
 /**
- * Wall seconds per state of Table 1's bound, per worker, measured on the reference workstation
- * (docs/performance.md): 11×11 in memory in 23 s with two workers over a bound of 299M states;
- * 13×13 at --memory 512M, every large step on disk, in 37.3 min over 7.7G.
+ * The cost model of the plan's time, from counts timed on this project's 2-core machine
+ * (docs/performance.md, 2026-11-27): wall nanoseconds per expanded state for one worker, in a step
+ * kept in memory (14×14's steps 1–140: 135 ns a state with two workers), in a step on disk (its
+ * steps 141–196: 221 ns) and in a task of a partitioned count, whose steps all go through files
+ * (11×11 in 2 partitions of one thread each: 189 ns besides its fixed costs); n threads of one
+ * process on n cores run n^0.65 times as fast as one (11×11 on a 16-core machine: 43.2 s with one
+ * worker, 7.2 s with 16), while tasks on cores of their own add up; and each step of a partitioned
+ * count costs about 20 ms of hand-over through the folder. The cost does not grow with the
+ * residues here: the boards it was measured on carry up to 10.
  */
-export const SECONDS_PER_BOUND_STATE = { inMemory: 0.16e-6, onDisk: 0.58e-6 };
+export const COST_MODEL = { inMemoryNs: 212, onDiskNs: 346, partitionedNs: 379, speedupExponent: 0.65, partitionedStepSeconds: 0.02 };
+
+/**
+ * The states a step expands as a share of Table 1's bound on it, by how far the step's column is
+ * across the board (column index / width): measured on 11×11 and 14×14, whose counts expand 0.67
+ * and 0.69 of their bounds' sum. The first column expands half its bound, the last about a sixth.
+ */
+const STATES_OF_BOUND: ReadonlyArray<readonly [number, number]> = [
+  [0.08, 0.15],
+  [0.16, 0.36],
+  [0.25, 0.5],
+  [0.32, 0.66],
+  [0.4, 0.8],
+  [0.49, 0.87],
+  [0.57, 0.91],
+  [0.65, 0.93],
+  [0.75, 0.95],
+];
+
+/** Expected states after `step` points of a sweep `width` wide over `columns` columns. */
+export function expectedStates(width: number, columns: number, step: number): number {
+  const bound = maxStatesAfter(width, step);
+  const column = Math.min(columns - 1, Math.floor(step / width));
+  if (column === 0) return bound * 0.5;
+  if (column === columns - 1) return bound * 0.16;
+  const x = column / width;
+  const last = STATES_OF_BOUND.length - 1;
+  if (x <= STATES_OF_BOUND[0][0]) return bound * STATES_OF_BOUND[0][1];
+  if (x >= STATES_OF_BOUND[last][0]) return bound * STATES_OF_BOUND[last][1];
+  const i = STATES_OF_BOUND.findIndex(([at]) => at >= x);
+  const [x0, y0] = STATES_OF_BOUND[i - 1];
+  const [x1, y1] = STATES_OF_BOUND[i];
+  return bound * (y0 + ((y1 - y0) * (x - x0)) / (x1 - x0));
+}
 
 export interface ColumnPlan {
   /** 1-based. */
@@ -47,14 +87,27 @@ export interface CountPlan {
   readonly disk: DiskEstimate;
   /** The disk budget given (--disk), if any. */
   readonly diskBudget?: number;
-  /** A rough time: Table 1's bound on every step at the measured cost per state. */
+  /** Cores the time is planned for: as given, else this machine's. */
+  readonly cores: number;
+  /** A rough time: the expected states of every step at the measured cost per state (COST_MODEL). */
   readonly seconds: number;
+  /** Bytes of runs the count writes in all, about: every state of a step on disk, once. */
+  readonly bytesWritten: number;
   /** What the count would warn of before it starts (count-warnings.ts). */
   readonly warnings: string[];
 }
 
-export function planCount(options: CountOptions): CountPlan {
-  const normalized = normalizeCountOptions(options);
+/** What `planCount` takes beside a count's options: the cores to plan the time for (default: this machine's). */
+export interface PlanOptions extends CountOptions {
+  readonly cores?: number;
+}
+
+export function planCount(options: PlanOptions): CountPlan {
+  const { cores: coresGiven, ...countOptions } = options;
+  if (coresGiven !== undefined && !(Number.isInteger(coresGiven) && coresGiven >= 1 && coresGiven <= 65536))
+    throw new InvalidOptionError('cores', coresGiven, 'must be an integer from 1 to 65536');
+  const cores = coresGiven ?? os.availableParallelism();
+  const normalized = normalizeCountOptions(countOptions);
   const { sweep } = normalized;
   const setup = setUpEngine(normalized);
   const partitions = normalized.partitioned?.partitions ?? 1;
@@ -63,11 +116,21 @@ export function planCount(options: CountOptions): CountPlan {
     maxStatesAfter(sweep.width, step) <=
     (normalized.partitioned ? 0 : setup.workers) * statesInMemory(setup.plans[0], residuesAt(setup.passes[0], step));
   const steps = sweep.width * sweep.columns;
-  const parallel = Math.min(setup.workers * partitions, os.availableParallelism());
+  // Threads of one process share its machine's memory (n^0.65); tasks on cores of their own add up.
+  const threads = normalized.partitioned ? Math.min(setup.threads ?? 1, cores) : Math.min(setup.workers, cores);
+  const tasks = Math.max(1, Math.min(partitions, Math.floor(cores / threads)));
+  const speedup = tasks * threads ** COST_MODEL.speedupExponent;
   let seconds = 0;
+  let bytesWritten = 0;
   for (let step = 0; step < steps; step++) {
-    const cost = inMemory(step) ? SECONDS_PER_BOUND_STATE.inMemory : SECONDS_PER_BOUND_STATE.onDisk;
-    seconds += (maxStatesAfter(sweep.width, step) * cost) / parallel;
+    const states = expectedStates(sweep.width, sweep.columns, step);
+    const kept = inMemory(step);
+    const ns = normalized.partitioned ? COST_MODEL.partitionedNs : kept ? COST_MODEL.inMemoryNs : COST_MODEL.onDiskNs;
+    seconds += (states * ns * 1e-9) / speedup + (normalized.partitioned ? COST_MODEL.partitionedStepSeconds : 0);
+    // A record: the state's varint delta (about 3 bytes) and its residues; each pass writes its own.
+    // A partitioned count writes a state once for each task that reaches it (1.29 times at 11×11).
+    if (!kept)
+      for (const pass of setup.passes) bytesWritten += states * (normalized.partitioned ? 1.3 : 1) * (3 + 4 * residuesAt(pass, step));
   }
   // A column's largest step, by the bound, is its last, whose states carry the most residues.
   const columns = Array.from({ length: sweep.columns }, (_, c) => {
@@ -89,7 +152,9 @@ export function planCount(options: CountOptions): CountPlan {
     columns,
     disk: setup.disk,
     diskBudget: normalized.disk,
+    cores,
     seconds: seconds * setup.passes.length,
+    bytesWritten,
     warnings: countWarnings(normalized, setup, available),
   };
 }
