@@ -1,7 +1,8 @@
 /**
  * Counts through a real Slurm cluster (npm run test:slurm starts one on localhost): one job array
  * a pass whose elements serve every step, a task killed by SIGKILL after writing part of its
- * outputs and submitted again, and the exact number, equal to the single-process engine's.
+ * outputs and submitted again, a stopped (hung) task cancelled and submitted again, and the exact
+ * number, equal to the single-process engine's.
  */
 import test from 'ava';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -10,8 +11,8 @@ import { runCli } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';
 
 // Two partitions: each element serves its part for the whole pass, so all must run at once, and
-// the one-node cluster may have only two cores.
-test('5×5 in 2 partitions through Slurm, one task killed and relaunched, equals the single-process count', (t) => {
+// the one-node cluster may have only two cores: the tests take turns.
+test.serial('5×5 in 2 partitions through Slurm, one task killed and relaunched, equals the single-process count', (t) => {
   t.truthy(process.env.SLURM_CONF, 'run by npm run test:slurm, which sets SLURM_CONF');
   const scratch = tempScratch(t);
   const flag = path.join(scratch, 'killed');
@@ -61,4 +62,16 @@ test('5×5 in 2 partitions through Slurm, one task killed and relaunched, equals
   t.is(single.status, 0, single.stderr);
   t.is(sliced.stdout, single.stdout);
   t.is(sliced.stdout, '414295148741\n');
+});
+
+test.serial('a task stopped with SIGSTOP under Slurm is cancelled after --task-timeout and submitted again, and the count is exact', (t) => {
+  t.truthy(process.env.SLURM_CONF, 'run by npm run test:slurm, which sets SLURM_CONF');
+  const scratch = tempScratch(t);
+  const flag = path.join(scratch, 'stopped');
+  const args = ['4x4', '--partitions', '2', '--launcher', 'slurm', '--memory', '64M', '--task-timeout', '3'];
+  const run = runCli([...args, '--scratch', path.join(scratch, 's')], { env: { GOCOUNT_STOP_TASK: `6:1:${flag}` }, timeout: 600_000 });
+  t.is(run.status, 0, run.stderr);
+  t.true(existsSync(flag), 'task 1 of step 6 was stopped');
+  t.regex(run.stderr, /step 7: task 1 showed no sign of life for \d+ s; cancelled; launching again \(retry 1 of 3\)/);
+  t.is(run.stdout, '24318165\n'); // L(4,4)
 });
