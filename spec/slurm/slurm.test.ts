@@ -64,14 +64,17 @@ test.serial('5×5 in 2 partitions through Slurm, one task killed and relaunched,
   t.is(sliced.stdout, '414295148741\n');
 });
 
-test.serial('a task stopped with SIGSTOP under Slurm is cancelled after --task-timeout and submitted again, and the count is exact', (t) => {
-  t.truthy(process.env.SLURM_CONF, 'run by npm run test:slurm, which sets SLURM_CONF');
-  const scratch = tempScratch(t);
-  const flag = path.join(scratch, 'stopped');
-  const args = ['4x4', '--partitions', '2', '--launcher', 'slurm', '--memory', '64M', '--task-timeout', '3'];
-  const run = runCli([...args, '--scratch', path.join(scratch, 's')], { env: { GOCOUNT_STOP_TASK: `6:1:${flag}` }, timeout: 600_000 });
-  t.is(run.status, 0, run.stderr);
-  t.true(existsSync(flag), 'task 1 of step 6 was stopped');
-  t.regex(run.stderr, /step 7: task 1 showed no sign of life for \d+ s; cancelled; launching again \(retry 1 of 3\)/);
-  t.is(run.stdout, '24318165\n'); // L(4,4)
-});
+test.serial(
+  'a task stopped with SIGSTOP under Slurm is cancelled after --task-timeout and submitted again, and the count is exact',
+  (t) => {
+    t.truthy(process.env.SLURM_CONF, 'run by npm run test:slurm, which sets SLURM_CONF');
+    const scratch = tempScratch(t);
+    const flag = path.join(scratch, 'stopped');
+    const args = ['4x4', '--partitions', '2', '--launcher', 'slurm', '--memory', '64M', '--task-timeout', '3'];
+    const run = runCli([...args, '--scratch', path.join(scratch, 's')], { env: { GOCOUNT_STOP_TASK: `6:1:${flag}` }, timeout: 600_000 });
+    t.is(run.status, 0, run.stderr);
+    t.true(existsSync(flag), 'task 1 of step 6 was stopped');
+    t.regex(run.stderr, /step 7: task 1 showed no sign of life for \d+ s; cancelled; launching again \(retry 1 of 3\)/);
+    t.is(run.stdout, '24318165\n'); // L(4,4)
+  },
+);
