@@ -250,7 +250,7 @@ test('the local launcher deals the parts out in turn to at most cores / workers 
   t.deepEqual(unitsOf(3, 0), [[0, 1, 2]]);
 });
 
-test('partition options are checked: range, launcher, retries and threads only with partitions', async (t) => {
+test('partition options are checked: range, launcher, retries, threads and task timeout only with partitions', async (t) => {
   for (const [args, message] of [
     [['--partitions', '0'], /--partitions 0: must be an integer from 1 to 4096/],
     [['--partitions', '4097'], /--partitions 4097: must be an integer from 1 to 4096/],
@@ -258,6 +258,8 @@ test('partition options are checked: range, launcher, retries and threads only w
     [['--retries', '2'], /--retries 2: only for a count split into partitions/],
     [['--partitions', '2', '--retries', '-1'], /--retries -1: must be a whole number/],
     [['--partitions', '64', '--workers', '65'], /--workers 65: times 64 partitions is over 4096 workers in all/],
+    [['--task-timeout', '60'], /--task-timeout 60: only for a count split into partitions/],
+    [['--partitions', '2', '--task-timeout', '0'], /--task-timeout 0: must be a number of seconds above 0/],
   ] as const) {
     const run = await runCli(['3x3', ...args]);
     t.is(run.status, 2, args.join(' '));
@@ -269,6 +271,8 @@ test('partition options are checked: range, launcher, retries and threads only w
     [{ threads: 2 }, 'threads 2: only for a count split into partitions'],
     [{ workers: 300 }, 'workers 300: must be an integer from 1 to 256'],
     [{ partitions: 2, workers: 4, threads: 5 }, 'threads 5: must be an integer from 1 to 4, the workers of each task'],
+    [{ taskTimeout: 60 }, 'taskTimeout 60: only for a count split into partitions'],
+    [{ partitions: 2, taskTimeout: -1 }, 'taskTimeout -1: must be a number of seconds above 0'],
   ] as const) {
     const error = t.throws(() => normalizeCountOptions({ m: 3, n: 3, scratch, ...given }), { instanceOf: InvalidOptionError });
     t.is(`${error?.option} ${error?.value}: ${error?.problem}`, message);
