@@ -3,12 +3,10 @@
  * temporary name and renamed only when it is complete and synced, so a run file that exists is whole.
  */
 
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { openSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { writeVarint } from './varint.js';
-import { chargeWrite } from './write-faults.js';
-import { syncDirectory } from './atomic.js';
-import { dirname } from 'node:path';
+import { commitTempFile, discardTempFile, writeAll } from './atomic.js';
 import { encodeHeader, encodeTrailerBody, maxRecordBytes, RunHeader } from './layout.js';
 import { tempPath } from './count-folder.js';
 import { addModulo } from '../residues/sums.js';
@@ -113,11 +111,8 @@ export class RunWriter {
     tail.writeUInt32LE(crc, 0);
     this.put(tail);
     this.drain();
-    fsyncSync(this.fd);
-    closeSync(this.fd);
+    commitTempFile(this.fd, this.tempPath, this.path);
     this.fd = -1;
-    renameSync(this.tempPath, this.path);
-    syncDirectory(dirname(this.path));
     return {
       file: this.path.slice(this.path.lastIndexOf('/') + 1),
       records: this.records,
@@ -129,15 +124,8 @@ export class RunWriter {
 
   /** Closes and removes the temporary file; for errors. */
   abort(): void {
-    if (this.fd >= 0) {
-      try {
-        closeSync(this.fd);
-      } catch {
-        // already unusable; removing it is what matters
-      }
-      this.fd = -1;
-    }
-    rmSync(this.tempPath, { force: true });
+    discardTempFile(this.fd, this.tempPath);
+    this.fd = -1;
   }
 
   private put(bytes: Buffer): void {
@@ -149,9 +137,7 @@ export class RunWriter {
   private drain(): void {
     if (this.used === 0) return;
     const data = this.chunk.subarray(0, this.used);
-    chargeWrite(data.length);
-    let written = 0;
-    while (written < data.length) written += writeSync(this.fd, data, written);
+    writeAll(this.fd, data);
     this.crc = crc32(data, this.crc);
     this.bytes += data.length;
     this.used = 0;

@@ -5,10 +5,9 @@
  * file, it is written under a temporary name and renamed only when it is complete and synced.
  */
 
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { openSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { syncDirectory } from './atomic.js';
+import { commitTempFile, discardTempFile, writeAll } from './atomic.js';
 import { tempPath } from './count-folder.js';
 import type { RunSummary } from './run-writer.js';
 import {
@@ -21,7 +20,6 @@ import {
   sectionEntryBytes,
   SplitHeader,
 } from './split-layout.js';
-import { chargeWrite } from './write-faults.js';
 
 export class SplitRunWriter {
   readonly path: string;
@@ -116,25 +114,15 @@ export class SplitRunWriter {
     tail.writeUInt32LE(crc, 0);
     this.put(tail);
     this.drain();
-    fsyncSync(this.fd);
-    closeSync(this.fd);
+    commitTempFile(this.fd, this.tempPath, this.path);
     this.fd = -1;
-    renameSync(this.tempPath, this.path);
-    syncDirectory(dirname(this.path));
     return { file: this.path.slice(this.path.lastIndexOf('/') + 1), records, sums: fileSums, bytes: this.written, crc };
   }
 
   /** Closes and removes the temporary file; for errors. */
   abort(): void {
-    if (this.fd >= 0) {
-      try {
-        closeSync(this.fd);
-      } catch {
-        // already unusable; removing it is what matters
-      }
-      this.fd = -1;
-    }
-    rmSync(this.tempPath, { force: true });
+    discardTempFile(this.fd, this.tempPath);
+    this.fd = -1;
   }
 
   private put(bytes: Uint8Array): void {
@@ -155,9 +143,7 @@ export class SplitRunWriter {
   }
 
   private write(data: Uint8Array): void {
-    chargeWrite(data.length);
-    let done = 0;
-    while (done < data.length) done += writeSync(this.fd, data, done);
+    writeAll(this.fd, data);
     this.crc = crc32(data, this.crc);
     this.written += data.length;
   }
