@@ -1,10 +1,10 @@
 // The README and docs/*.md against the repository and the code: links and paths that stay inside
 // the repository, the count folders' numbers of moduli, the toolkit's number of commands, and the
-// fields of the --stats examples.
+// fields of the --stats examples (the README's and docs/usage.md's).
 import test from 'ava';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatStepTable, formatSummary } from '../cli/stats-tables.js';
+import { formatCostTable, formatStepTable, formatSummary } from '../cli/stats-tables.js';
 import type { CountStats } from '../lib/engine/stats.js';
 import { moduliFor } from '../lib/residues/moduli.js';
 import { repoRoot } from './support/paths.js';
@@ -54,7 +54,7 @@ test("the README's toolkit counts its commands right", (t) => {
   t.is(['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'].indexOf(said) + 1, listed);
 });
 
-test("the README's --stats examples have the fields --stats prints", (t) => {
+test('the --stats examples of the README and docs/usage.md have the fields --stats prints', (t) => {
   // Figures vary from run to run; their places, words and order do not.
   const shape = (line: string) => line.replace(/\d[\d.hms]*([kMGT](?=[\s/),]|$))?( [KMGT]iB| B)?/g, '#');
   const stats: CountStats = {
@@ -71,9 +71,17 @@ test("the README's --stats examples have the fields --stats prints", (t) => {
     nsPerState: { read: 74, expand: 159, aggregate: 69, sort: 49, write: 127, drain: 1 },
     probesPerSuccessor: 0,
   };
-  const summaries = README.split('\n').filter((line) => line.startsWith('wall time '));
-  t.is(summaries.length, 2);
-  for (const line of summaries) t.is(shape(line), shape(formatSummary(stats)));
+  const summaries = (file: string) =>
+    text(file)
+      .split('\n')
+      .filter((line) => line.startsWith('wall time '));
+  // The README shows one summary, under its 9x9 example; docs/usage.md shows that example's tables.
+  t.is(summaries('README.md').length, 1);
+  t.true(summaries('docs/usage.md').length > 0);
+  for (const line of [...summaries('README.md'), ...summaries('docs/usage.md')]) t.is(shape(line), shape(formatSummary(stats)));
   const example = /`gocount 9x9 --memory 8M --stats`[^`]*```\n(.*)\n/.exec(README);
   t.is(example?.[1], formatStepTable([], 9));
+  // docs/usage.md's copy of that example starts with the cost model's title and header.
+  const costModel = /`gocount 9x9 --memory 8M --stats`[^`]*```\n(.*\n.*)\n/.exec(text('docs/usage.md'));
+  t.is(costModel?.[1], formatCostTable([]).split('\n').slice(0, 2).join('\n'));
 });
