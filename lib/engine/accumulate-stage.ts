@@ -5,11 +5,13 @@
  */
 
 import through2 from 'through2';
-import type { Batch, BatchPool } from './batch.js';
+import { type Batch, type BatchPool, STEP_END } from './batch.js';
 import type { SuccessorBuffer } from './successor-buffer.js';
 
 export function accumulateTransform(successors: SuccessorBuffer, pool: BatchPool) {
   return through2.obj({ highWaterMark: 2 }, function (batch: Batch, _encoding, done) {
+    // The step's end goes on to the end of the pipeline; everything before it has been added.
+    if (batch === STEP_END) return done(null, batch);
     try {
       successors.add(batch.states, batch.residues, 0, batch.size);
       pool.give(batch);

@@ -38,3 +38,9 @@ export class BatchPool {
     if (batch.pooled && batch.capacity === this.capacity) this.free.push(batch);
   }
 }
+
+/**
+ * Follows a step's last batch down the pipeline, which lives for the whole pass: each stage passes
+ * it on untouched, and the end of the pipeline takes it as the step's end.
+ */
+export const STEP_END: Batch = Object.freeze(new Batch(0, 0));

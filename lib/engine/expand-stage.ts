@@ -10,7 +10,7 @@
 import through2 from 'through2';
 import { isLegalFinal, MAX_SUCCESSORS } from '../state/border.js';
 import { ExpanderKernel } from '../state/expander-kernel.js';
-import { Batch, BatchPool } from './batch.js';
+import { Batch, BatchPool, STEP_END } from './batch.js';
 import { addResidues } from '../residues/sums.js';
 import { ResidueExtender } from '../residues/growth.js';
 import type { PhaseClock } from './phase-clock.js';
@@ -131,6 +131,7 @@ export function expandTransform(
   router?: PeerRouter,
 ) {
   return through2.obj({ highWaterMark: 2 }, function (batch: Batch, _encoding, done) {
+    if (batch === STEP_END) return done(null, batch);
     const output = pool.take();
     if (output.capacity < MAX_SUCCESSORS * batch.size) {
       done(new RangeError(`successor batch of ${output.capacity} cannot hold ${batch.size} × 3`));

@@ -396,24 +396,42 @@ export class StateTable {
     return into;
   }
 
-  /** Cuts the prefixes into `buckets` consecutive ranges of about equal expected states, and the buckets into the shards' ranges. */
+  /**
+   * Cuts the prefixes into `buckets` consecutive ranges of about equal expected states, and the
+   * buckets into the shards' ranges. It runs in every worker at every step over all 65,536
+   * prefixes, so the loop keeps to one multiply-add and a truncation a prefix.
+   */
   private planBuckets(plan: Uint32Array): void {
     const { buckets, prefixes } = this;
     const S = this.shards.length;
-    const bucketOf = this.shards.map((shard) => shard.bucketOf);
-    const shardOf = this.router?.shardOf;
     let total = 0;
     for (let q = 0; q < prefixes; q++) total += plan[q];
     const even = total === 0 ? 1 : UNIFORM_SHARE;
-    const perCount = total === 0 ? 0 : (1 - even) / total;
+    // Shares in buckets: a prefix's share of the whole, times the number of buckets.
+    const evenShare = (even / prefixes) * buckets;
+    const perCount = total === 0 ? 0 : ((1 - even) / total) * buckets;
+    const last = buckets - 1;
     let at = 0;
+    if (S === 1) {
+      const bucketOf = this.shards[0].bucketOf;
+      for (let q = 0; q < prefixes; q++) {
+        const share = evenShare + plan[q] * perCount;
+        // A prefix belongs to the bucket where the middle of its share falls.
+        const bucket = (at + share * 0.5) | 0;
+        bucketOf[q] = bucket < last ? bucket : last;
+        at += share;
+      }
+      return;
+    }
+    const bucketOf = this.shards.map((shard) => shard.bucketOf);
+    const shardOf = this.router!.shardOf;
     for (let q = 0; q < prefixes; q++) {
-      const share = even / prefixes + plan[q] * perCount;
-      // A prefix belongs to the bucket where the middle of its share falls.
-      const bucket = Math.min(buckets - 1, Math.floor((at + share / 2) * buckets));
+      const share = evenShare + plan[q] * perCount;
+      let bucket = (at + share * 0.5) | 0;
+      if (bucket > last) bucket = last;
       const j = bucket % S;
       bucketOf[j][q] = (bucket - j) / S;
-      if (shardOf) shardOf[q] = j;
+      shardOf[q] = j;
       at += share;
     }
   }

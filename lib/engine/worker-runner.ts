@@ -6,12 +6,11 @@
  * go to files, and writes manifests.
  */
 
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { RunSummary } from '../format/run-writer.js';
 import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
 import { accumulateTransform } from './accumulate-stage.js';
 import { Batch, BatchPool } from './batch.js';
+import { StepFlow } from './step-flow.js';
 import type { MemoryPlan } from './budget.js';
 import { ExpandStage, expandTransform } from './expand-stage.js';
 import { MemoryRun } from './memory-run.js';
@@ -78,6 +77,8 @@ export class WorkerRunner {
   private readonly router?: PeerRouter;
   private memoryRun?: MemoryRun;
   private readonly clock = new PhaseClock();
+  private stepFlow?: StepFlow;
+  private onProgress: (states: number) => void = () => {};
 
   constructor(options: WorkerOptions, router?: PeerRouter) {
     this.options = options;
@@ -121,14 +122,9 @@ export class WorkerRunner {
     successors.beginStep(step + 1, (y + 1) % width, lastColumn);
     this.router?.beginStep(outModuli.length);
     const source = this.openSource(step, files);
-    const { clock } = this;
+    this.onProgress = onProgress;
     try {
-      await pipeline(
-        Readable.from(source.batches, { objectMode: true, highWaterMark: 2 }),
-        expandTransform(stage, this.successorPool, this.inputPool, clock, EXPAND, () => onProgress(stage.statesIn), this.router),
-        accumulateTransform(successors, this.successorPool),
-        new Writable({ objectMode: true, write: (_nothing, _encoding, done) => done() }), // the pipeline's end
-      );
+      await this.flow().run(source.batches);
       this.router?.endStep();
       successors.settle();
     } catch (error) {
@@ -185,6 +181,21 @@ export class WorkerRunner {
       this.store.openStep(step, files).drainTo(sink);
     }
     return Array.from(sums);
+  }
+
+  /**
+   * The stream pipeline every step runs through, made once: a step's batches go in, then a step
+   * end behind them. Made anew only after a step failed, which leaves a pipeline destroyed.
+   */
+  private flow(): StepFlow {
+    if (!this.stepFlow?.open) {
+      const { stage, clock, router } = this;
+      this.stepFlow = new StepFlow(
+        expandTransform(stage, this.successorPool, this.inputPool, clock, EXPAND, () => this.onProgress(stage.statesIn), router),
+        accumulateTransform(this.successors, this.successorPool),
+      );
+    }
+    return this.stepFlow;
   }
 
   /** The step's states as a stream of batches, each state once. */
