@@ -50,39 +50,60 @@ export function runHeaderProblem(
   return undefined;
 }
 
-export const headerBytes = (residueCount: number): number => 24 + 4 * residueCount;
+export const headerBytes = (residueCount: number): number => headerBytesOf(RUN_FILE, residueCount);
 export const trailerBytes = (residueCount: number): number => 20 + 4 * residueCount;
 /** The most bytes one record takes: two varints and the residues. */
 export const maxRecordBytes = (residueCount: number): number => 10 + 4 * residueCount;
 
-export function encodeHeader(header: RunHeader): Buffer {
+/**
+ * A kind of file that opens with a run file's header fields: its magic, its name in messages, the
+ * version this gocount reads, and the u32 words it adds after the run number (the split run file's
+ * owners and writer), before the moduli.
+ */
+export interface HeaderKind {
+  readonly magic: string;
+  readonly name: string;
+  readonly version: number;
+  readonly extraWords: number;
+}
+
+export const RUN_FILE: HeaderKind = { magic: HEADER_MAGIC, name: 'run file', version: FORMAT_VERSION, extraWords: 0 };
+
+export const headerBytesOf = (kind: HeaderKind, residueCount: number): number => 24 + 4 * kind.extraWords + 4 * residueCount;
+
+/** The header of a file of `kind`, with its extra words. */
+export function encodeHeaderOf(kind: HeaderKind, header: RunHeader, extra: readonly number[] = []): Buffer {
   const k = header.moduli.length;
-  const buf = Buffer.alloc(headerBytes(k));
-  buf.write(HEADER_MAGIC, 0, 'latin1');
+  const buf = Buffer.alloc(headerBytesOf(kind, k));
+  buf.write(kind.magic, 0, 'latin1');
   buf.writeUInt16LE(header.version, 8);
-  buf.writeUInt16LE(headerBytes(k), 10);
+  buf.writeUInt16LE(buf.length, 10);
   buf.writeUInt8(header.width, 12);
   buf.writeUInt8(k, 13);
   buf.writeUInt16LE(header.columns, 14);
   buf.writeUInt32LE(header.step, 16);
   buf.writeUInt32LE(header.run, 20);
-  header.moduli.forEach((p, i) => buf.writeUInt32LE(p, 24 + 4 * i));
+  extra.forEach((word, i) => buf.writeUInt32LE(word, 24 + 4 * i));
+  header.moduli.forEach((p, i) => buf.writeUInt32LE(p, 24 + 4 * kind.extraWords + 4 * i));
   return buf;
 }
 
-/** Decodes a header, or returns a sentence saying why the bytes are not one. */
-export function decodeHeader(buf: Buffer): RunHeader | string {
-  if (buf.length < 24) return `too short for a run file header (${counted(buf.length, 'byte')})`;
-  if (buf.toString('latin1', 0, 8) !== HEADER_MAGIC) return 'not a gocount run file (bad magic)';
+/** Decodes the header of a file of `kind` and its extra words, or returns a sentence saying why the bytes are not one. */
+export function decodeHeaderOf(kind: HeaderKind, buf: Buffer): { header: RunHeader; extra: number[] } | string {
+  const fixed = headerBytesOf(kind, 0);
+  if (buf.length < fixed) return `too short for a ${kind.name} header (${counted(buf.length, 'byte')})`;
+  if (buf.toString('latin1', 0, 8) !== kind.magic) return `not a gocount ${kind.name} (bad magic)`;
   const version = buf.readUInt16LE(8);
-  if (version !== FORMAT_VERSION) return `run file format version ${version}, this gocount reads version ${FORMAT_VERSION}`;
+  if (version !== kind.version) return `${kind.name} format version ${version}, this gocount reads version ${kind.version}`;
   const k = buf.readUInt8(13);
   const length = buf.readUInt16LE(10);
-  if (k < 1 || length !== headerBytes(k)) return `header length ${length} does not match ${k} residues`;
+  if (k < 1 || length !== headerBytesOf(kind, k)) return `header length ${length} does not match ${k} residues`;
   if (buf.length < length) return 'header is cut short';
+  const extra: number[] = [];
+  for (let i = 0; i < kind.extraWords; i++) extra.push(buf.readUInt32LE(24 + 4 * i));
   const moduli: number[] = [];
-  for (let i = 0; i < k; i++) moduli.push(buf.readUInt32LE(24 + 4 * i));
-  return {
+  for (let i = 0; i < k; i++) moduli.push(buf.readUInt32LE(fixed + 4 * i));
+  const header = {
     version,
     width: buf.readUInt8(12),
     columns: buf.readUInt16LE(14),
@@ -90,6 +111,15 @@ export function decodeHeader(buf: Buffer): RunHeader | string {
     run: buf.readUInt32LE(20),
     moduli,
   };
+  return { header, extra };
+}
+
+export const encodeHeader = (header: RunHeader): Buffer => encodeHeaderOf(RUN_FILE, header);
+
+/** Decodes a header, or returns a sentence saying why the bytes are not one. */
+export function decodeHeader(buf: Buffer): RunHeader | string {
+  const decoded = decodeHeaderOf(RUN_FILE, buf);
+  return typeof decoded === 'string' ? decoded : decoded.header;
 }
 
 /** The trailer less its CRC; the writer appends the CRC of everything before it. */

@@ -3,12 +3,9 @@
  * temporary name and renamed only when it is complete and synced, so a run file that exists is whole.
  */
 
-import { openSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
 import { writeVarint } from './varint.js';
-import { commitTempFile, discardTempFile, writeAll } from './atomic.js';
+import { BufferedTempFile } from './buffered-temp-file.js';
 import { encodeHeader, encodeTrailerBody, maxRecordBytes, RunHeader } from './layout.js';
-import { tempPath } from './count-folder.js';
 import { addModulo } from '../residues/sums.js';
 
 export interface RunSummary {
@@ -26,15 +23,10 @@ export interface RunSummary {
 
 export class RunWriter {
   readonly path: string;
-  private readonly tempPath: string;
-  private readonly chunk: Buffer;
+  private readonly file: BufferedTempFile;
   private readonly moduli: Float64Array;
   private readonly sums: Float64Array;
   private readonly flushAt: number;
-  private fd: number;
-  private used = 0;
-  private crc = 0;
-  private bytes = 0;
   private records = 0;
   private prevHi = 0;
   private prevLo = 0;
@@ -42,19 +34,18 @@ export class RunWriter {
   /** `chunk` is scratch the caller lends for buffering: at least 16 KiB. */
   constructor(path: string, header: RunHeader, chunk: Buffer) {
     this.path = path;
-    this.tempPath = tempPath(path);
-    this.chunk = chunk;
+    this.file = new BufferedTempFile(path, chunk);
     this.moduli = Float64Array.from(header.moduli);
     this.sums = new Float64Array(header.moduli.length);
     this.flushAt = chunk.length - maxRecordBytes(header.moduli.length);
-    this.fd = openSync(this.tempPath, 'w');
-    this.put(encodeHeader(header));
+    this.file.put(encodeHeader(header));
   }
 
   /** Appends a record; states must come in strictly increasing order. */
   append(hi: number, lo: number, residues: Uint32Array, at: number): void {
-    const { chunk, moduli, sums } = this;
-    let pos = this.used;
+    const { file, moduli, sums } = this;
+    const chunk = file.buffer;
+    let pos = file.used;
     if (this.records === 0 || hi !== this.prevHi) {
       pos = writeVarint(chunk, pos, lo * 2 + 1);
       pos = writeVarint(chunk, pos, hi - this.prevHi);
@@ -70,11 +61,11 @@ export class RunWriter {
       pos += 4;
       sums[r] = addModulo(sums[r], v, moduli[r]);
     }
-    this.used = pos;
+    file.used = pos;
     this.prevHi = hi;
     this.prevLo = lo;
     this.records++;
-    if (pos >= this.flushAt) this.drain();
+    if (pos >= this.flushAt) file.drain();
   }
 
   /** The state the next record's delta is taken from, and whether it is the run's first. */
@@ -87,59 +78,31 @@ export class RunWriter {
    * continuation(): the bytes, the last state, and each residue's sum over them (reduced).
    */
   appendEncoded(bytes: Uint8Array, records: number, lastHi: number, lastLo: number, blockSums: Uint32Array): void {
-    const { chunk, moduli, sums } = this;
+    const { moduli, sums } = this;
     for (let r = 0; r < moduli.length; r++) sums[r] = addModulo(sums[r], blockSums[r], moduli[r]);
-    for (let from = 0; from < bytes.length;) {
-      if (this.used === chunk.length) this.drain();
-      const n = Math.min(chunk.length - this.used, bytes.length - from);
-      chunk.set(bytes.subarray(from, from + n), this.used);
-      this.used += n;
-      from += n;
-    }
+    this.file.put(bytes);
     this.prevHi = lastHi;
     this.prevLo = lastLo;
     this.records += records;
-    if (this.used >= this.flushAt) this.drain();
+    if (this.file.used >= this.flushAt) this.file.drain();
   }
 
   /** Writes the trailer, syncs, closes and renames into place. */
   finish(): RunSummary {
-    this.put(encodeTrailerBody(this.records, this.sums));
-    this.drain(); // the CRC now covers everything before it
-    const crc = this.crc;
-    const tail = Buffer.alloc(4);
-    tail.writeUInt32LE(crc, 0);
-    this.put(tail);
-    this.drain();
-    commitTempFile(this.fd, this.tempPath, this.path);
-    this.fd = -1;
+    const { file } = this;
+    file.put(encodeTrailerBody(this.records, this.sums));
+    const crc = file.commit();
     return {
       file: this.path.slice(this.path.lastIndexOf('/') + 1),
       records: this.records,
       sums: Array.from(this.sums),
-      bytes: this.bytes,
+      bytes: file.written,
       crc,
     };
   }
 
   /** Closes and removes the temporary file; for errors. */
   abort(): void {
-    discardTempFile(this.fd, this.tempPath);
-    this.fd = -1;
-  }
-
-  private put(bytes: Buffer): void {
-    if (this.used + bytes.length > this.chunk.length) this.drain();
-    bytes.copy(this.chunk, this.used);
-    this.used += bytes.length;
-  }
-
-  private drain(): void {
-    if (this.used === 0) return;
-    const data = this.chunk.subarray(0, this.used);
-    writeAll(this.fd, data);
-    this.crc = crc32(data, this.crc);
-    this.bytes += data.length;
-    this.used = 0;
+    this.file.abort();
   }
 }

@@ -20,7 +20,7 @@
  */
 
 import { counted } from '../plural.js';
-import type { RunHeader } from './layout.js';
+import { decodeHeaderOf, encodeHeaderOf, headerBytesOf, type HeaderKind, type RunHeader } from './layout.js';
 
 export const SPLIT_VERSION = 1;
 export const SPLIT_MAGIC = 'GOCNTSPL';
@@ -57,7 +57,9 @@ export interface SplitFooter {
   readonly crc: number;
 }
 
-export const splitHeaderBytes = (k: number): number => 32 + 4 * k;
+const SPLIT_FILE: HeaderKind = { magic: SPLIT_MAGIC, name: 'split run file', version: SPLIT_VERSION, extraWords: 2 };
+
+export const splitHeaderBytes = (k: number): number => headerBytesOf(SPLIT_FILE, k);
 export const sectionEntryBytes = (k: number): number => 20 + 4 * k;
 export const CHUNK_ENTRY_BYTES = 20;
 export const splitFooterBytes = (k: number): number => 32 + 4 * k;
@@ -70,47 +72,16 @@ const writeU64 = (buf: Buffer, value: number, at: number) => {
 };
 const readU64 = (buf: Buffer, at: number) => buf.readUInt32LE(at) + buf.readUInt32LE(at + 4) * 2 ** 32;
 
-export function encodeSplitHeader(header: SplitHeader): Buffer {
-  const k = header.moduli.length;
-  const buf = Buffer.alloc(splitHeaderBytes(k));
-  buf.write(SPLIT_MAGIC, 0, 'latin1');
-  buf.writeUInt16LE(header.version, 8);
-  buf.writeUInt16LE(splitHeaderBytes(k), 10);
-  buf.writeUInt8(header.width, 12);
-  buf.writeUInt8(k, 13);
-  buf.writeUInt16LE(header.columns, 14);
-  buf.writeUInt32LE(header.step, 16);
-  buf.writeUInt32LE(header.run, 20);
-  buf.writeUInt32LE(header.owners, 24);
-  buf.writeUInt32LE(header.writer, 28);
-  header.moduli.forEach((p, i) => buf.writeUInt32LE(p, 32 + 4 * i));
-  return buf;
-}
+export const encodeSplitHeader = (header: SplitHeader): Buffer => encodeHeaderOf(SPLIT_FILE, header, [header.owners, header.writer]);
 
 /** Decodes a split run's header from the file's first bytes, or returns a sentence saying why they are not one. */
 export function decodeSplitHeader(buf: Buffer): SplitHeader | string {
-  if (buf.length < 32) return `too short for a split run file header (${counted(buf.length, 'byte')})`;
-  if (buf.toString('latin1', 0, 8) !== SPLIT_MAGIC) return 'not a gocount split run file (bad magic)';
-  const version = buf.readUInt16LE(8);
-  if (version !== SPLIT_VERSION) return `split run file format version ${version}, this gocount reads version ${SPLIT_VERSION}`;
-  const k = buf.readUInt8(13);
-  const length = buf.readUInt16LE(10);
-  if (k < 1 || length !== splitHeaderBytes(k)) return `header length ${length} does not match ${k} residues`;
-  if (buf.length < length) return 'header is cut short';
-  const owners = buf.readUInt32LE(24);
+  const decoded = decodeHeaderOf(SPLIT_FILE, buf);
+  if (typeof decoded === 'string') return decoded;
+  const [owners, writer] = decoded.extra;
   if (owners < 1) return 'header gives no owners';
-  const moduli: number[] = [];
-  for (let i = 0; i < k; i++) moduli.push(buf.readUInt32LE(32 + 4 * i));
-  return {
-    version,
-    width: buf.readUInt8(12),
-    columns: buf.readUInt16LE(14),
-    step: buf.readUInt32LE(16),
-    run: buf.readUInt32LE(20),
-    owners,
-    writer: buf.readUInt32LE(28),
-    moduli,
-  };
+  const { version, width, columns, step, run, moduli } = decoded.header;
+  return { version, width, columns, step, run, owners, writer, moduli };
 }
 
 export function encodeSectionEntry(entry: SectionEntry, buf: Buffer, at: number): void {

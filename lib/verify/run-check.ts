@@ -1,27 +1,19 @@
 /**
- * Checks one run file on its own, sharing no decoding with the engine's reader: varints are
- * decoded with the `varint` package. Header, strictly increasing states, each a valid border state
+ * Checks one run file on its own, sharing no decoding with the engine's reader: its records are
+ * decoded by record-stream.ts, with the `varint` package. Header, strictly increasing states, each a valid border state
  * for its board and step, residues below their moduli, and the trailer's record count, residue sums
  * and CRC-32. The file is read in chunks, so any size can be checked in bounded memory.
  */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import varint from 'varint';
 import { decodeHeader, decodeTrailer, headerBytes, RunHeader, trailerBytes } from '../format/layout.js';
-import { isLegalFinal } from '../state/border.js';
-import { HIGH_UNIT, MAX_WIDTH } from '../state/layout.js';
 import type { Problem } from './problems.js';
+import { CUT_SHORT, DAMAGED_VARINT, headerProblems, RecordStream, type RunExpectation } from './record-stream.js';
 import { StateCheck } from './state-check.js';
 import { counted } from '../plural.js';
 
-/** What the run should be, when its step folder says so. */
-export interface RunExpectation {
-  readonly width: number;
-  readonly columns: number;
-  readonly step: number;
-  readonly moduli: readonly number[];
-}
+export type { RunExpectation } from './record-stream.js';
 
 export interface RunCheck {
   readonly file: string;
@@ -109,23 +101,9 @@ class RunChecker {
   }
 
   private headerAsExpected(header: RunHeader): boolean {
-    const { expect, file, problems } = this;
-    if (header.width < 1 || header.width > MAX_WIDTH || header.columns < 1) {
-      problems.push({ file, problem: `header gives an impossible board: ${header.width} wide, ${counted(header.columns, 'column')}` });
-      return false;
-    }
-    if (header.step > header.width * header.columns) {
-      problems.push({ file, problem: `header gives step ${header.step}, past the board's ${header.width * header.columns} points` });
-      return false;
-    }
-    if (!expect) return true;
-    const wrong: string[] = [];
-    if (header.width !== expect.width || header.columns !== expect.columns)
-      wrong.push(`a ${header.width}-wide sweep of ${counted(header.columns, 'column')}, not ${expect.width} of ${expect.columns}`);
-    if (header.step !== expect.step) wrong.push(`step ${header.step}, not ${expect.step}`);
-    if (header.moduli.join() !== expect.moduli.join()) wrong.push(`moduli ${header.moduli.join(', ')}, not ${expect.moduli.join(', ')}`);
-    for (const what of wrong) problems.push({ file, problem: `header gives ${what}` });
-    return true;
+    const { usable, problems } = headerProblems(header, this.expect);
+    for (const problem of problems) this.problems.push({ file: this.file, problem });
+    return usable;
   }
 
   /**
@@ -135,61 +113,21 @@ class RunChecker {
   private checkRecords(header: RunHeader, recordsEnd: number): { records: number; sums: number[]; legal?: number[]; complete: boolean } {
     const { file, problems } = this;
     const { width, columns, step, moduli } = header;
-    const k = moduli.length;
-    const states = new StateCheck(width, columns, step);
     const atBoundary = step > 0 && step % width === 0;
-    const sums = moduli.map(() => 0);
     const legal = atBoundary ? moduli.map(() => 0) : undefined;
-    let records = 0;
+    const stream = new RecordStream(moduli, new StateCheck(width, columns, step), legal);
     let damaged = false;
-    let hi = 0;
-    let lo = 0;
-    let pos = headerBytes(k);
     const report = (problem: string) => {
-      if (!damaged) problems.push({ file, record: records + 1, problem: `${problem}; later records not checked` });
+      if (!damaged) problems.push({ file, record: stream.records + 1, problem: `${problem}; later records not checked` });
       damaged = true;
     };
-    while (pos < recordsEnd && !damaged) {
-      const view = this.window(pos, recordsEnd);
-      let at = 0;
-      let a: number;
-      let d = 0;
-      try {
-        a = varint.decode(view, at);
-        at += varint.decode.bytes!;
-        if (a % 2 === 1) {
-          d = varint.decode(view, at);
-          at += varint.decode.bytes!;
-        }
-      } catch {
-        report('damaged varint, or the record runs into the trailer');
-        break;
-      }
-      if (at + 4 * k > view.length) {
-        report('record runs into the trailer');
-        break;
-      }
-      const nextHi = a % 2 === 1 ? hi + d : hi;
-      const nextLo = a % 2 === 1 ? (a - 1) / 2 : lo + a / 2;
-      if (records > 0 && !(nextHi > hi || (nextHi === hi && nextLo > lo))) report('state is not above the one before');
-      hi = nextHi;
-      lo = nextLo;
-      if (hi >= HIGH_UNIT || lo >= HIGH_UNIT) report('state is out of range');
-      else {
-        const problem = states.problem(hi, lo);
-        if (problem) report(problem);
-      }
-      const isLegal = legal !== undefined && isLegalFinal(hi, lo);
-      for (let r = 0; r < k; r++) {
-        const residue = view.readUInt32LE(at + 4 * r);
-        if (residue >= moduli[r]) report(`residue ${residue} is not below its modulus ${moduli[r]}`);
-        sums[r] = (sums[r] + residue) % moduli[r];
-        if (isLegal) legal[r] = (legal[r] + residue) % moduli[r];
-      }
-      pos += at + 4 * k;
-      records++;
+    for (let pos = headerBytes(moduli.length); pos < recordsEnd && !damaged;) {
+      const end = stream.next(this.window(pos, recordsEnd), 0, report);
+      if (end === DAMAGED_VARINT) report('damaged varint, or the record runs into the trailer');
+      else if (end === CUT_SHORT) report('record runs into the trailer');
+      else pos += end;
     }
-    return { records, sums, legal, complete: !damaged };
+    return { records: stream.records, sums: stream.sums, legal, complete: !damaged };
   }
 
   /** The bytes from file offset `pos` up to `end`, or at least a record's worth of them. */

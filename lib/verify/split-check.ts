@@ -1,6 +1,6 @@
 /**
  * Checks one split run file (lib/format/split-layout.ts) on its own, sharing no decoding with the
- * engine's readers: varints are decoded with the `varint` package. The header; the CRC-32 of the
+ * engine's readers: its sections' records are decoded by record-stream.ts, with the `varint` package. The header; the CRC-32 of the
  * whole file; the index: chunks that tile the bytes between header and index exactly, each listed
  * once under its owner, and each owner's section entry; each section, decoded across its chunks:
  * whole records in each chunk as many as the index says, strictly increasing states, each a valid
@@ -10,7 +10,6 @@
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import varint from 'varint';
 import {
   CHUNK_ENTRY_BYTES,
   ChunkEntry,
@@ -25,11 +24,10 @@ import {
   splitHeaderBytes,
   SplitHeader,
 } from '../format/split-layout.js';
-import { isLegalFinal } from '../state/border.js';
-import { HIGH_UNIT, MAX_WIDTH } from '../state/layout.js';
 import { ownerOf } from '../state/ownership.js';
 import type { Problem } from './problems.js';
-import type { RunCheck, RunExpectation } from './run-check.js';
+import type { RunCheck } from './run-check.js';
+import { CUT_SHORT, DAMAGED_VARINT, headerProblems, RecordStream, type RunExpectation } from './record-stream.js';
 import { StateCheck } from './state-check.js';
 import { counted } from '../plural.js';
 
@@ -156,23 +154,11 @@ class SplitChecker {
 
   private headerAsExpected(header: SplitHeader): boolean {
     const { expect } = this;
-    if (header.width < 1 || header.width > MAX_WIDTH || header.columns < 1) {
-      this.report(`header gives an impossible board: ${header.width} wide, ${counted(header.columns, 'column')}`);
-      return false;
-    }
-    if (header.step > header.width * header.columns) {
-      this.report(`header gives step ${header.step}, past the board's ${header.width * header.columns} points`);
-      return false;
-    }
-    if (!expect) return true;
-    const wrong: string[] = [];
-    if (header.width !== expect.width || header.columns !== expect.columns)
-      wrong.push(`a ${header.width}-wide sweep of ${counted(header.columns, 'column')}, not ${expect.width} of ${expect.columns}`);
-    if (header.step !== expect.step) wrong.push(`step ${header.step}, not ${expect.step}`);
-    if (header.moduli.join() !== expect.moduli.join()) wrong.push(`moduli ${header.moduli.join(', ')}, not ${expect.moduli.join(', ')}`);
-    if (header.owners !== expect.owners) wrong.push(`${counted(header.owners, 'owner')}, not the count's ${expect.owners}`);
-    for (const what of wrong) this.report(`header gives ${what}`);
-    return true;
+    const { usable, problems } = headerProblems(header, expect);
+    if (usable && expect && header.owners !== expect.owners)
+      problems.push(`header gives ${counted(header.owners, 'owner')}, not the count's ${expect.owners}`);
+    for (const problem of problems) this.report(problem);
+    return usable;
   }
 
   /** The CRC-32 of every byte before the footer's own. */
@@ -231,67 +217,33 @@ class SplitChecker {
     legal: number[] | undefined,
   ): { records: number; sums: number[]; complete: boolean } {
     const { moduli, owners, width } = header;
-    const k = moduli.length;
-    const sums = moduli.map(() => 0);
-    let records = 0;
-    let hi = 0;
-    let lo = 0;
+    const ownerProblem = (hi: number, lo: number) => {
+      const owner = ownerOf(hi, lo, owners, width);
+      return owner !== g ? `state is worker ${owner}'s` : undefined;
+    };
+    const stream = new RecordStream(moduli, states, legal, ownerProblem);
     let crc = 0;
     let damaged = false;
     const report = (problem: string) => {
-      if (!damaged) this.report(`worker ${g}'s section, record ${records + 1}: ${problem}; later records of the section not checked`);
+      if (!damaged)
+        this.report(`worker ${g}'s section, record ${stream.records + 1}: ${problem}; later records of the section not checked`);
       damaged = true;
     };
     for (let c = 0; c < chunks.length && !damaged; c++) {
       const bytes = this.read(chunks[c].offset, chunks[c].bytes);
       crc = crc32(bytes, crc);
-      let pos = 0;
-      let inChunk = 0;
-      while (pos < bytes.length && !damaged) {
-        let a: number;
-        let d = 0;
-        let at = pos;
-        try {
-          a = varint.decode(bytes, at);
-          at += varint.decode.bytes!;
-          if (a % 2 === 1) {
-            d = varint.decode(bytes, at);
-            at += varint.decode.bytes!;
-          }
-        } catch {
-          report(`damaged varint, or a record that runs past the end of chunk ${c + 1}`);
-          break;
-        }
-        if (at + 4 * k > bytes.length) {
-          report(`record runs past the end of chunk ${c + 1}`);
-          break;
-        }
-        const nextHi = a % 2 === 1 ? hi + d : hi;
-        const nextLo = a % 2 === 1 ? (a - 1) / 2 : lo + a / 2;
-        if (records > 0 && !(nextHi > hi || (nextHi === hi && nextLo > lo))) report('state is not above the one before');
-        hi = nextHi;
-        lo = nextLo;
-        if (hi >= HIGH_UNIT || lo >= HIGH_UNIT) report('state is out of range');
-        else {
-          const problem =
-            states.problem(hi, lo) ??
-            (ownerOf(hi, lo, owners, width) !== g ? `state is worker ${ownerOf(hi, lo, owners, width)}'s` : undefined);
-          if (problem) report(problem);
-        }
-        const isLegal = legal !== undefined && isLegalFinal(hi, lo);
-        for (let r = 0; r < k; r++) {
-          const residue = bytes.readUInt32LE(at + 4 * r);
-          if (residue >= moduli[r]) report(`residue ${residue} is not below its modulus ${moduli[r]}`);
-          sums[r] = (sums[r] + residue) % moduli[r];
-          if (isLegal) legal[r] = (legal[r] + residue) % moduli[r];
-        }
-        pos = at + 4 * k;
-        records++;
-        inChunk++;
+      const before = stream.records;
+      for (let pos = 0; pos < bytes.length && !damaged;) {
+        const end = stream.next(bytes, pos, report);
+        if (end === DAMAGED_VARINT) report(`damaged varint, or a record that runs past the end of chunk ${c + 1}`);
+        else if (end === CUT_SHORT) report(`record runs past the end of chunk ${c + 1}`);
+        else pos = end;
       }
+      const inChunk = stream.records - before;
       if (!damaged && inChunk !== chunks[c].records)
         report(`chunk ${c + 1} of the section holds ${counted(inChunk, 'record')}, the index says ${chunks[c].records}`);
     }
+    const { records, sums } = stream;
     if (damaged) return { records, sums, complete: false };
     const where = `worker ${g}'s section`;
     if (crc !== section.crc) this.report(`${where}: CRC-32 mismatch: the index says ${hex(section.crc)}, its bytes give ${hex(crc)}`);

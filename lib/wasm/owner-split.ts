@@ -13,6 +13,7 @@
  */
 
 import { ownerOf } from './ownership';
+import { putKey } from './record-codec';
 
 const PAGE_BYTES: u64 = 65536;
 
@@ -108,11 +109,8 @@ export function split(n: i32, from: i32): i32 {
     let pos = chunks + <usize>d * <usize>chunkBytes + <usize>fill;
     const start = pos;
     const prevHi = load<u32>(s, PREV_HI);
-    if (load<u32>(s, STARTED) == 0 || hi != prevHi) {
-      pos = putVarint(pos, (lo << 1) | 1);
-      pos = putVarint(pos, hi - prevHi);
-      store<u32>(s, 1, STARTED);
-    } else pos = putVarint(pos, (lo - load<u32>(s, PREV_LO)) << 1);
+    pos = putKey(pos, hi, lo, prevHi, load<u32>(s, PREV_LO), load<u32>(s, STARTED) == 0);
+    store<u32>(s, 1, STARTED);
     const src = residues + <usize>i * residueBytes;
     for (let r: usize = 0; r < residueBytes; r += 4) {
       const v = load<u32>(src + r);
@@ -173,16 +171,6 @@ function reduce(s: usize): void {
     const sum = s + SUMS + (r << 3);
     store<u64>(sum, load<u64>(sum) % <u64>load<u32>(moduli + (r << 2)));
   }
-}
-
-/** Writes v as an unsigned LEB128 varint at pos; returns the position after it. */
-function putVarint(pos: usize, v: u32): usize {
-  while (v >= 0x80) {
-    store<u8>(pos++, <u8>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  store<u8>(pos++, <u8>v);
-  return pos;
 }
 
 /** Exported for the tests: the owner of (hi, lo) among `ownerCount`, leaving out `ownerShift` low bits. */

@@ -12,12 +12,12 @@
  * A state is one 64-bit integer here, hi · 2^30 + lo: the order of the runs.
  */
 
+import { readVarint, varintEnd } from './record-codec';
+
 const LOW_BITS: u64 = 30;
 const HIGH_UNIT: u64 = 1 << LOW_BITS;
-const MAX_VARINT_BYTES: i32 = 5;
 /** Every varint of the format fits 32 bits. */
 const MAX_U32: u64 = 0xffffffff;
-const BROKEN_VARINT: u64 = MAX_U32 + 1;
 
 /** fill()'s answers. */
 const DONE: i32 = 0;
@@ -254,27 +254,6 @@ function advance(i: i32): i32 {
   store<u64>(key + 8 * i, (hi << LOW_BITS) | lo);
   store<f64>(records + 8 * i, count + 1);
   return RECORD;
-}
-
-/** Where the last readVarint stopped: the byte after its varint. */
-let varintEnd: u32 = 0;
-
-/**
- * The varint at buf + p, which must end before `limit` within MAX_VARINT_BYTES bytes; a broken one
- * reads as BROKEN_VARINT, above MAX_U32 as any value too large for the format.
- */
-function readVarint(buf: usize, p: u32, limit: u32): u64 {
-  let value: u64 = 0;
-  let shift: u64 = 0;
-  for (let n = 0; ; n++) {
-    if (p >= limit || n == MAX_VARINT_BYTES) return BROKEN_VARINT;
-    const byte = <u64>load<u8>(buf + p++);
-    value |= (byte & 0x7f) << shift;
-    shift += 7;
-    if (byte < 0x80) break;
-  }
-  varintEnd = p;
-  return value;
 }
 
 function bad(i: i32, what: i32): i32 {

@@ -15,6 +15,8 @@
  * views: the caller renews them after each call that may grow (see the exports below).
  */
 
+import { putKey } from './record-codec';
+
 const NONE: i32 = -1;
 const LOW_BITS: u64 = 30;
 const LOW_MASK: u64 = (1 << LOW_BITS) - 1;
@@ -293,9 +295,8 @@ const blockSums = memory.data(4 * 64);
 const sumScratch = memory.data(8 * 64);
 
 /**
- * Encodes records [from, to) of the last orderKeys() as a run file encodes them (lib/format/run-writer.ts:
- * a new high word gives varint(lo · 2 + 1) and varint(hi − previous hi), a repeated one varint((lo −
- * previous lo) · 2), then each residue as 4 bytes, little-endian), continuing from (prevHi, prevLo),
+ * Encodes records [from, to) of the last orderKeys() as a run file encodes them (putKey, then each
+ * residue as 4 bytes, little-endian), continuing from (prevHi, prevLo),
  * or from (0, 0) as the run's first when `first`. The bytes go to outAt(); each residue's sum
  * over the block, reduced, to blockSumsAt(). Returns the number of bytes, at most outBytes() when
  * to − from ≤ outBytes() / (10 + 4k).
@@ -308,11 +309,8 @@ export function encode(from: i32, to: i32, prevHi: u32, prevLo: u32, first: bool
     const at = order + j * 12;
     const hi = load<u32>(at);
     const lo = load<u32>(at, 4);
-    if (first || hi != prevHi) {
-      pos = putVarint(pos, (lo << 1) | 1);
-      pos = putVarint(pos, hi - prevHi);
-      first = false;
-    } else pos = putVarint(pos, (lo - prevLo) << 1);
+    pos = putKey(pos, hi, lo, prevHi, prevLo, first);
+    first = false;
     const from = ((<usize>load<u32>(at, 8)) << 2) + 8; // the record's residues
     copyWords(pos, from, <usize>k);
     for (let r: usize = 0; r < <usize>k; r++) {
@@ -339,16 +337,6 @@ export function outAt(): usize {
 
 export function outBytes(): usize {
   return OUT_BYTES;
-}
-
-/** Writes v as an unsigned LEB128 varint at pos; returns the position after it. */
-function putVarint(pos: usize, v: u32): usize {
-  while (v >= 0x80) {
-    store<u8>(pos++, <u8>((v & 0x7f) | 0x80));
-    v >>= 7;
-  }
-  store<u8>(pos++, <u8>v);
-  return pos;
 }
 
 export function keysAt(): usize {
