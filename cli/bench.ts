@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { PHASES } from '../lib/engine/phase-clock.js';
+import { PHASES } from '../lib/format/step-log.js';
 import type { CountStats } from '../lib/engine/stats.js';
 import { formatBytes, formatCount, formatDuration } from '../lib/units.js';
 

@@ -8,7 +8,7 @@ import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../lib/cluster/driver.j
 import { LAUNCHERS, LauncherName } from '../lib/cluster/launcher.js';
 import { countInMemory } from '../lib/count/in-memory.js';
 import { checkFinalCount } from '../lib/count/final-check.js';
-import { defaultWorkers, MAX_WORKERS } from '../lib/engine/count.js';
+import { defaultWorkers, MAX_WORKERS } from '../lib/count/with-engine.js';
 import { UsageError } from '../lib/errors.js';
 import { refuseFlags } from './refuse-flags.js';
 import { progressDisplay } from './progress-display.js';

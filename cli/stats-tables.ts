@@ -1,6 +1,6 @@
 /** The figures of a finished count as text for stderr (--stats): per step, the cost model, in total. */
 
-import { PHASES } from '../lib/engine/phase-clock.js';
+import { PHASES } from '../lib/format/step-log.js';
 import type { StepReport } from '../lib/engine/progress.js';
 import type { CountStats } from '../lib/engine/stats.js';
 import { formatBytes, formatCount, formatDuration } from '../lib/units.js';

@@ -2,7 +2,7 @@ import test from 'ava';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { countInMemory, countInMemoryByColumn } from '../lib/count/in-memory.js';
-import { countWithEngine, EngineOptions, setUpEngine } from '../lib/engine/count.js';
+import { countWithEngine, EngineOptions, setUpEngine } from '../lib/count/with-engine.js';
 import { shardsFor } from '../lib/engine/state-table.js';
 import { TableRouter } from '../lib/engine/table-router.js';
 import { paper } from './support/paper.js';

@@ -27,10 +27,6 @@ const KNOWN_EXCEPTIONS: readonly Import[] = [
   { from: 'lib/verify/verify.ts', to: 'lib/solve/table-file.ts' },
   // The solver's cycle: solve.ts → search-checkpoint.ts → solve-db.ts → solve.ts (and through table-file.ts).
   { from: 'lib/solve/solve-db.ts', to: 'lib/solve/solve.ts' },
-  // Cycles of this branch's own, removed in its next commit.
-  { from: 'lib/cluster/local-launcher.ts', to: 'lib/cluster/launcher.ts' },
-  { from: 'lib/cluster/slurm-launcher.ts', to: 'lib/cluster/launcher.ts' },
-  { from: 'lib/count/count-warnings.ts', to: 'lib/engine/count.ts' },
 ];
 
 const isException = (from: string, to: string) => KNOWN_EXCEPTIONS.some((known) => known.from === from && known.to === to);

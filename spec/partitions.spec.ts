@@ -7,7 +7,7 @@ import { countInMemory, countInMemoryByColumn } from '../lib/count/in-memory.js'
 import { normalizeCountOptions } from '../lib/count/count-options.js';
 import { InvalidOptionError } from '../lib/errors.js';
 import { unitsOf } from '../lib/cluster/local-launcher.js';
-import { countWithEngine, EngineOptions } from '../lib/engine/count.js';
+import { countWithEngine, EngineOptions } from '../lib/count/with-engine.js';
 import { ignoreProgress } from '../lib/engine/progress.js';
 import { COUNT_FILE, RESULT_FILE, RUN_SUFFIX, stepFolderName, taskMarkerName } from '../lib/format/count-folder.js';
 import { filesUnder } from './support/fixture-runs.js';

@@ -12,7 +12,7 @@ import { boardOf, sweepOf } from '../lib/board/shape.js';
 import { beatWhileRunning } from '../lib/cluster/driver-presence.js';
 import { serveTask } from '../lib/cluster/task-loop.js';
 import { readTaskStatus, taskStatusPath } from '../lib/cluster/task-status.js';
-import { countWithEngine } from '../lib/engine/count.js';
+import { countWithEngine } from '../lib/count/with-engine.js';
 import { CountLock } from '../lib/engine/count-lock.js';
 import { ignoreProgress } from '../lib/engine/progress.js';
 import { GocountError } from '../lib/errors.js';

@@ -4,7 +4,7 @@
  */
 
 import type { Sweep } from '../board/shape.js';
-import { countWithEngine } from '../engine/count.js';
+import { countWithEngine } from './with-engine.js';
 import type { StepReport } from '../engine/progress.js';
 import type { StepLogEntry } from '../format/step-log.js';
 import { CountStats, summarize } from '../engine/stats.js';

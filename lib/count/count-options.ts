@@ -12,7 +12,7 @@ import { COUNT_OPTION_NAMES } from './count-option-names.js';
 import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { availableMemory } from '../engine/available-memory.js';
-import { firstPassFolder, MAX_WORKERS } from '../engine/count.js';
+import { firstPassFolder, MAX_WORKERS } from './with-engine.js';
 import type { CountLayout } from '../engine/scratch.js';
 import { MAX_SHARD_BYTES, MIN_SHARD_BYTES, MOST_RESIDUES } from '../engine/state-table.js';
 import { LAUNCHERS, LauncherName } from '../cluster/launcher.js';
@@ -90,7 +90,7 @@ export interface NormalizedCountOptions {
   readonly memory: number;
   readonly scratchDir: string;
   readonly disk?: number;
-  /** Undefined: the number a resumed count recorded, else one per core (engine/count.ts). */
+  /** Undefined: the number a resumed count recorded, else one per core (count/with-engine.ts). */
   readonly workers?: number;
   readonly residuesPerPass?: number;
   readonly fanIn: number;

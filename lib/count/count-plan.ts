@@ -10,7 +10,7 @@ import { maxStatesAfter } from '../board/table1.js';
 import { AvailableMemory, availableMemory } from '../engine/available-memory.js';
 import { type MemoryPlan, statesInMemory } from '../engine/budget.js';
 import { residuesAt } from '../residues/growth.js';
-import { DiskEstimate, setUpEngine } from '../engine/count.js';
+import { DiskEstimate, setUpEngine } from './with-engine.js';
 import { CountOptions, normalizeCountOptions } from './count-options.js';
 import { countWarnings } from './count-warnings.js';
 import { InvalidOptionError } from '../errors.js';

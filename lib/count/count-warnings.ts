@@ -7,7 +7,8 @@
 import type { AvailableMemory } from '../engine/available-memory.js';
 import { availableMemory } from '../engine/available-memory.js';
 import os from 'node:os';
-import { type EngineOptions, type EngineSetup, largestStates } from '../engine/count.js';
+import { largestStates } from '../board/table1.js';
+import type { EngineOptions, EngineSetup } from './with-engine.js';
 import { counted } from '../plural.js';
 import { formatBytes } from '../units.js';
 

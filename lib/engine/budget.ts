@@ -74,7 +74,7 @@ export interface PlanChoices {
   /**
    * When the table cannot hold the largest steps of the pass's residues: split the budget between
    * table and in-memory run as if it could, so that steps of fewer residues, which take fewer
-   * words, stay in memory whole (engine/count.ts decides), instead of a quarter run and a larger table.
+   * words, stay in memory whole (count/with-engine.ts decides), instead of a quarter run and a larger table.
    */
   readonly wholeSteps?: boolean;
 }
