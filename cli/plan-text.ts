@@ -2,8 +2,8 @@
 
 import type { CountPlan } from '../lib/count/count-plan.js';
 import type { DiskEstimate } from '../lib/count/with-engine.js';
-import { formatBytes, formatCount, formatDuration } from '../lib/units.js';
-import { counted } from '../lib/plural.js';
+import { formatBytes, formatCount, formatDuration } from '../lib/shared/units.js';
+import { counted } from '../lib/shared/plural.js';
 import { shardsFor } from '../lib/engine/state-table.js';
 
 export function formatPlan(plan: CountPlan): string {

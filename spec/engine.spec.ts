@@ -6,10 +6,10 @@ import { countWithEngine, EngineOptions, setUpEngine } from '../lib/count/with-e
 import { shardsFor } from '../lib/engine/state-table.js';
 import { TableRouter } from '../lib/engine/table-router.js';
 import { paper } from './support/paper.js';
-import { ignoreProgress } from '../lib/engine/progress.js';
+import { ignoreProgress } from '../lib/observe/progress.js';
 import type { Sweep } from '../lib/board/shape.js';
 import { tempScratch } from './support/scratch.js';
-import { buildColumnTransfer, exactTerms } from '../lib/recurrence/column-transfer.js';
+import { buildColumnTransfer, exactTerms } from '../lib/paper/recurrence/column-transfer.js';
 import { MANIFEST_FILE, stepFolderName } from '../lib/format/count-folder.js';
 
 const engineDefaults = (t: import('ava').ExecutionContext) => ({

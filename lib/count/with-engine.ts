@@ -7,12 +7,12 @@
 import os from 'node:os';
 import path from 'node:path';
 import fse from 'fs-extra';
-import { GocountError, InvalidOptionError } from '../errors.js';
+import { GocountError, InvalidOptionError } from '../shared/errors.js';
 import type { Sweep } from '../board/shape.js';
 import { largestStates, maxStatesAfter } from '../board/table1.js';
 import { joinResidues, Residue } from '../residues/crt.js';
 import { moduliFor, splitIntoPasses } from '../residues/moduli.js';
-import { formatBytes } from '../units.js';
+import { formatBytes } from '../shared/units.js';
 import { MemoryPlan, planMemory, statesInMemory } from '../engine/budget.js';
 import { residuesAt } from '../residues/growth.js';
 import { PassRunner } from '../engine/pass.js';
@@ -22,12 +22,12 @@ import { defaultThreads } from '../cluster/task.js';
 import type { Launcher, LauncherName } from '../cluster/launcher.js';
 import { localLauncher } from '../cluster/local-launcher.js';
 import { slurmLauncher } from '../cluster/slurm-launcher.js';
-import { ScratchFolder } from '../engine/scratch.js';
-import { CountLock } from '../engine/count-lock.js';
-import { StepLogger } from '../engine/step-logger.js';
+import { ScratchFolder } from '../folder/scratch.js';
+import { CountLock } from '../folder/lock.js';
+import { StepLogger } from '../observe/step-logger.js';
 import { countWarnings } from './count-warnings.js';
 import type { StepLogEntry } from '../format/step-log.js';
-import type { OnProgress, StepReport } from '../engine/progress.js';
+import type { OnProgress, StepReport } from '../observe/progress.js';
 
 /** Checked and completed by normalizeCountOptions (count/count-options.ts). */
 export interface EngineOptions {

@@ -14,8 +14,8 @@
  */
 
 import { appendFileSync, readFileSync } from 'node:fs';
-import { stringArgument } from '../arguments.js';
-import { systemProblem, UsageError } from '../errors.js';
+import { stringArgument } from '../shared/arguments.js';
+import { systemProblem, UsageError } from '../shared/errors.js';
 
 /** The phases of a step whose thread time a line gives per state: the cost model's (the engine's PhaseClock times them). */
 export const PHASES = ['read', 'expand', 'aggregate', 'sort', 'write', 'drain'] as const;

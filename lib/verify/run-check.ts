@@ -9,11 +9,11 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import varint from 'varint';
 import { decodeHeader, decodeTrailer, headerBytes, RunHeader, trailerBytes } from '../format/layout.js';
-import { isLegalFinal } from '../state/border.js';
-import { HIGH_UNIT, MAX_WIDTH } from '../state/layout.js';
+import { isLegalFinal } from '../border/border.js';
+import { HIGH_UNIT, MAX_WIDTH } from '../border/layout.js';
 import type { Problem } from './problems.js';
 import { StateCheck } from './state-check.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 /** What the run should be, when its step folder says so. */
 export interface RunExpectation {

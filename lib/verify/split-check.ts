@@ -25,13 +25,13 @@ import {
   splitHeaderBytes,
   SplitHeader,
 } from '../format/split-layout.js';
-import { isLegalFinal } from '../state/border.js';
-import { HIGH_UNIT, MAX_WIDTH } from '../state/layout.js';
-import { ownerOf } from '../state/ownership.js';
+import { isLegalFinal } from '../border/border.js';
+import { HIGH_UNIT, MAX_WIDTH } from '../border/layout.js';
+import { ownerOf } from '../border/ownership.js';
 import type { Problem } from './problems.js';
 import type { RunCheck, RunExpectation } from './run-check.js';
 import { StateCheck } from './state-check.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 /** What a split run should be, when its step folder says so: its step's, and the count's owners. */
 export interface SplitExpectation extends RunExpectation {
