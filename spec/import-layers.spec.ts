@@ -21,7 +21,7 @@ interface Import {
  * longer happens fails the last test below, so that this list is emptied once that branch is in.
  */
 const KNOWN_EXCEPTIONS: readonly Import[] = [
-  // verify (counting) imports three checkers of the solver, a higher layer.
+  // verify imports three checkers of the solver, a layer above it.
   { from: 'lib/verify/verify.ts', to: 'lib/solve/search-checkpoint.ts' },
   { from: 'lib/verify/verify.ts', to: 'lib/solve/solve-db.ts' },
   { from: 'lib/verify/verify.ts', to: 'lib/solve/table-file.ts' },
