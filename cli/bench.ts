@@ -14,16 +14,16 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { LEGAL_SQUARE } from '../lib/count/published-counts.js';
+import { LEGAL_SQUARE } from '../lib/paper/published-counts.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { PHASES } from '../lib/engine/phase-clock.js';
-import type { CountStats } from '../lib/engine/stats.js';
-import { formatBytes, formatCount, formatDuration } from '../lib/units.js';
+import { PHASES } from '../lib/format/step-log.js';
+import type { CountStats } from '../lib/observe/stats.js';
+import { formatBytes, formatCount, formatDuration } from '../lib/shared/units.js';
 
-/** Table 3's L(n,n) for a board "nxn" (lib/count/published-counts.ts, which a test checks against the paper's file). */
+/** Table 3's L(n,n) for a board "nxn" (lib/paper/published-counts.ts, which a test checks against the paper's file). */
 function table3(board: string): string | undefined {
   const square = /^(\d+)x\1$/.exec(board);
   return square ? LEGAL_SQUARE[Number(square[1]) - 1] : undefined;

@@ -8,8 +8,8 @@ import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../lib/cluster/driver.j
 import { LAUNCHERS, LauncherName } from '../lib/cluster/launcher.js';
 import { countInMemory } from '../lib/count/in-memory.js';
 import { checkFinalCount } from '../lib/count/final-check.js';
-import { defaultWorkers, MAX_WORKERS } from '../lib/engine/count.js';
-import { UsageError } from '../lib/errors.js';
+import { defaultWorkers, MAX_WORKERS } from '../lib/count/with-engine.js';
+import { UsageError } from '../lib/shared/errors.js';
 import { refuseFlags } from './refuse-flags.js';
 import { progressDisplay } from './progress-display.js';
 import { numberOption } from './number-option.js';
@@ -18,7 +18,7 @@ import { diskText, formatPlan } from './plan-text.js';
 import { planCount } from '../lib/count/count-plan.js';
 import { stopOnSignals } from './stop-signals.js';
 import { MAX_SHARD_BYTES, MIN_SHARD_BYTES } from '../lib/engine/state-table.js';
-import { formatBytes } from '../lib/units.js';
+import { formatBytes } from '../lib/shared/units.js';
 import { formatCostTable, formatStepTable, formatSummary } from './stats-tables.js';
 
 export const DEFAULT_BOARD = '9x9';

@@ -1,6 +1,6 @@
 /** How the command reports an error: one line, with its own flag names for the library's options. */
 
-import { GocountError, InvalidOptionError, shortenPaths } from '../lib/errors.js';
+import { GocountError, InvalidOptionError, shortenPaths } from '../lib/shared/errors.js';
 
 /** Library arguments the command names otherwise: positionals without dashes, inspectRun's limit as --first. */
 const NAMED_OTHERWISE: Record<string, string> = { height: 'height', limit: '--first' };

@@ -3,10 +3,10 @@
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
 import { parseBoard } from '../lib/board/shape.js';
-import { UsageError } from '../lib/errors.js';
-import { toFixed, toScientific } from '../lib/estimate/big-decimal.js';
-import { LARGEST_BASE } from '../lib/estimate/constants.js';
-import { estimateBoard } from '../lib/estimate/estimate-board.js';
+import { UsageError } from '../lib/shared/errors.js';
+import { toFixed, toScientific } from '../lib/paper/estimate/big-decimal.js';
+import { LARGEST_BASE } from '../lib/paper/estimate/constants.js';
+import { estimateBoard } from '../lib/paper/estimate/estimate-board.js';
 
 interface EstimateArgs {
   size: (string | number)[];

@@ -2,10 +2,10 @@
 
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
-import { MAX_GAME_POINTS } from '../lib/go/count-games.js';
-import { MAX_GRAPH_POINTS } from '../lib/go/game-graph.js';
-import { games } from '../lib/toolkit.js';
-import { counted } from '../lib/plural.js';
+import { MAX_GAME_POINTS } from '../lib/paper/go/games.js';
+import { MAX_GRAPH_POINTS } from '../lib/paper/go/game-graph.js';
+import { games } from '../lib/paper/toolkit.js';
+import { counted } from '../lib/shared/plural.js';
 import { stoppedBySignals } from './stop-signals.js';
 
 interface GamesArgs {

@@ -3,7 +3,7 @@
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
 import { inspectRun } from '../lib/verify/inspect.js';
-import { counted } from '../lib/plural.js';
+import { counted } from '../lib/shared/plural.js';
 
 interface InspectArgs {
   file: string;

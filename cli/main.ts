@@ -6,7 +6,7 @@
 
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { GocountError, isSystemError, shortenPaths, systemExitCode, systemProblem, UsageError } from '../lib/errors.js';
+import { GocountError, isSystemError, shortenPaths, systemExitCode, systemProblem, UsageError } from '../lib/shared/errors.js';
 import { errorLine } from './errors.js';
 import { parseBoard } from '../lib/board/shape.js';
 import { EXIT_CODES, formatHelp } from './help-text.js';

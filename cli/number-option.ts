@@ -4,7 +4,7 @@
  * is checked, and take decimal digits only (with a sign), as GNU coreutils do.
  */
 
-import { UsageError } from '../lib/errors.js';
+import { UsageError } from '../lib/shared/errors.js';
 
 /** yargs settings for the option `name` (its flag without the dashes) that takes a whole number; `label` names it in errors. */
 export function numberOption(name: string, label = `--${name}`) {

@@ -1,9 +1,9 @@
 /** `gocount --plan`: what a count will do, as text for stdout. */
 
 import type { CountPlan } from '../lib/count/count-plan.js';
-import type { DiskEstimate } from '../lib/engine/count.js';
-import { formatBytes, formatCount, formatDuration } from '../lib/units.js';
-import { counted } from '../lib/plural.js';
+import type { DiskEstimate } from '../lib/count/with-engine.js';
+import { formatBytes, formatCount, formatDuration } from '../lib/shared/units.js';
+import { counted } from '../lib/shared/plural.js';
 import { shardsFor } from '../lib/engine/state-table.js';
 
 export function formatPlan(plan: CountPlan): string {

@@ -4,12 +4,12 @@
  * step. --quiet silences both. Steps are numbered 1 … width × columns, as --stats numbers them.
  */
 
-import { EtaModel } from '../lib/engine/eta.js';
-import type { OnProgress, ProgressEvent, StepReport } from '../lib/engine/progress.js';
-import { ignoreProgress } from '../lib/engine/progress.js';
-import { shortenPaths } from '../lib/errors.js';
-import { formatCount, formatDuration } from '../lib/units.js';
-import { counted, plural } from '../lib/plural.js';
+import { EtaModel } from '../lib/observe/eta.js';
+import type { OnProgress, ProgressEvent, StepReport } from '../lib/observe/progress.js';
+import { ignoreProgress } from '../lib/observe/progress.js';
+import { shortenPaths } from '../lib/shared/errors.js';
+import { formatCount, formatDuration } from '../lib/shared/units.js';
+import { counted, plural } from '../lib/shared/plural.js';
 
 /** What a display writes to: a terminal has isTTY and columns. */
 export interface ProgressStream {

@@ -4,7 +4,7 @@ import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
 import { writeFileAtomically } from '../lib/format/atomic.js';
 import { writableFile } from '../lib/format/writable-file.js';
-import { MAX_DIGITS, recurrenceOf } from '../lib/recurrence/recurrence-report.js';
+import { MAX_DIGITS, recurrenceOf } from '../lib/paper/recurrence/recurrence-report.js';
 
 interface RecurrenceArgs {
   height: number;

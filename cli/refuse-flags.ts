@@ -1,6 +1,6 @@
 /** Flags given where they cannot apply are refused, not ignored: one line naming them all. */
 
-import { UsageError } from '../lib/errors.js';
+import { UsageError } from '../lib/shared/errors.js';
 
 /**
  * Throws when any flag of `flags` ([flag, whether it was given]) was given: `line` words the refusal,

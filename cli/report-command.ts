@@ -1,7 +1,7 @@
 /** `gocount report PATH`: a self-contained HTML page with charts of a count's per-step log. */
 
 import type { CommandModule } from 'yargs';
-import { systemProblem, UsageError } from '../lib/errors.js';
+import { systemProblem, UsageError } from '../lib/shared/errors.js';
 import { writeFileAtomically } from '../lib/format/atomic.js';
 import { writableFile } from '../lib/format/writable-file.js';
 import { renderReport } from '../lib/report/html-report.js';

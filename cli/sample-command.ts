@@ -3,8 +3,8 @@
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
 import { parseBoard } from '../lib/board/shape.js';
-import { knownCount } from '../lib/count/known-count.js';
-import { sample } from '../lib/toolkit.js';
+import { knownCount } from '../lib/paper/known-count.js';
+import { sample } from '../lib/paper/toolkit.js';
 import { stoppedBySignals } from './stop-signals.js';
 
 interface SampleArgs {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
 import { scratchOption } from '../lib/count/count-options.js';
-import { UsageError } from '../lib/errors.js';
+import { UsageError } from '../lib/shared/errors.js';
 import { refuseFlags } from './refuse-flags.js';
 import { writableFile } from '../lib/format/writable-file.js';
 import { lookUp } from '../lib/solve/look-up.js';
@@ -14,8 +14,8 @@ import { writeSolveDb } from '../lib/solve/solve-db.js';
 import { checkSolveOptions } from '../lib/solve/solve-options.js';
 import { solveResult, solveBoard, type SolveProgress } from '../lib/solve/solve.js';
 import { CYCLE_RULES, type CycleRule } from '../lib/solve/state-space.js';
-import { formatBytes } from '../lib/units.js';
-import { counted } from '../lib/plural.js';
+import { formatBytes } from '../lib/shared/units.js';
+import { counted } from '../lib/shared/plural.js';
 
 interface SolveArgs {
   size?: (string | number)[];

@@ -2,8 +2,8 @@
 
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
-import { classesOf, statesHeight, validStates } from '../lib/states/valid-classes.js';
-import { FIELD_BITS, MAX_WIDTH } from '../lib/state/layout.js';
+import { classesOf, statesHeight, validStates } from '../lib/paper/valid-classes.js';
+import { FIELD_BITS, MAX_WIDTH } from '../lib/border/layout.js';
 
 interface StatesArgs {
   height: number;

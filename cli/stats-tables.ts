@@ -1,10 +1,10 @@
 /** The figures of a finished count as text for stderr (--stats): per step, the cost model, in total. */
 
-import { PHASES } from '../lib/engine/phase-clock.js';
-import type { StepReport } from '../lib/engine/progress.js';
-import type { CountStats } from '../lib/engine/stats.js';
-import { formatBytes, formatCount, formatDuration } from '../lib/units.js';
-import { counted, plural } from '../lib/plural.js';
+import { PHASES } from '../lib/format/step-log.js';
+import type { StepReport } from '../lib/observe/progress.js';
+import type { CountStats } from '../lib/observe/stats.js';
+import { formatBytes, formatCount, formatDuration } from '../lib/shared/units.js';
+import { counted, plural } from '../lib/shared/plural.js';
 
 /**
  * The cost model per step: nanoseconds per input state in each phase (thread time, summed over

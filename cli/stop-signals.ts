@@ -5,8 +5,8 @@
  * cleared then). The toolkit's games and sample stop within a fraction of a second of the first.
  */
 
-import { CountLock } from '../lib/engine/count-lock.js';
-import { AbortedError } from '../lib/errors.js';
+import { CountLock } from '../lib/folder/lock.js';
+import { AbortedError } from '../lib/shared/errors.js';
 
 const EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 

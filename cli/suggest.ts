@@ -3,7 +3,7 @@
  * command's flags, is taken for a typo of it.
  */
 
-import { closestWord } from '../lib/closest-word.js';
+import { closestWord } from '../lib/shared/closest-word.js';
 
 /** The commands a mistyped word is compared with. */
 const COMMANDS = ['verify', 'inspect', 'states', 'recurrence', 'estimate', 'sample', 'games', 'report', 'task'];

@@ -10,9 +10,9 @@ import { runTask } from '../lib/cluster/task.js';
 import { outcomeLine, serveTask } from '../lib/cluster/task-loop.js';
 import { DEFAULT_FAN_IN } from '../lib/count/count-options.js';
 import { defaultMemoryBudget } from '../lib/engine/budget.js';
-import { isDiskFull } from '../lib/engine/scratch.js';
-import { InvalidOptionError, UsageError } from '../lib/errors.js';
-import { parseSize } from '../lib/units.js';
+import { isDiskFull } from '../lib/folder/scratch.js';
+import { InvalidOptionError, UsageError } from '../lib/shared/errors.js';
+import { parseSize } from '../lib/shared/units.js';
 import os from 'node:os';
 
 interface TaskArgs {

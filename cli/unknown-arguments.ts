@@ -4,7 +4,7 @@
  * you mean "--memory"?`), and each word no positional takes.
  */
 
-import { closestWord } from '../lib/closest-word.js';
+import { closestWord } from '../lib/shared/closest-word.js';
 
 /** The long flags of the command being parsed, without dashes ("no-" forms of its switches too); its builder sets them. */
 let commandFlags: string[] = [];

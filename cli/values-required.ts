@@ -6,7 +6,7 @@
 
 import type { Argv, CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { UsageError } from '../lib/errors.js';
+import { UsageError } from '../lib/shared/errors.js';
 import { setCommandFlags } from './unknown-arguments.js';
 
 /** What yargs's getOptions() gives, in part (it is missing from yargs's types). */

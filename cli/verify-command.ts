@@ -7,7 +7,7 @@ import type { CommandModule } from 'yargs';
 import { formatProblem } from '../lib/verify/problems.js';
 import { verifyPath } from '../lib/verify/verify.js';
 import { verifyProgress } from './verify-progress.js';
-import { counted } from '../lib/plural.js';
+import { counted } from '../lib/shared/plural.js';
 
 interface VerifyArgs {
   path: string;

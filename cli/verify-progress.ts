@@ -4,9 +4,9 @@
  */
 
 import type { VerifyProgress } from '../lib/verify/verify.js';
-import { formatBytes } from '../lib/units.js';
+import { formatBytes } from '../lib/shared/units.js';
 import type { Clock, ProgressStream } from './progress-display.js';
-import { counted } from '../lib/plural.js';
+import { counted } from '../lib/shared/plural.js';
 
 export function verifyProgress(stream: ProgressStream, quiet: boolean, clock: Clock = Date.now) {
   const started = clock();

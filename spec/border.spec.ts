@@ -1,7 +1,7 @@
 import test from 'ava';
-import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../lib/state/border.js';
-import { HIGH_UNIT } from '../lib/state/layout.js';
-import { parseState, renderState } from '../lib/state/render.js';
+import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../lib/border/border.js';
+import { HIGH_UNIT } from '../lib/border/layout.js';
+import { parseState, renderState } from '../lib/border/render.js';
 import { below, replayableRandom } from './support/random.js';
 
 /** The successors of a rendered state, rendered, sorted. */

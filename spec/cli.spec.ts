@@ -17,7 +17,7 @@ import { verifyCommand } from '../cli/verify-command.js';
 import { formatPlan } from '../cli/plan-text.js';
 import { formatSummary } from '../cli/stats-tables.js';
 import { planCount } from '../lib/count/count-plan.js';
-import { counted } from '../lib/plural.js';
+import { counted } from '../lib/shared/plural.js';
 import { verifyPath } from '../lib/verify/verify.js';
 import { runCli } from './support/run-cli.js';
 import { testRefusals } from './support/refusals.js';

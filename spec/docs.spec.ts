@@ -5,7 +5,7 @@ import test from 'ava';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatCostTable, formatStepTable, formatSummary } from '../cli/stats-tables.js';
-import type { CountStats } from '../lib/engine/stats.js';
+import type { CountStats } from '../lib/observe/stats.js';
 import { moduliFor } from '../lib/residues/moduli.js';
 import { repoRoot } from './support/paths.js';
 

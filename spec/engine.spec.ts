@@ -2,14 +2,14 @@ import test from 'ava';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { countInMemory, countInMemoryByColumn } from '../lib/count/in-memory.js';
-import { countWithEngine, EngineOptions, setUpEngine } from '../lib/engine/count.js';
+import { countWithEngine, EngineOptions, setUpEngine } from '../lib/count/with-engine.js';
 import { shardsFor } from '../lib/engine/state-table.js';
 import { TableRouter } from '../lib/engine/table-router.js';
 import { paper } from './support/paper.js';
-import { ignoreProgress } from '../lib/engine/progress.js';
+import { ignoreProgress } from '../lib/observe/progress.js';
 import type { Sweep } from '../lib/board/shape.js';
 import { tempScratch } from './support/scratch.js';
-import { buildColumnTransfer, exactTerms } from '../lib/recurrence/column-transfer.js';
+import { buildColumnTransfer, exactTerms } from '../lib/paper/recurrence/column-transfer.js';
 import { MANIFEST_FILE, stepFolderName } from '../lib/format/count-folder.js';
 
 const engineDefaults = (t: import('ava').ExecutionContext) => ({

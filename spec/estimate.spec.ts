@@ -1,9 +1,9 @@
 import test from 'ava';
 import { countInMemory } from '../lib/count/in-memory.js';
-import { LEGAL_ALMOST_SQUARE, LEGAL_SQUARE } from '../lib/count/published-counts.js';
-import { BigDecimal, toFixed, toScientific } from '../lib/estimate/big-decimal.js';
-import { asymptoticConstants } from '../lib/estimate/constants.js';
-import { estimateBoard } from '../lib/estimate/estimate-board.js';
+import { LEGAL_ALMOST_SQUARE, LEGAL_SQUARE } from '../lib/paper/published-counts.js';
+import { BigDecimal, toFixed, toScientific } from '../lib/paper/estimate/big-decimal.js';
+import { asymptoticConstants } from '../lib/paper/estimate/constants.js';
+import { estimateBoard } from '../lib/paper/estimate/estimate-board.js';
 import { paper } from './support/paper.js';
 import { runCli } from './support/run-cli.js';
 import { testRefusals } from './support/refusals.js';

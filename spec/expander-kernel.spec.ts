@@ -1,7 +1,7 @@
 import test from 'ava';
-import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../lib/state/border.js';
-import { ExpanderKernel } from '../lib/state/expander-kernel.js';
-import { ownerOf } from '../lib/state/ownership.js';
+import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../lib/border/border.js';
+import { ExpanderKernel } from '../lib/border/expander-kernel.js';
+import { ownerOf } from '../lib/border/ownership.js';
 import { addResidues } from '../lib/residues/sums.js';
 import { ResidueExtender } from '../lib/residues/growth.js';
 import { moduliFor } from '../lib/residues/moduli.js';

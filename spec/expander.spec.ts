@@ -1,6 +1,6 @@
 import test from 'ava';
-import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../lib/state/border.js';
-import { Expander } from '../lib/state/expander.js';
+import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../lib/border/border.js';
+import { Expander } from '../lib/border/expander.js';
 import { below, replayableRandom } from './support/random.js';
 import { byStateKey, stateKey, stateWords } from './support/state-key.js';
 

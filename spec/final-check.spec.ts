@@ -1,7 +1,7 @@
 import test from 'ava';
 import { ASYMPTOTIC_CONSTANTS, relativeError } from '../lib/count/asymptotic.js';
 import { checkFinalCount } from '../lib/count/final-check.js';
-import { GocountError } from '../lib/errors.js';
+import { GocountError } from '../lib/shared/errors.js';
 import { paper } from './support/paper.js';
 
 test("the asymptotic constants are the paper's", (t) => {

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { countInMemory } from '../lib/count/in-memory.js';
-import { countGames, pathsFrom } from '../lib/go/count-games.js';
-import { buildGameGraph, edgeCount, nodeCount } from '../lib/go/game-graph.js';
+import { countGames, pathsFrom } from '../lib/paper/go/games.js';
+import { buildGameGraph, edgeCount, nodeCount } from '../lib/paper/go/game-graph.js';
 import { AbortedError, games } from '../lib/index.js';
 import { paper } from './support/paper.js';
 import { cliPath } from './support/paths.js';

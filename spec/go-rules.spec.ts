@@ -1,5 +1,5 @@
 import test from 'ava';
-import { BLACK, EMPTY, GoBoard, WHITE } from '../lib/go/rules.js';
+import { BLACK, EMPTY, GoBoard, WHITE } from '../lib/paper/go/rules.js';
 
 const _ = EMPTY;
 const X = BLACK;

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readLockHolder } from '../lib/engine/count-lock.js';
+import { readLockHolder } from '../lib/folder/lock.js';
 import { LOCK_FILE } from '../lib/format/count-folder.js';
 import { paper } from './support/paper.js';
 import { runCliAsync as runCli } from './support/run-cli.js';

@@ -14,7 +14,7 @@ import { RunWriter } from '../lib/format/run-writer.js';
 import { readSplitIndex, SectionReader } from '../lib/format/section-reader.js';
 import { CHUNK_ENTRY_BYTES, decodeChunkEntry, sectionEntryBytes, SPLIT_VERSION } from '../lib/format/split-layout.js';
 import { SplitRunWriter } from '../lib/format/split-run-writer.js';
-import { ownerOf, ownerShift } from '../lib/state/ownership.js';
+import { ownerOf, ownerShift } from '../lib/border/ownership.js';
 import { below, replayableRandom } from './support/random.js';
 import { tempScratch } from './support/scratch.js';
 

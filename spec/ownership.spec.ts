@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ownerOf, ownerShift } from '../lib/state/ownership.js';
+import { ownerOf, ownerShift } from '../lib/border/ownership.js';
 
 test('ownership splits states about evenly, is stable, and leaves out the low fields of ownerShift', (t) => {
   // Bits left out, by width: one field up to width 8, then one more a column, four from width 11 on.

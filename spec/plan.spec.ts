@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import { planCount, PlanOptions } from '../lib/count/count-plan.js';
-import { formatDuration } from '../lib/units.js';
+import { formatDuration } from '../lib/shared/units.js';
 import { runCli } from './support/run-cli.js';
 import { tempScratch } from './support/scratch.js';
 

@@ -1,10 +1,10 @@
 import test from 'ava';
 import path from 'node:path';
 import { progressDisplay, ProgressStream } from '../cli/progress-display.js';
-import { EtaModel } from '../lib/engine/eta.js';
-import type { ProgressEvent, StepReport } from '../lib/engine/progress.js';
+import { EtaModel } from '../lib/observe/eta.js';
+import type { ProgressEvent, StepReport } from '../lib/observe/progress.js';
 import { readStepLog, StepLogEntry } from '../lib/format/step-log.js';
-import { formatDuration } from '../lib/units.js';
+import { formatDuration } from '../lib/shared/units.js';
 import { verifyPath, VerifyProgress } from '../lib/verify/verify.js';
 import { verifyProgress } from '../cli/verify-progress.js';
 import { fixtureRuns } from './support/fixture-runs.js';

@@ -1,8 +1,8 @@
 import test from 'ava';
-import { berlekampMassey } from '../lib/recurrence/berlekamp-massey.js';
-import { buildColumnTransfer, exactTerms, termsModulo } from '../lib/recurrence/column-transfer.js';
-import { recurrenceOf } from '../lib/recurrence/recurrence-report.js';
-import { UsageError } from '../lib/errors.js';
+import { berlekampMassey } from '../lib/paper/recurrence/berlekamp-massey.js';
+import { buildColumnTransfer, exactTerms, termsModulo } from '../lib/paper/recurrence/column-transfer.js';
+import { recurrenceOf } from '../lib/paper/recurrence/recurrence-report.js';
+import { UsageError } from '../lib/shared/errors.js';
 import { paper } from './support/paper.js';
 import { runCli } from './support/run-cli.js';
 

@@ -8,7 +8,7 @@ import { COUNT_FILE, LOCK_FILE } from '../lib/format/count-folder.js';
 import { formatStepLog, readStepLog, STEP_LOG_FILE, STEP_LOG_FORMAT, STEP_LOG_VERSION, StepLogEntry } from '../lib/format/step-log.js';
 import { renderReport } from '../lib/report/html-report.js';
 import { countStep, loadReport, replayEta } from '../lib/report/report-data.js';
-import { EtaModel } from '../lib/engine/eta.js';
+import { EtaModel } from '../lib/observe/eta.js';
 import { escapeXml, renderChart } from '../lib/report/svg-chart.js';
 import { testRefusals } from './support/refusals.js';
 import { runCli } from './support/run-cli.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import test from 'ava';
 import { copyFixtureRuns, filesUnder, fixtureCount, fixtureRunsV3Partitioned } from './support/fixture-runs.js';
 import { countLegal } from '../lib/count/count-legal.js';
-import { UsageError } from '../lib/errors.js';
+import { UsageError } from '../lib/shared/errors.js';
 import { verifyPath } from '../lib/verify/verify.js';
 import { COUNT_FILE, MANIFEST_FILE, RESULT_FILE, RUN_SUFFIX, stepFolderName, stepOfFolder, tempPath } from '../lib/format/count-folder.js';
 import { runCli } from './support/run-cli.js';

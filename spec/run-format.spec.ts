@@ -6,7 +6,7 @@ import { readVarint, writeVarint } from '../lib/format/varint.js';
 import { decodeHeader, decodeTrailer, encodeHeader, encodeTrailerBody, FORMAT_VERSION, headerBytes } from '../lib/format/layout.js';
 import { RunWriter } from '../lib/format/run-writer.js';
 import { RunReader } from '../lib/format/run-reader.js';
-import { RunFileError } from '../lib/errors.js';
+import { RunFileError } from '../lib/shared/errors.js';
 import { moduliFor } from '../lib/residues/moduli.js';
 import { tempScratch } from './support/scratch.js';
 

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { RunFileError } from '../lib/errors.js';
+import { RunFileError } from '../lib/shared/errors.js';
 import { Batch } from '../lib/engine/batch.js';
 import { RunMergeKernel } from '../lib/engine/run-merge.js';
 import { FORMAT_VERSION, headerBytes } from '../lib/format/layout.js';

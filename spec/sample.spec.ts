@@ -1,9 +1,9 @@
 import test from 'ava';
 import { AbortedError, sample } from '../lib/index.js';
-import { publishedCount } from '../lib/count/published-counts.js';
+import { publishedCount } from '../lib/paper/published-counts.js';
 import { countInMemory } from '../lib/count/in-memory.js';
-import { HeuristicSampler } from '../lib/sample/heuristic-sampling.js';
-import { seededRandom } from '../lib/random.js';
+import { HeuristicSampler } from '../lib/paper/sample/heuristic-sampling.js';
+import { seededRandom } from '../lib/shared/random.js';
 import { sampleProgress } from '../cli/sample-command.js';
 import { runCli } from './support/run-cli.js';
 import { testRefusals } from './support/refusals.js';

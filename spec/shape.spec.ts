@@ -1,6 +1,6 @@
 import test from 'ava';
 import { parseBoard, sweepOf } from '../lib/board/shape.js';
-import { UsageError } from '../lib/errors.js';
+import { UsageError } from '../lib/shared/errors.js';
 
 test('board sizes: MxN, M×N and M N', (t) => {
   t.deepEqual(parseBoard(['9x9']), { m: 9, n: 9 });

@@ -1,8 +1,8 @@
 import test, { type ExecutionContext } from 'ava';
 import { MIN_SHARD_BYTES, shardsFor, StateTable } from '../lib/engine/state-table.js';
 import { MemoryRun } from '../lib/engine/memory-run.js';
-import { LOW_BITS } from '../lib/state/layout.js';
-import { seededRandom } from '../lib/random.js';
+import { LOW_BITS } from '../lib/border/layout.js';
+import { seededRandom } from '../lib/shared/random.js';
 import { Readable } from 'node:stream';
 import sortStream from 'sort-stream';
 import { readFileSync } from 'node:fs';

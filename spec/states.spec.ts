@@ -1,6 +1,6 @@
 import test from 'ava';
 import { distinctStatesByColumn } from '../lib/count/reachable.js';
-import { validClasses, validStates } from '../lib/states/valid-classes.js';
+import { validClasses, validStates } from '../lib/paper/valid-classes.js';
 import { paper } from './support/paper.js';
 import { runCli } from './support/run-cli.js';
 

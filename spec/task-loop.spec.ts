@@ -12,10 +12,10 @@ import { boardOf, sweepOf } from '../lib/board/shape.js';
 import { beatWhileRunning } from '../lib/cluster/driver-presence.js';
 import { serveTask } from '../lib/cluster/task-loop.js';
 import { readTaskStatus, taskStatusPath } from '../lib/cluster/task-status.js';
-import { countWithEngine } from '../lib/engine/count.js';
-import { CountLock } from '../lib/engine/count-lock.js';
-import { ignoreProgress } from '../lib/engine/progress.js';
-import { GocountError } from '../lib/errors.js';
+import { countWithEngine } from '../lib/count/with-engine.js';
+import { CountLock } from '../lib/folder/lock.js';
+import { ignoreProgress } from '../lib/observe/progress.js';
+import { GocountError } from '../lib/shared/errors.js';
 import { LOCK_FILE, MANIFEST_FILE, RESULT_FILE, stepFolderName } from '../lib/format/count-folder.js';
 import { tempScratch } from './support/scratch.js';
 

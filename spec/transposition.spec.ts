@@ -1,7 +1,7 @@
 import test from 'ava';
 import { countInMemory } from '../lib/count/in-memory.js';
 import { parseBoard, sweepOf } from '../lib/board/shape.js';
-import { MAX_WIDTH } from '../lib/state/layout.js';
+import { MAX_WIDTH } from '../lib/border/layout.js';
 
 test('L(m,n) = L(n,m) through both orientations for all m, n ≤ 5', (t) => {
   for (let m = 1; m <= 5; m++) {

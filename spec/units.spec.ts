@@ -1,6 +1,6 @@
 import test from 'ava';
-import { formatDuration, parseSize } from '../lib/units.js';
-import { UsageError } from '../lib/errors.js';
+import { formatDuration, parseSize } from '../lib/shared/units.js';
+import { UsageError } from '../lib/shared/errors.js';
 
 test('human sizes', (t) => {
   t.is(parseSize('512M', '--memory'), 512 * 2 ** 20);

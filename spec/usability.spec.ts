@@ -2,7 +2,7 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { availableMemory } from '../lib/engine/available-memory.js';
+import { availableMemory } from '../lib/shared/available-memory.js';
 import { planCount } from '../lib/count/count-plan.js';
 import { formatPlan } from '../cli/plan-text.js';
 import { STEP_LOG_FILE, parseStepLog } from '../lib/format/step-log.js';

@@ -7,7 +7,7 @@ import { RunWriter } from '../lib/format/run-writer.js';
 import { RunReader } from '../lib/format/run-reader.js';
 import { readWholeRun } from '../lib/format/section-reader.js';
 import { RunStore } from '../lib/engine/run-store.js';
-import { RunFileError } from '../lib/errors.js';
+import { RunFileError } from '../lib/shared/errors.js';
 import { checkSplitFile } from '../lib/verify/split-check.js';
 import { verifyPath } from '../lib/verify/verify.js';
 import { copyFixtureRuns, filesUnder, fixtureCount, fixtureRuns } from './support/fixture-runs.js';

@@ -4,7 +4,8 @@ import test from 'ava';
 import os from 'node:os';
 import { normalizeCountOptions } from '../lib/count/count-options.js';
 import { countWarnings } from '../lib/count/count-warnings.js';
-import { largestStates, setUpEngine, usableWorkers } from '../lib/engine/count.js';
+import { largestStates } from '../lib/board/table1.js';
+import { setUpEngine, usableWorkers } from '../lib/count/with-engine.js';
 import { runCli } from './support/run-cli.js';
 import { tempScratch } from './support/scratch.js';
 

@@ -4,9 +4,9 @@
  * like 5.4^width, so by default the narrower side is the width.
  */
 
-import { MAX_WIDTH } from '../state/layout.js';
-import { shown } from '../arguments.js';
-import { UsageError } from '../errors.js';
+import { MAX_WIDTH } from '../border/layout.js';
+import { shown } from '../shared/arguments.js';
+import { UsageError } from '../shared/errors.js';
 
 export interface Board {
   /** As the user gave them. */

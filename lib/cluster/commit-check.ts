@@ -10,7 +10,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { RunSummary } from '../format/run-writer.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 /** Why a run named by a done-marker is not as the marker records it, or undefined when it is. */
 export function runProblem(stepDir: string, run: RunSummary, buffer: Buffer): string | undefined {

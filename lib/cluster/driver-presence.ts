@@ -1,6 +1,6 @@
 /**
  * Whether the driver that launched a task process is still there. The driver holds the count's
- * lock (engine/count-lock.ts) and refreshes the lock file's time while its tasks run; a task that
+ * lock (folder/lock.ts) and refreshes the lock file's time while its tasks run; a task that
  * waits for the next step stops when the lock is gone, another driver holds it, or it has not been
  * refreshed for DRIVER_SILENCE_MS: a driver killed on another node leaves its lock behind, and its
  * tasks on a cluster would otherwise wait until their time limit. A driver of the task's own
@@ -10,7 +10,7 @@
 import { statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { LOCK_FILE } from '../format/count-folder.js';
-import { isStale, LockHolder, readLockHolder } from '../engine/count-lock.js';
+import { isStale, LockHolder, readLockHolder } from '../folder/lock.js';
 
 /** How often a driver refreshes its lock's time. */
 export const DRIVER_BEAT_MS = 30_000;

@@ -7,8 +7,6 @@
  */
 
 import { fileURLToPath } from 'node:url';
-import { localLauncher } from './local-launcher.js';
-import { slurmLauncher } from './slurm-launcher.js';
 
 export const LAUNCHERS = ['local', 'slurm'] as const;
 export type LauncherName = (typeof LAUNCHERS)[number];
@@ -51,10 +49,6 @@ export interface Launcher {
   readonly name: LauncherName;
   /** Starts the pass's task processes. */
   start(group: TaskGroup): TaskFleet;
-}
-
-export function makeLauncher(name: LauncherName): Launcher {
-  return name === 'slurm' ? slurmLauncher() : localLauncher();
 }
 
 /** The gocount command that runs the tasks: this installation's, with this Node. */

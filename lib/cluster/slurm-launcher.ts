@@ -11,7 +11,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import fse from 'fs-extra';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
 import { Launcher, TaskFleet, TaskGroup, taskArguments } from './launcher.js';
 import { taskLogName } from './task-status.js';

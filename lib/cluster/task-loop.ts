@@ -8,9 +8,9 @@
 
 import fse from 'fs-extra';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { MANIFEST_FILE, RESULT_FILE } from '../format/count-folder.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 import { DriverWatch } from './driver-presence.js';
 import { PartitionTask, TaskOutcome, TaskSetup } from './task.js';
 import { TaskStatusFile, taskStatusPath } from './task-status.js';

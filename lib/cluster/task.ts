@@ -11,7 +11,7 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import os from 'node:os';
 import {
   MANIFEST_FILE,
@@ -26,8 +26,8 @@ import { readTaskMarker, TASK_FORMAT, TASK_VERSION, TaskMarker, writeTaskMarker 
 import { moduliAt } from '../residues/growth.js';
 import { sumResidueVectors } from '../residues/sums.js';
 import { planMemory } from '../engine/budget.js';
-import { addPhaseTimes, noPhaseTimes } from '../engine/phase-clock.js';
-import { CountLayout, diskError, openCountFolder, ScratchFolder } from '../engine/scratch.js';
+import { addPhaseTimes, noPhaseTimes } from '../observe/phase-clock.js';
+import { CountLayout, diskError, openCountFolder, ScratchFolder } from '../folder/scratch.js';
 import { localWorker, threadWorkers, WorkerHandle } from '../engine/worker-handle.js';
 import type { WorkerOptions } from '../engine/worker-runner.js';
 import { faultTaskIfAsked } from './task-faults.js';

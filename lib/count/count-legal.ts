@@ -4,10 +4,10 @@
  */
 
 import type { Sweep } from '../board/shape.js';
-import { countWithEngine } from '../engine/count.js';
-import type { StepReport } from '../engine/progress.js';
+import { countWithEngine } from './with-engine.js';
+import type { StepReport } from '../observe/progress.js';
 import type { StepLogEntry } from '../format/step-log.js';
-import { CountStats, summarize } from '../engine/stats.js';
+import { CountStats, summarize } from '../observe/stats.js';
 import type { Residue } from '../residues/crt.js';
 import { productOf } from '../residues/moduli.js';
 import { CountOptions, normalizeCountOptions } from './count-options.js';

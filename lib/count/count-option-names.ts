@@ -1,6 +1,6 @@
 /** The names of a count's options (CountOptions), for refusing any other: the compiler keeps the list and the type alike. */
 
-import type { OptionNames } from '../arguments.js';
+import type { OptionNames } from '../shared/arguments.js';
 import type { CountOptions } from './count-options.js';
 
 export const COUNT_OPTION_NAMES: OptionNames<CountOptions> = {

@@ -6,20 +6,20 @@
 
 import os from 'node:os';
 import path from 'node:path';
-import { InvalidOptionError } from '../errors.js';
-import { checkOptionNames } from '../arguments.js';
+import { InvalidOptionError } from '../shared/errors.js';
+import { checkOptionNames } from '../shared/arguments.js';
 import { COUNT_OPTION_NAMES } from './count-option-names.js';
 import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
-import { availableMemory } from '../engine/available-memory.js';
-import { firstPassFolder, MAX_WORKERS } from '../engine/count.js';
-import type { CountLayout } from '../engine/scratch.js';
+import { availableMemory } from '../shared/available-memory.js';
+import { firstPassFolder, MAX_WORKERS } from './with-engine.js';
+import type { CountLayout } from '../folder/scratch.js';
 import { MAX_SHARD_BYTES, MIN_SHARD_BYTES, MOST_RESIDUES } from '../engine/state-table.js';
 import { LAUNCHERS, LauncherName } from '../cluster/launcher.js';
 import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../cluster/driver.js';
-import type { OnProgress } from '../engine/progress.js';
-import { ignoreProgress } from '../engine/progress.js';
-import { formatBytes, parseSize } from '../units.js';
+import type { OnProgress } from '../observe/progress.js';
+import { ignoreProgress } from '../observe/progress.js';
+import { formatBytes, parseSize } from '../shared/units.js';
 import { writableFile } from '../format/writable-file.js';
 
 export interface CountOptions {
@@ -28,7 +28,7 @@ export interface CountOptions {
   readonly n: number;
   /**
    * Bytes, or a size such as "512M", "4G" or "50%" (of the memory available to the process: see
-   * engine/available-memory.ts). Default: half the free memory, at least 256 MiB.
+   * shared/available-memory.ts). Default: half the free memory, at least 256 MiB.
    */
   readonly memory?: number | string;
   /** Folder for run files; a count in it resumes. Default: "scratch", from the working directory. */
@@ -90,7 +90,7 @@ export interface NormalizedCountOptions {
   readonly memory: number;
   readonly scratchDir: string;
   readonly disk?: number;
-  /** Undefined: the number a resumed count recorded, else one per core (engine/count.ts). */
+  /** Undefined: the number a resumed count recorded, else one per core (count/with-engine.ts). */
   readonly workers?: number;
   readonly residuesPerPass?: number;
   readonly fanIn: number;

@@ -7,13 +7,13 @@
 import os from 'node:os';
 import type { Board, Sweep } from '../board/shape.js';
 import { maxStatesAfter } from '../board/table1.js';
-import { AvailableMemory, availableMemory } from '../engine/available-memory.js';
+import { AvailableMemory, availableMemory } from '../shared/available-memory.js';
 import { type MemoryPlan, statesInMemory } from '../engine/budget.js';
 import { residuesAt } from '../residues/growth.js';
-import { DiskEstimate, setUpEngine } from '../engine/count.js';
+import { DiskEstimate, setUpEngine } from './with-engine.js';
 import { CountOptions, normalizeCountOptions } from './count-options.js';
 import { countWarnings } from './count-warnings.js';
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError } from '../shared/errors.js';
 
 /**
  * The cost model of the plan's time, from counts timed on this project's 2-core machine

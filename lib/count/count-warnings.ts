@@ -4,12 +4,13 @@
  * function in WARNINGS.
  */
 
-import type { AvailableMemory } from '../engine/available-memory.js';
-import { availableMemory } from '../engine/available-memory.js';
+import type { AvailableMemory } from '../shared/available-memory.js';
+import { availableMemory } from '../shared/available-memory.js';
 import os from 'node:os';
-import { type EngineOptions, type EngineSetup, largestStates } from '../engine/count.js';
-import { counted } from '../plural.js';
-import { formatBytes } from '../units.js';
+import { largestStates } from '../board/table1.js';
+import type { EngineOptions, EngineSetup } from './with-engine.js';
+import { counted } from '../shared/plural.js';
+import { formatBytes } from '../shared/units.js';
 
 /** What a warning may look at: the count's options, what setUpEngine decided, and the machine (its memory and cores). */
 export interface WarningContext {

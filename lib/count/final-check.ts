@@ -5,7 +5,7 @@
  * (exact counts are within 0.01% there, a wrong one is off by orders of magnitude).
  */
 
-import { GocountError } from '../errors.js';
+import { GocountError } from '../shared/errors.js';
 import { relativeError } from './asymptotic.js';
 
 export const SMALLEST_CHECKED_SIDE = 5;

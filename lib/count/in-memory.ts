@@ -4,11 +4,11 @@
  * and obviously exact; it is the oracle the streaming engine is checked against, not the engine.
  */
 
-import { GocountError } from '../errors.js';
+import { GocountError } from '../shared/errors.js';
 import { maxStates } from '../board/table1.js';
-import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
-import { Expander } from '../state/expander.js';
-import { HIGH_UNIT, MAX_EXACT_NUMBER_WIDTH } from '../state/layout.js';
+import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../border/border.js';
+import { Expander } from '../border/expander.js';
+import { HIGH_UNIT, MAX_EXACT_NUMBER_WIDTH } from '../border/layout.js';
 import type { Sweep } from '../board/shape.js';
 
 type StateKey = number | bigint;

@@ -4,8 +4,8 @@
  * on top (see README, "Memory").
  */
 
-import { InvalidOptionError } from '../errors.js';
-import { formatBytes } from '../units.js';
+import { InvalidOptionError } from '../shared/errors.js';
+import { formatBytes } from '../shared/units.js';
 import { maxStates } from '../board/table1.js';
 import {
   MAX_LOAD_FACTOR,
@@ -17,10 +17,10 @@ import {
   tableSlotBytes,
 } from './state-table.js';
 import { MAX_RUN_WORDS, memoryRunBytes } from './memory-run.js';
-import { MAX_SUCCESSORS } from '../state/border.js';
+import { MAX_SUCCESSORS } from '../border/border.js';
 import { OwnerSplit } from './owner-split.js';
 import { CHUNK_ENTRY_BYTES, sectionEntryBytes } from '../format/split-layout.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 export interface MemoryPlan {
   readonly tableCapacity: number;
@@ -74,7 +74,7 @@ export interface PlanChoices {
   /**
    * When the table cannot hold the largest steps of the pass's residues: split the budget between
    * table and in-memory run as if it could, so that steps of fewer residues, which take fewer
-   * words, stay in memory whole (engine/count.ts decides), instead of a quarter run and a larger table.
+   * words, stay in memory whole (count/with-engine.ts decides), instead of a quarter run and a larger table.
    */
   readonly wholeSteps?: boolean;
 }

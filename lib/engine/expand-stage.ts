@@ -8,12 +8,12 @@
  */
 
 import through2 from 'through2';
-import { isLegalFinal, MAX_SUCCESSORS } from '../state/border.js';
-import { ExpanderKernel } from '../state/expander-kernel.js';
+import { isLegalFinal, MAX_SUCCESSORS } from '../border/border.js';
+import { ExpanderKernel } from '../border/expander-kernel.js';
 import { Batch, BatchPool, STEP_END } from './batch.js';
 import { addResidues } from '../residues/sums.js';
 import { ResidueExtender } from '../residues/growth.js';
-import type { PhaseClock } from './phase-clock.js';
+import type { PhaseClock } from '../observe/phase-clock.js';
 import type { PeerRouter } from './peer.js';
 
 export class ExpandStage {

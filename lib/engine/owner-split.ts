@@ -5,9 +5,9 @@
  * memory. No JavaScript runs per record. One instance per worker, its chunks allocated once.
  */
 
-import { instantiate, align8 as align, type WasmMemory, PAGE_BYTES } from '../wasm-module.js';
+import { instantiate, align8 as align, type WasmMemory, PAGE_BYTES } from '../shared/wasm-module.js';
 import type { SplitRunWriter } from '../format/split-run-writer.js';
-import { ownerShift } from '../state/ownership.js';
+import { ownerShift } from '../border/ownership.js';
 import { MOST_RESIDUES } from './table-shard.js';
 import type { RecordSink } from './state-table.js';
 

@@ -9,21 +9,21 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { AbortedError } from '../errors.js';
+import { AbortedError } from '../shared/errors.js';
 import { MERGE_FOLDER } from '../format/count-folder.js';
 import type { StepManifest } from '../format/manifest.js';
 import type { RunSummary } from '../format/run-writer.js';
 import type { MemoryPlan } from './budget.js';
 import { localWorker, WorkerHandle, threadWorkers } from './worker-handle.js';
 import type { WorkerOptions } from './worker-runner.js';
-import { OnProgress, resumeNote, StepReport, stepReport, stoppedMessage } from './progress.js';
-import { findResumePoint } from './resume.js';
-import { diskError, FolderRecord, ScratchFolder } from './scratch.js';
-import type { CountLock } from './count-lock.js';
-import { columnSum, writeStepManifest } from './step-record.js';
+import { OnProgress, resumeNote, StepReport, stepReport, stoppedMessage } from '../observe/progress.js';
+import { findResumePoint } from '../folder/resume.js';
+import { diskError, FolderRecord, ScratchFolder } from '../folder/scratch.js';
+import type { CountLock } from '../folder/lock.js';
+import { columnSum, writeStepManifest } from '../folder/step-record.js';
 import { sumResidueVectors } from '../residues/sums.js';
 import { moduliAt } from '../residues/growth.js';
-import { addPhaseTimes, noPhaseTimes } from './phase-clock.js';
+import { addPhaseTimes, noPhaseTimes } from '../observe/phase-clock.js';
 
 export interface PassOptions {
   readonly width: number;

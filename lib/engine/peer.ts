@@ -1,6 +1,6 @@
 /**
  * The exchange between workers. Each worker owns the states of one hash class (ownerOf in
- * lib/state/ownership.ts); the successors it makes for another worker go to that worker through a
+ * lib/border/ownership.ts); the successors it makes for another worker go to that worker through a
  * ring in shared memory, one for each ordered pair of workers (PeerExchange, made by the main
  * thread). A sender copies records into the ring and moves its write index; the receiver takes
  * them into its state table between its own batches (poll), once the ring is half full, so that
@@ -16,7 +16,7 @@
  * never meet the next step's, and the receiver empties its rings at the end.
  */
 
-import { MAX_SUCCESSORS } from '../state/border.js';
+import { MAX_SUCCESSORS } from '../border/border.js';
 
 /** Int32 slots between two shared counters written by different threads: one cache line. */
 const LINE = 16;

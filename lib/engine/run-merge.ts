@@ -7,7 +7,7 @@
  * reports into the readers' errors and trailer checks.
  */
 
-import { instantiate, align8 as align, type WasmMemory, PAGE_BYTES } from '../wasm-module.js';
+import { instantiate, align8 as align, type WasmMemory, PAGE_BYTES } from '../shared/wasm-module.js';
 import { RECORD_PROBLEMS, residueProblem, type RecordWindow, type RecordReader } from '../format/run-reader.js';
 import type { Batch } from './batch.js';
 import type { RecordSink } from './state-table.js';

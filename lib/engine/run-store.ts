@@ -8,7 +8,7 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { RunFileError } from '../errors.js';
+import { RunFileError } from '../shared/errors.js';
 import { mergeFolderPath, parseSplitRunFileName, runFileName, splitRunFileName } from '../format/count-folder.js';
 import { FORMAT_VERSION, RunHeader, runHeaderProblem } from '../format/layout.js';
 import { RecordReader, RunReader } from '../format/run-reader.js';
@@ -17,11 +17,11 @@ import { readSectionEntry, readSplitIndex, SectionReader } from '../format/secti
 import { SPLIT_VERSION } from '../format/split-layout.js';
 import { SplitRunWriter } from '../format/split-run-writer.js';
 import { moduliAt } from '../residues/growth.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 import type { Batch } from './batch.js';
 import { OwnerSplit } from './owner-split.js';
 import { KernelMerge, RunMergeKernel } from './run-merge.js';
-import { diskError, ScratchFolder } from './scratch.js';
+import { diskError, ScratchFolder } from '../folder/scratch.js';
 import type { RecordSink } from './state-table.js';
 import { closeSync, openSync } from 'node:fs';
 

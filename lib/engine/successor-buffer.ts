@@ -6,7 +6,7 @@
 
 import type { RunSummary } from '../format/run-writer.js';
 import type { MemoryRun } from './memory-run.js';
-import { PHASE_INDEX, type PhaseClock } from './phase-clock.js';
+import { PHASE_INDEX, type PhaseClock } from '../observe/phase-clock.js';
 import type { RunStore } from './run-store.js';
 import type { StateTable } from './state-table.js';
 

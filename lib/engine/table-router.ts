@@ -4,7 +4,7 @@
  * shard then takes its group in one copy.
  */
 
-import { align8 as align, instantiate, type WasmMemory } from '../wasm-module.js';
+import { align8 as align, instantiate, type WasmMemory } from '../shared/wasm-module.js';
 
 interface RouterExports {
   memory: WasmMemory;

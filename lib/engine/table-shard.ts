@@ -4,7 +4,7 @@
  * buckets. A WebAssembly memory addresses 4 GiB, so a table larger than one shard spans several.
  */
 
-import { align8 as align, instantiate, type WasmMemory } from '../wasm-module.js';
+import { align8 as align, instantiate, type WasmMemory } from '../shared/wasm-module.js';
 
 /** Residues a record may carry, at most: room for their moduli in the module's memory. */
 export const MOST_RESIDUES = 64;

@@ -4,7 +4,7 @@
  */
 
 import { Worker } from 'node:worker_threads';
-import { GocountError, type GocountErrorCode } from '../errors.js';
+import { GocountError, type GocountErrorCode } from '../shared/errors.js';
 import type { RunSummary } from '../format/run-writer.js';
 import { WorkerOptions, WorkerRunner, StepEnd, StepPart } from './worker-runner.js';
 import { type PeerExchange, peerExchange } from './peer.js';

@@ -5,7 +5,7 @@
  */
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { GocountError } from '../errors.js';
+import { GocountError } from '../shared/errors.js';
 import { type PeerExchange, PeerRouter } from './peer.js';
 import { WorkerOptions, WorkerRunner } from './worker-runner.js';
 

@@ -7,7 +7,7 @@
  */
 
 import type { RunSummary } from '../format/run-writer.js';
-import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
+import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../border/border.js';
 import { accumulateTransform } from './accumulate-stage.js';
 import { Batch, BatchPool } from './batch.js';
 import { StepFlow } from './step-flow.js';
@@ -15,9 +15,9 @@ import type { MemoryPlan } from './budget.js';
 import { ExpandStage, expandTransform } from './expand-stage.js';
 import { MemoryRun } from './memory-run.js';
 import { PeerRouter } from './peer.js';
-import { ownerOf } from '../state/ownership.js';
+import { ownerOf } from '../border/ownership.js';
 import { addResidues } from '../residues/sums.js';
-import { PHASE_INDEX, PhaseClock } from './phase-clock.js';
+import { PHASE_INDEX, PhaseClock } from '../observe/phase-clock.js';
 import { RunStore } from './run-store.js';
 import { SuccessorBuffer } from './successor-buffer.js';
 import { RecordSink, StateTable } from './state-table.js';

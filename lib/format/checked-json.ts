@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { RunFileError } from '../errors.js';
+import { RunFileError } from '../shared/errors.js';
 import { writeFileAtomically } from './atomic.js';
 
 /** Writes `record` with its CRC-32 as the last field. */

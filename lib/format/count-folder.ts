@@ -42,7 +42,7 @@ export function countVersion(partitioned: boolean): number {
 }
 export const RESULT_FILE = 'result.json';
 export const MANIFEST_FILE = 'manifest.json';
-/** The lock a running count holds on its folder (engine/count-lock.ts). */
+/** The lock a running count holds on its folder (folder/lock.ts). */
 export const LOCK_FILE = 'lock.json';
 export const RUN_SUFFIX = '.run';
 export const TEMP_SUFFIX = '.tmp';

@@ -6,7 +6,7 @@
 
 import { readdirSync, Stats, statSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { TEMP_SUFFIX } from './count-folder.js';
 import { pathProblem } from './make-folder.js';
 

@@ -14,7 +14,7 @@
  * Every value fits 32 bits, so the `varint` package can decode the records independently.
  */
 
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 /** 2: K is the residues this step's counts need (residues/growth.ts), no longer the whole pass's. */
 export const FORMAT_VERSION = 2;

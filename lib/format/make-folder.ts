@@ -6,7 +6,7 @@
 
 import { lstatSync, mkdirSync, readlinkSync, rmdirSync, Stats, statSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 
 /** What an errno means for a folder the user named. */
 export function pathProblem(code: string | undefined): string {

@@ -4,7 +4,7 @@
  * manifest exists; it is written under a temporary name and renamed.
  */
 
-import { RunFileError } from '../errors.js';
+import { RunFileError } from '../shared/errors.js';
 import { readCheckedJson, writeCheckedJson } from './checked-json.js';
 import type { RunSummary } from './run-writer.js';
 import { sumResidueVectors } from '../residues/sums.js';

@@ -7,12 +7,12 @@
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { RunFileError } from '../errors.js';
+import { RunFileError } from '../shared/errors.js';
 import { readVarint } from './varint.js';
 import { decodeHeader, decodeTrailer, maxRecordBytes, RunHeader, trailerBytes } from './layout.js';
 import { addModulo } from '../residues/sums.js';
-import { HIGH_UNIT } from '../state/layout.js';
-import { counted } from '../plural.js';
+import { HIGH_UNIT } from '../border/layout.js';
+import { counted } from '../shared/plural.js';
 
 /**
  * What a broken record breaks, in the words of the error: the same whichever decoder found it

@@ -9,8 +9,8 @@
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { RunFileError } from '../errors.js';
-import { counted } from '../plural.js';
+import { RunFileError } from '../shared/errors.js';
+import { counted } from '../shared/plural.js';
 import { RecordReader, RunReader } from './run-reader.js';
 import { parseSplitRunFileName } from './count-folder.js';
 import { basename } from 'node:path';

@@ -19,7 +19,7 @@
  * entries, then its chunks: a few small reads and its own bytes, whatever the owners.
  */
 
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 import { decodeHeaderOf, encodeHeaderOf, headerBytesOf, type HeaderKind, type RunHeader } from './layout.js';
 
 export const SPLIT_VERSION = 1;

@@ -14,9 +14,12 @@
  */
 
 import { appendFileSync, readFileSync } from 'node:fs';
-import { stringArgument } from '../arguments.js';
-import { systemProblem, UsageError } from '../errors.js';
-import type { Phase } from '../engine/phase-clock.js';
+import { stringArgument } from '../shared/arguments.js';
+import { systemProblem, UsageError } from '../shared/errors.js';
+
+/** The phases of a step whose thread time a line gives per state: the cost model's (the engine's PhaseClock times them). */
+export const PHASES = ['read', 'expand', 'aggregate', 'sort', 'write', 'drain'] as const;
+export type Phase = (typeof PHASES)[number];
 
 export const STEP_LOG_FILE = 'steps.jsonl';
 /** The `format` field of every line. */

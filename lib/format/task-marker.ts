@@ -4,7 +4,7 @@
  * the step's runs, dropped sums and column sums from the markers rather than from exit codes.
  */
 
-import { RunFileError } from '../errors.js';
+import { RunFileError } from '../shared/errors.js';
 import { readCheckedJson, writeCheckedJson } from './checked-json.js';
 import type { RunSummary } from './run-writer.js';
 

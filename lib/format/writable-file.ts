@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError } from '../shared/errors.js';
 
 /**
  * `file` resolved, when it names a file that can be written: not a folder, in a folder that exists

@@ -4,10 +4,10 @@
  */
 
 import type { StepLogEntry } from '../format/step-log.js';
-import { formatBytes, formatCount, formatDuration } from '../units.js';
+import { formatBytes, formatCount, formatDuration } from '../shared/units.js';
 import { countStep, ReportData, ReportTotals } from './report-data.js';
 import { Chart, ChartPoint, ChartRule, ChartSeries, escapeXml, renderChart } from './svg-chart.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 const COLOURS = { states: '#0969da', seconds: '#bc4c00', bytes: '#8250df', predicted: '#cf222e', actual: '#1a7f37' };
 

@@ -4,7 +4,7 @@
  * step, replayed over the log.
  */
 
-import { EtaModel } from '../engine/eta.js';
+import { EtaModel } from '../observe/eta.js';
 import type { PassResultLine, StepLogEntry } from '../format/step-log.js';
 import { joinResidues } from '../residues/crt.js';
 import { LoadedLog, loadStepLog } from './load-log.js';

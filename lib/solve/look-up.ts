@@ -1,6 +1,6 @@
 /** `gocount solve --db FILE --position TEXT`: a position's stored value and its best moves. */
 
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { parsePosition } from './position-text.js';
 import { readSolveDb, SolveDbHeader } from './solve-db.js';
 import { firstMoves, MoveValue, storedBoard } from './solve.js';

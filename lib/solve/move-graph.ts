@@ -6,7 +6,7 @@
  * outgrow their share of memory are kept in files (lib/solve/move-rows.ts).
  */
 
-import { GocountError } from '../errors.js';
+import { GocountError } from '../shared/errors.js';
 import { MoveRows, RowSpill, RowWriter } from './move-rows.js';
 import { lowest, moverOf, opponentOf, swapKey } from './solve-board.js';
 import { AFTER_PASS, KO, PhaseProgress, StateSpace } from './state-space.js';

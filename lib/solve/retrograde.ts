@@ -32,7 +32,7 @@ import { AFTER_PASS, PLAIN, type PhaseProgress, type StateSpace } from './state-
 import type { SearchCheckpoint, UnderWay } from './search-checkpoint.js';
 import { BoardSymmetry } from './symmetry.js';
 import { spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 export interface RetrogradeStats {
   /** Forward-checking sweeps, the last one changing nothing. */

@@ -15,9 +15,9 @@
 
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { isAlive } from '../engine/count-lock.js';
-import { diskError } from '../engine/scratch.js';
-import { GocountError } from '../errors.js';
+import { isAlive } from '../folder/lock.js';
+import { diskError } from '../folder/scratch.js';
+import { GocountError } from '../shared/errors.js';
 import { makeFolder } from '../format/make-folder.js';
 import type { Problem } from '../verify/problems.js';
 import type { HistoryTable } from './history-table.js';
@@ -34,7 +34,7 @@ import {
 } from './solve-db.js';
 import type { CycleRule, StateSpace } from './state-space.js';
 import { readTableFile, writeTableFile } from './table-file.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 export const CHECKPOINT_FORMAT = 'gocount-solve-checkpoint';
 export const CHECKPOINT_VERSION = 1;

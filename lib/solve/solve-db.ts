@@ -9,7 +9,7 @@
 
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { GocountError, isSystemError, systemExitCode, systemProblem, UsageError } from '../errors.js';
+import { GocountError, isSystemError, systemExitCode, systemProblem, UsageError } from '../shared/errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
 import type { Problem } from '../verify/problems.js';
 import { forEachMoveOfRank, NO_ENDING } from './move-graph.js';
@@ -19,7 +19,7 @@ import { SCORINGS, Scoring, SolveBoard } from './solve-board.js';
 import { foldedSymmetry, type SolvedBoard } from './solve.js';
 import { CYCLE_RULES, CycleRule, PLAIN, StateSpace } from './state-space.js';
 import { BoardSymmetry } from './symmetry.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 export const SOLVE_DB_FORMAT = 'gocount-solve';
 /**

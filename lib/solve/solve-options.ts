@@ -4,13 +4,13 @@
  */
 
 import os from 'node:os';
-import { callbackOption, checkOptionNames, OptionNames, switchOption } from '../arguments.js';
+import { callbackOption, checkOptionNames, OptionNames, switchOption } from '../shared/arguments.js';
 import { boardOf } from '../board/shape.js';
 import { scratchOption } from '../count/count-options.js';
-import { availableMemory } from '../engine/available-memory.js';
+import { availableMemory } from '../shared/available-memory.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
-import { InvalidOptionError } from '../errors.js';
-import { sizeOption } from '../units.js';
+import { InvalidOptionError } from '../shared/errors.js';
+import { sizeOption } from '../shared/units.js';
 import { SCORINGS, Scoring } from './solve-board.js';
 import type { SolveOptions, SolveProgress } from './solve.js';
 import { CYCLE_RULES, CycleRule } from './state-space.js';

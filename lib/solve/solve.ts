@@ -5,8 +5,8 @@
  * passes in a row end the game; values in points, from the view of the player to move.
  */
 
-import { GocountError } from '../errors.js';
-import { formatBytes } from '../units.js';
+import { GocountError } from '../shared/errors.js';
+import { formatBytes } from '../shared/units.js';
 import { ForcedBounds } from './forced-bounds.js';
 import { minWork, noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw-on-disk.js';
 import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';

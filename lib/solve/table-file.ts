@@ -24,7 +24,7 @@ import type { Problem } from '../verify/problems.js';
 import type { HistoryTable } from './history-table.js';
 import { differingField, headerLine, solveHeader, type SolveFileHeader } from './solve-db.js';
 import type { StateSpace } from './state-space.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 export const TABLE_FORMAT = 'gocount-solve-table';
 export const TABLE_VERSION = 1;

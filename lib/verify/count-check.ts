@@ -28,7 +28,7 @@ import {
 const SWEEP_NAME = /^\d+x\d+$/;
 import type { StepManifest } from '../format/manifest.js';
 import type { Problem } from './problems.js';
-import { isStale, readLockHolder } from '../engine/count-lock.js';
+import { isStale, readLockHolder } from '../folder/lock.js';
 import { checkStep, NO_MANIFEST, StepCheck } from './step-check.js';
 
 export interface CountCheck {

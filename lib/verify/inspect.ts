@@ -7,15 +7,15 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { readSectionEntry, readSplitIndex, readSplitRun, SectionReader } from '../format/section-reader.js';
 import { SplitFooter, SplitHeader, SPLIT_MAGIC } from '../format/split-layout.js';
-import { stringArgument, wholeNumber } from '../arguments.js';
-import { GocountError, RunFileError, UsageError } from '../errors.js';
+import { stringArgument, wholeNumber } from '../shared/arguments.js';
+import { GocountError, RunFileError, UsageError } from '../shared/errors.js';
 import { decodeTrailer, HEADER_MAGIC, RunHeader, RunTrailer, trailerBytes } from '../format/layout.js';
 import { RUN_SUFFIX } from '../format/count-folder.js';
 import { pathProblem } from '../format/make-folder.js';
-import { MAX_WIDTH } from '../state/layout.js';
+import { MAX_WIDTH } from '../border/layout.js';
 import { RunReader } from '../format/run-reader.js';
-import { BorderStates } from '../state/border.js';
-import { describeCode, renderState } from '../state/render.js';
+import { BorderStates } from '../border/border.js';
+import { describeCode, renderState } from '../border/render.js';
 
 export interface InspectedRecord {
   /** 1-based, as verify's messages count them: in a split run, within its worker's section. */

@@ -7,7 +7,7 @@
  */
 
 import path from 'node:path';
-import { GocountError } from '../errors.js';
+import { GocountError } from '../shared/errors.js';
 import { MANIFEST_FILE, parseTaskMarkerName, taskMarkerName } from '../format/count-folder.js';
 import type { StepManifest } from '../format/manifest.js';
 import { readTaskMarker, TaskMarker } from '../format/task-marker.js';

@@ -12,9 +12,9 @@
 
 import varint from 'varint';
 import type { RunHeader } from '../format/layout.js';
-import { isLegalFinal } from '../state/border.js';
-import { HIGH_UNIT, MAX_WIDTH } from '../state/layout.js';
-import { counted } from '../plural.js';
+import { isLegalFinal } from '../border/border.js';
+import { HIGH_UNIT, MAX_WIDTH } from '../border/layout.js';
+import { counted } from '../shared/plural.js';
 import type { StateCheck } from './state-check.js';
 
 /** What the run should be, when its step folder says so. */

@@ -11,7 +11,7 @@ import { decodeHeader, decodeTrailer, headerBytes, RunHeader, trailerBytes } fro
 import type { Problem } from './problems.js';
 import { CUT_SHORT, DAMAGED_VARINT, headerProblems, RecordStream, type RunExpectation } from './record-stream.js';
 import { StateCheck } from './state-check.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 export type { RunExpectation } from './record-stream.js';
 

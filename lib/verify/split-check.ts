@@ -24,12 +24,12 @@ import {
   splitHeaderBytes,
   SplitHeader,
 } from '../format/split-layout.js';
-import { ownerOf } from '../state/ownership.js';
+import { ownerOf } from '../border/ownership.js';
 import type { Problem } from './problems.js';
 import type { RunCheck } from './run-check.js';
 import { CUT_SHORT, DAMAGED_VARINT, headerProblems, RecordStream, type RunExpectation } from './record-stream.js';
 import { StateCheck } from './state-check.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 /** What a split run should be, when its step folder says so: its step's, and the count's owners. */
 export interface SplitExpectation extends RunExpectation {

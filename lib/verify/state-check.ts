@@ -4,8 +4,8 @@
  * or where the last column's points have been forgotten.
  */
 
-import { BorderStates, EDGE } from '../state/border.js';
-import { describeCode } from '../state/render.js';
+import { BorderStates, EDGE } from '../border/border.js';
+import { describeCode } from '../border/render.js';
 
 export class StateCheck {
   private readonly states: BorderStates;

@@ -7,7 +7,7 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { GocountError } from '../errors.js';
+import { GocountError } from '../shared/errors.js';
 import {
   CountIdentity,
   MANIFEST_FILE,
@@ -25,7 +25,7 @@ import { sumResidueVectors } from '../residues/sums.js';
 import type { Problem } from './problems.js';
 import { checkRunFile, RunCheck } from './run-check.js';
 import { checkSplitFile } from './split-check.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 export interface StepCheck {
   readonly dir: string;

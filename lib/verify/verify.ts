@@ -7,8 +7,8 @@
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import path from 'node:path';
 import fse from 'fs-extra';
-import { callbackOption, stringArgument } from '../arguments.js';
-import { UsageError } from '../errors.js';
+import { callbackOption, stringArgument } from '../shared/arguments.js';
+import { UsageError } from '../shared/errors.js';
 import { COUNT_FILE, MANIFEST_FILE, parseSplitRunFileName, RUN_SUFFIX, stepOfFolder } from '../format/count-folder.js';
 import { SPLIT_MAGIC } from '../format/split-layout.js';
 import { HEADER_MAGIC } from '../format/layout.js';

@@ -1,19 +1,19 @@
 /**
- * AssemblyScript: the successor expansion of lib/state/expander.ts, compiled to WebAssembly by
+ * AssemblyScript: the successor expansion of lib/border/expander.ts, compiled to WebAssembly by
  * `npm run build` (asc). It gives the successors of Expander.expand in the same order; what differs
  * is the state, held here as one 64-bit integer (hi · 2^30 + lo, the field slots of
- * lib/state/layout.ts), which spares the two-word shifts, the decoding, which reads only the strings
+ * lib/border/layout.ts), which spares the two-word shifts, the decoding, which reads only the strings
  * through the two neighbours of the point placed and the colours needed instead of the whole
  * border, and the batch: one call expands a whole batch of parents. In the board's last column the
  * same code runs, and each successor then forgets field y − 1 (finish).
  *
- * Memory belongs to the caller (lib/state/expander-kernel.ts), which places the parents, the
+ * Memory belongs to the caller (lib/border/expander-kernel.ts), which places the parents, the
  * successors and the per-parent counts above heapBase().
  */
 
 import { ownerOf } from './ownership';
 
-// Field codes, as in lib/state/border.ts.
+// Field codes, as in lib/border/border.ts.
 const EMPTY_CODE: u64 = 1;
 const STONE_CODE: u64 = 2;
 const LIBERTYLESS_CODE: u64 = 4;
@@ -79,7 +79,7 @@ export function expandBatch(parents: usize, n: i32, step: i32, boardWidth: i32, 
 
 /**
  * Sends the successors of the last expandBatch, each with its parent's k residues (at `residues`,
- * k words a parent), to the region of its owner among `owners` (ownerOf in lib/state/ownership.ts,
+ * k words a parent), to the region of its owner among `owners` (ownerOf in lib/border/ownership.ts,
  * whose low `ownerShift` bits of a state it leaves out). The region of owner d starts at regions +
  * d · regionBytes: its states as (hi, lo) pairs, then from `residueOffset` on its residues, k words
  * a record; sizes + 4d receives its number of records.

@@ -2,7 +2,7 @@
  * AssemblyScript: splits a partitioned worker's sorted run by owner as it encodes it (lib/engine/
  * owner-split.ts drives it), compiled to WebAssembly by `npm run build` (asc). Each owner has a
  * chunk buffer in this module's memory; a record goes to its owner's chunk (ownerOf, as in
- * lib/state/ownership.ts) in the run file's record encoding, its delta taken from the owner's
+ * lib/border/ownership.ts) in the run file's record encoding, its delta taken from the owner's
  * previous record, so that the chunks of one owner, in order, are one record stream. When a
  * chunk has no room for another record, split() stops and the caller writes the chunk out.
  *

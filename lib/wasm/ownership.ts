@@ -1,5 +1,5 @@
 /**
- * AssemblyScript: which worker owns a state, exactly as ownerOf in lib/state/ownership.ts, for the
+ * AssemblyScript: which worker owns a state, exactly as ownerOf in lib/border/ownership.ts, for the
  * modules that compute it (expander.ts in its fan-out, owner-split.ts when a partitioned worker's
  * run is split by owner). `shift` is ownerShift(width) of that file.
  */

@@ -1,5 +1,5 @@
 import type { ExecutionContext } from 'ava';
-import { seededRandom } from '../../lib/random.js';
+import { seededRandom } from '../../lib/shared/random.js';
 
 /**
  * The generator for randomised tests. The seed comes from GOCOUNT_TEST_SEED when set, else from the

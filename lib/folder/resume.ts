@@ -8,14 +8,14 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { GocountError, InvalidOptionError } from '../errors.js';
+import { GocountError, InvalidOptionError } from '../shared/errors.js';
 import { MANIFEST_FILE, RUN_SUFFIX, stepFilesEndingIn } from '../format/count-folder.js';
 import { readManifest, StepManifest } from '../format/manifest.js';
 import { runHeaderProblem } from '../format/layout.js';
 import { readWholeRun } from '../format/section-reader.js';
 import type { CountLayout, ScratchFolder } from './scratch.js';
 import { moduliAt } from '../residues/growth.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 const READ_BUFFER_BYTES = 1 << 20;
 

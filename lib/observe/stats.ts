@@ -1,7 +1,7 @@
 /** The figures of a finished count, in total: time, states, runs, bytes, memory, the cost model. */
 
 import type { StepReport } from './progress.js';
-import { PHASES, Phase } from './phase-clock.js';
+import { PHASES, type Phase } from '../format/step-log.js';
 
 export interface CountStats {
   readonly seconds: number;

@@ -12,8 +12,8 @@
  * Classes pair each state with its colour reversal, except the stoneless one: (states + 1) / 2.
  */
 
-import { wholeNumber } from '../arguments.js';
-import { MAX_WIDTH } from '../state/layout.js';
+import { wholeNumber } from '../shared/arguments.js';
+import { MAX_WIDTH } from '../border/layout.js';
 
 // Nodes: 0 empty, 1 and 2 black and white stones with a liberty, 3 + 4·colour + flags libertyless stones.
 const EMPTY = 0;

@@ -1,12 +1,12 @@
 /**
  * `gocount estimate MxN`: the asymptotic formula's estimate of L(m,n), and its relative error where
- * the exact count is known (known-count.ts).
+ * the exact count is known (lib/paper/known-count.ts).
  */
 
-import { wholeNumber } from '../arguments.js';
-import { boardOf } from '../board/shape.js';
-import { knownCount } from '../count/known-count.js';
-import { UsageError } from '../errors.js';
+import { wholeNumber } from '../../shared/arguments.js';
+import { boardOf } from '../../board/shape.js';
+import { knownCount } from '../known-count.js';
+import { UsageError } from '../../shared/errors.js';
 import { BigDecimal, divide, fromBigInt, power, relativeDifference } from './big-decimal.js';
 import { asymptoticConstants, asymptoticEstimate, AsymptoticConstants, LARGEST_BASE } from './constants.js';
 

@@ -8,10 +8,10 @@
  * estimate; many probes give a mean and its standard error.
  */
 
-import { BorderStates, isLegalFinal, MAX_SUCCESSORS, LIBERTYLESS, START_HI, START_LO } from '../state/border.js';
-import { Expander } from '../state/expander.js';
-import type { Sweep } from '../board/shape.js';
-export { seededRandom } from '../random.js';
+import { BorderStates, isLegalFinal, MAX_SUCCESSORS, LIBERTYLESS, START_HI, START_LO } from '../../border/border.js';
+import { Expander } from '../../border/expander.js';
+import type { Sweep } from '../../board/shape.js';
+export { seededRandom } from '../../shared/random.js';
 
 /** Weights are plain numbers, at most 3^(mn): boards up to this many points keep them finite. */
 export const MAX_SAMPLE_POINTS = 640;

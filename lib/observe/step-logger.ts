@@ -7,7 +7,7 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { InvalidOptionError, systemProblem } from '../errors.js';
+import { InvalidOptionError, systemProblem } from '../shared/errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
 import { pathProblem } from '../format/make-folder.js';
 import {
@@ -22,7 +22,7 @@ import {
   stepLogEntries,
 } from '../format/step-log.js';
 import type { StepReport } from './progress.js';
-import type { ScratchFolder } from './scratch.js';
+import type { ScratchFolder } from '../folder/scratch.js';
 
 export class StepLogger {
   /** The files whose failed write was warned of: one warning a file. */

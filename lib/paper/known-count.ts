@@ -3,7 +3,7 @@
  * to compute exactly because the board is narrow (the column transfer of §5.4).
  */
 
-import { buildColumnTransfer, exactTerms } from '../recurrence/column-transfer.js';
+import { buildColumnTransfer, exactTerms } from './recurrence/column-transfer.js';
 import { publishedCount } from './published-counts.js';
 
 export interface KnownCount {

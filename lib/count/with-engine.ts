@@ -1,30 +1,33 @@
 /**
  * The streaming count of one board: choose the moduli, split them into passes, run each pass
- * within the memory budget, and join the residues by the CRT into L(width, k) for every k.
+ * within the memory budget, by the engine in this process (lib/engine) or partitioned over task
+ * processes (lib/cluster), and join the residues by the CRT into L(width, k) for every k.
  */
 
 import os from 'node:os';
 import path from 'node:path';
 import fse from 'fs-extra';
-import { GocountError, InvalidOptionError } from '../errors.js';
+import { GocountError, InvalidOptionError } from '../shared/errors.js';
 import type { Sweep } from '../board/shape.js';
-import { maxStatesAfter } from '../board/table1.js';
+import { largestStates, maxStatesAfter } from '../board/table1.js';
 import { joinResidues, Residue } from '../residues/crt.js';
 import { moduliFor, splitIntoPasses } from '../residues/moduli.js';
-import { formatBytes } from '../units.js';
-import { MemoryPlan, planMemory, statesInMemory } from './budget.js';
+import { formatBytes } from '../shared/units.js';
+import { MemoryPlan, planMemory, statesInMemory } from '../engine/budget.js';
 import { residuesAt } from '../residues/growth.js';
-import { PassRunner } from './pass.js';
-import { MOST_RESIDUES } from './state-table.js';
+import { PassRunner } from '../engine/pass.js';
+import { MOST_RESIDUES } from '../engine/state-table.js';
 import { MAX_PARTITIONED_WORKERS, PartitionedPass } from '../cluster/driver.js';
 import { defaultThreads } from '../cluster/task.js';
-import { LauncherName, makeLauncher } from '../cluster/launcher.js';
-import { ScratchFolder } from './scratch.js';
-import { CountLock } from './count-lock.js';
-import { StepLogger } from './step-logger.js';
-import { countWarnings } from '../count/count-warnings.js';
+import type { Launcher, LauncherName } from '../cluster/launcher.js';
+import { localLauncher } from '../cluster/local-launcher.js';
+import { slurmLauncher } from '../cluster/slurm-launcher.js';
+import { ScratchFolder } from '../folder/scratch.js';
+import { CountLock } from '../folder/lock.js';
+import { StepLogger } from '../observe/step-logger.js';
+import { countWarnings } from './count-warnings.js';
 import type { StepLogEntry } from '../format/step-log.js';
-import type { OnProgress, StepReport } from './progress.js';
+import type { OnProgress, StepReport } from '../observe/progress.js';
 
 /** Checked and completed by normalizeCountOptions (count/count-options.ts). */
 export interface EngineOptions {
@@ -239,11 +242,9 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
   return { legal: perColumn[sweep.columns - 1], residues, perColumn, moduli, passes: passes.length, reports, log: entries };
 }
 
-/** The states of the largest step, by Table 1's bound. */
-export function largestStates(sweep: Sweep): number {
-  let largest = 0;
-  for (let step = 0; step <= sweep.width * sweep.columns; step++) largest = Math.max(largest, maxStatesAfter(sweep.width, step));
-  return largest;
+/** The launcher of a partitioned count's task processes (lib/cluster/launcher.ts). */
+function makeLauncher(name: LauncherName): Launcher {
+  return name === 'slurm' ? slurmLauncher() : localLauncher();
 }
 
 /**

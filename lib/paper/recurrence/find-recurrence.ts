@@ -5,8 +5,8 @@
  * checked on further terms, modulo primes not used to find it.
  */
 
-import { joinResidues } from '../residues/crt.js';
-import { primesBelow, productOf } from '../residues/moduli.js';
+import { joinResidues } from '../../residues/crt.js';
+import { primesBelow, productOf } from '../../residues/moduli.js';
 import { berlekampMassey } from './berlekamp-massey.js';
 import { buildColumnTransfer, ColumnTransfer, termsModulo } from './column-transfer.js';
 

@@ -27,7 +27,7 @@ const compiled = new Map<string, object>();
 export function instantiate<Exports>(name: string, what: string): Exports {
   let module = compiled.get(name);
   if (!module) {
-    module = new WebAssembly.Module(readFileSync(new URL(`./wasm/${name}.wasm`, import.meta.url)));
+    module = new WebAssembly.Module(readFileSync(new URL(`../wasm/${name}.wasm`, import.meta.url)));
     compiled.set(name, module);
   }
   const instance = new WebAssembly.Instance(module, {

@@ -6,7 +6,7 @@
  * n = 18, the largest its tables allow.
  */
 
-import { LEGAL_ALMOST_SQUARE, LEGAL_SQUARE } from '../count/published-counts.js';
+import { LEGAL_ALMOST_SQUARE, LEGAL_SQUARE } from '../published-counts.js';
 import { BigDecimal, divide, fromBigInt, multiply, power } from './big-decimal.js';
 
 export interface AsymptoticConstants {

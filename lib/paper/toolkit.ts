@@ -4,11 +4,11 @@
  * every few tens of milliseconds, so that a signal stops it and a progress callback is heard.
  */
 
-import { callbackOption, checkOptionNames, OptionNames, signalOption, wholeNumber } from './arguments.js';
-import { boardOf, sweepOf } from './board/shape.js';
-import { AbortedError, UsageError } from './errors.js';
-import { EventLoopTurns } from './event-loop-turns.js';
-import { countGames, GameCount, MAX_GAME_POINTS } from './go/count-games.js';
+import { callbackOption, checkOptionNames, OptionNames, signalOption, wholeNumber } from '../shared/arguments.js';
+import { boardOf, sweepOf } from '../board/shape.js';
+import { AbortedError, UsageError } from '../shared/errors.js';
+import { EventLoopTurns } from '../shared/event-loop-turns.js';
+import { countGames, GameCount, MAX_GAME_POINTS } from './go/games.js';
 import { buildGameGraph, edgeCount, MAX_GRAPH_POINTS, nodeCount } from './go/game-graph.js';
 import { HeuristicSampler, MAX_SAMPLE_POINTS, SampleResult, seededRandom } from './sample/heuristic-sampling.js';
 

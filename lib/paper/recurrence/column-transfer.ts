@@ -5,9 +5,9 @@
  * of order at most the number of states. Built with the fast expander, one column at a time.
  */
 
-import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../state/border.js';
-import { Expander } from '../state/expander.js';
-import { HIGH_UNIT, MAX_EXACT_NUMBER_WIDTH } from '../state/layout.js';
+import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../../border/border.js';
+import { Expander } from '../../border/expander.js';
+import { HIGH_UNIT, MAX_EXACT_NUMBER_WIDTH } from '../../border/layout.js';
 
 export interface ColumnTransfer {
   readonly height: number;

@@ -4,8 +4,7 @@
  * figures are thread time spent in each phase; summed over workers they can exceed the wall time.
  */
 
-export const PHASES = ['read', 'expand', 'aggregate', 'sort', 'write', 'drain'] as const;
-export type Phase = (typeof PHASES)[number];
+import { PHASES, type Phase } from '../format/step-log.js';
 
 /** Milliseconds per phase as nanoseconds per state, rounded: the cost model's unit. */
 export function nsPerState(ms: ArrayLike<number>, states: number): Record<Phase, number> {

@@ -6,8 +6,8 @@
  * move are counted once per orbit of first moves and multiplied by the orbit's size.
  */
 
-import { boardSymmetries } from '../board/symmetries.js';
-import type { EventLoopTurns } from '../event-loop-turns.js';
+import { boardSymmetries } from '../../board/symmetries.js';
+import type { EventLoopTurns } from '../../shared/event-loop-turns.js';
 import { BLACK, WHITE } from './rules.js';
 import type { GameGraph } from './game-graph.js';
 

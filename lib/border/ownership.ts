@@ -1,7 +1,7 @@
 /**
  * Which worker owns a state (lib/engine/peer.ts routes successors by it, the run store splits a
  * partitioned count's runs by it, and lib/wasm/expander.ts mirrors it in fanOut, given
- * ownerShift(width) by lib/state/expander-kernel.ts).
+ * ownerShift(width) by lib/border/expander-kernel.ts).
  */
 
 /**

@@ -1,6 +1,6 @@
 /** Everything `gocount recurrence M` reports: the recurrence, and λ_M and a_M from it. */
 
-import { wholeNumber } from '../arguments.js';
+import { wholeNumber } from '../../shared/arguments.js';
 import { buildColumnTransfer, growthGuess } from './column-transfer.js';
 import { DominantRoot, dominantRoot } from './dominant-root.js';
 import { findRecurrence, Recurrence } from './find-recurrence.js';

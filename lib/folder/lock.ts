@@ -9,7 +9,7 @@
 import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../shared/errors.js';
 import { LOCK_FILE, tempPath } from '../format/count-folder.js';
 
 export interface LockHolder {

@@ -12,7 +12,7 @@
 
 import type { ResidueExtender } from '../residues/growth.js';
 import { ownerShift } from './ownership.js';
-import { align8 as align, instantiate, PAGE_BYTES, type WasmMemory } from '../wasm-module.js';
+import { align8 as align, instantiate, PAGE_BYTES, type WasmMemory } from '../shared/wasm-module.js';
 
 interface KernelExports {
   memory: WasmMemory;

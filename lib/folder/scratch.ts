@@ -7,9 +7,9 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { GocountError, UsageError } from '../errors.js';
+import { GocountError, UsageError } from '../shared/errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
-import { CountLock } from './count-lock.js';
+import { CountLock } from './lock.js';
 import { makeFolder, pathProblem } from '../format/make-folder.js';
 import {
   COUNT_FILE,
@@ -28,7 +28,7 @@ import {
   TEMP_SUFFIX,
   tempPath,
 } from '../format/count-folder.js';
-import { counted } from '../plural.js';
+import { counted } from '../shared/plural.js';
 
 /** How a count's states are shared out: partition tasks (1 in one process), each of `workers` workers. */
 export interface CountLayout {
@@ -50,7 +50,7 @@ export interface FolderRecord {
 }
 
 /**
- * Which worker owns a state, as count.json records it: ownerOf (state/ownership.ts) over
+ * Which worker owns a state, as count.json records it: ownerOf (border/ownership.ts) over
  * partitions × workers. A count is resumed only under the same rule.
  */
 export const OWNERSHIP = 'ownerOf-v3 over partitions*workers';
@@ -131,7 +131,7 @@ export class ScratchFolder {
   }
 
   /**
-   * open(), then the lock that the count holds on the folder until it ends (count-lock.ts), and
+   * open(), then the lock that the count holds on the folder until it ends (lock.ts), and
    * whether the folder's files are kept: asked for now, or recorded by an earlier count (once
    * kept, a folder stays kept).
    */
