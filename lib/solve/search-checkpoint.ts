@@ -23,15 +23,9 @@ import type { Problem } from '../verify/problems.js';
 import type { HistoryTable } from './history-table.js';
 import type { RetrogradeStats } from './retrograde.js';
 import type { Scoring } from './solve-board.js';
-import {
-  checkSolveValues,
-  differingField,
-  readSolveFile,
-  signedBytes,
-  solveHeader,
-  type SolveFileHeader,
-  writeSolveFile,
-} from './solve-db.js';
+import { signedBytes, writeFramedFile } from '../format/framed-file.js';
+import { checkSolveValues } from './solve-db.js';
+import { differingField, readSolveFile, solveHeader, type SolveFileHeader } from './solve-file.js';
 import type { CycleRule, StateSpace } from './state-space.js';
 import { readTableFile, writeTableFile } from './table-file.js';
 import { counted } from '../plural.js';
@@ -208,7 +202,7 @@ export class SearchCheckpoint {
         this.lastTable = performance.now();
         this.tableMs = this.lastTable - started;
       }
-      writeSolveFile(this.file, header, [kept, done], `${this.file}.${process.pid}.tmp`);
+      writeFramedFile(this.file, header, [kept, done], `${this.file}.${process.pid}.tmp`);
     } catch (error) {
       throw diskError(
         error,

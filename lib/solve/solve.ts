@@ -25,7 +25,7 @@ import {
 import { Scoring, SolveBoard } from './solve-board.js';
 import { checkSolveOptions } from './solve-options.js';
 import { CycleRule, PhaseProgress, PLAIN, StateSpace } from './state-space.js';
-import { BoardSymmetry } from './symmetry.js';
+import { BoardSymmetry, foldedSymmetry } from './symmetry.js';
 
 export interface SolveOptions {
   readonly m: number;
@@ -182,14 +182,6 @@ export interface SolvedRules {
   readonly scoring: Scoring;
   /** The symmetries folded: 1 for none, else all of the board's. */
   readonly symmetries: number;
-}
-
-/** The symmetries folded under these rules, or undefined; throws on a count the board does not have. */
-export function foldedSymmetry(m: number, n: number, symmetries: number): BoardSymmetry | undefined {
-  if (symmetries === 1) return undefined;
-  const symmetry = new BoardSymmetry(m, n);
-  if (symmetry.count !== symmetries) throw new Error(`board ${m}x${n} has ${symmetry.count} symmetries, not ${symmetries}`);
-  return symmetry;
 }
 
 /** What answers for the positions of a board: its states, their values and, under no-cycle, the search that values a move. */

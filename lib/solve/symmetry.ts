@@ -75,3 +75,11 @@ export class BoardSymmetry {
     return images.size;
   }
 }
+
+/** The symmetries a solve folded (1: none, else all of the board's), or undefined for none; throws on a count the board does not have. */
+export function foldedSymmetry(m: number, n: number, symmetries: number): BoardSymmetry | undefined {
+  if (symmetries === 1) return undefined;
+  const symmetry = new BoardSymmetry(m, n);
+  if (symmetry.count !== symmetries) throw new Error(`board ${m}x${n} has ${symmetry.count} symmetries, not ${symmetries}`);
+  return symmetry;
+}

@@ -22,7 +22,8 @@ import { crc32 } from 'node:zlib';
 import { syncDirectory } from '../format/atomic.js';
 import type { Problem } from '../verify/problems.js';
 import type { HistoryTable } from './history-table.js';
-import { differingField, headerLine, solveHeader, type SolveFileHeader } from './solve-db.js';
+import { headerLine } from '../format/framed-file.js';
+import { differingField, solveHeader, type SolveFileHeader } from './solve-file.js';
 import type { StateSpace } from './state-space.js';
 import { counted } from '../plural.js';
 

@@ -20,7 +20,8 @@ import { checkRunFile } from './run-check.js';
 import { checkSplitFile } from './split-check.js';
 import { CHECKPOINT_FORMAT, checkCheckpoint } from '../solve/search-checkpoint.js';
 import { checkTableFile, TABLE_FORMAT } from '../solve/table-file.js';
-import { checkSolveDb, startsAsSolveFile } from '../solve/solve-db.js';
+import { checkSolveDb, SOLVE_DB_FORMAT } from '../solve/solve-db.js';
+import { startsAsFramedFile } from '../format/framed-file.js';
 import { checkStep, StepCheck } from './step-check.js';
 
 export interface VerifyReport {
@@ -65,11 +66,11 @@ function findProblems(target: string, onProgress: (progress: VerifyProgress) => 
   const stat = statUserPath(target);
   if (stat.isFile() && path.basename(target) === COUNT_FILE) return verifyPath(path.dirname(target), onProgress);
   if (stat.isFile()) {
-    const solveFile = startsAsSolveFile(target)
+    const solveFile = startsAsFramedFile(target, SOLVE_DB_FORMAT)
       ? 'database'
-      : startsAsSolveFile(target, CHECKPOINT_FORMAT)
+      : startsAsFramedFile(target, CHECKPOINT_FORMAT)
         ? 'checkpoint'
-        : startsAsSolveFile(target, TABLE_FORMAT)
+        : startsAsFramedFile(target, TABLE_FORMAT)
           ? 'table'
           : undefined;
     if (solveFile) {
