@@ -8,12 +8,12 @@ import { UsageError } from '../lib/errors.js';
 import { refuseFlags } from './refuse-flags.js';
 import { writableFile } from '../lib/format/writable-file.js';
 import { lookUp } from '../lib/solve/look-up.js';
-import { checkpointFile } from '../lib/solve/search-checkpoint.js';
-import { SCORINGS, type Scoring } from '../lib/solve/solve-board.js';
-import { writeSolveDb } from '../lib/solve/solve-db.js';
+import { checkpointFile } from '../lib/solve/files/search-checkpoint.js';
+import { SCORINGS, type Scoring } from '../lib/solve/rules/solve-board.js';
+import { writeSolveDb } from '../lib/solve/files/solve-db.js';
 import { checkSolveOptions } from '../lib/solve/solve-options.js';
 import { solveResult, solveBoard, type SolveProgress } from '../lib/solve/solve.js';
-import { CYCLE_RULES, type CycleRule } from '../lib/solve/state-space.js';
+import { CYCLE_RULES, type CycleRule } from '../lib/solve/rules/state-space.js';
 import { formatBytes } from '../lib/units.js';
 import { counted } from '../lib/plural.js';
 

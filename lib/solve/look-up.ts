@@ -1,10 +1,10 @@
 /** `gocount solve --db FILE --position TEXT`: a position's stored value and its best moves. */
 
 import { UsageError } from '../errors.js';
-import { parsePosition } from './position-text.js';
-import { readSolveDb, SolveDbHeader } from './solve-db.js';
+import { parsePosition } from './rules/position-text.js';
+import { readSolveDb, SolveDbHeader } from './files/solve-db.js';
 import { firstMoves, MoveValue, storedBoard } from './solve.js';
-import { AFTER_PASS, KO, PLAIN } from './state-space.js';
+import { AFTER_PASS, KO, PLAIN } from './rules/state-space.js';
 
 export interface LookUpOptions {
   readonly position: string;

@@ -11,9 +11,9 @@ import { availableMemory } from '../engine/available-memory.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { InvalidOptionError } from '../errors.js';
 import { sizeOption } from '../units.js';
-import { SCORINGS, Scoring } from './solve-board.js';
+import { SCORINGS, Scoring } from './rules/solve-board.js';
 import type { SolveOptions, SolveProgress } from './solve.js';
-import { CYCLE_RULES, CycleRule } from './state-space.js';
+import { CYCLE_RULES, CycleRule } from './rules/state-space.js';
 
 const SOLVE_OPTIONS: OptionNames<SolveOptions> = {
   m: true,

@@ -1,31 +1,27 @@
 /**
  * `gocount solve`: the value of every state of a small board under a cycle rule, by retrograde
- * analysis (lib/solve/retrograde.ts), and the value and best first moves of the empty board.
+ * analysis (forward checking in lib/solve/moves, then lib/solve/cycle-draw or lib/solve/no-cycle),
+ * and the value and best first moves of the empty board; its phases and memory budget are here.
  * Rules: area scoring (Tromp–Taylor by default), komi 0, suicide illegal, a pass always legal, two
  * passes in a row end the game; values in points, from the view of the player to move.
  */
 
 import { GocountError } from '../errors.js';
 import { formatBytes } from '../units.js';
-import { ForcedBounds } from './forced-bounds.js';
-import { minWork, noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw-on-disk.js';
-import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
-import { HistorySearch } from './no-cycle-search.js';
-import { SearchCheckpoint } from './search-checkpoint.js';
-import { GeneratedMoves, GraphMoves } from './search-moves.js';
-import {
-  cycleFigures,
-  forwardCheck,
-  positionComponents,
-  RetrogradeStats,
-  searchComponents,
-  solveCycleDraw,
-  solveNoCycle,
-} from './retrograde.js';
-import { Scoring, SolveBoard } from './solve-board.js';
+import { ForcedBounds } from './cycle-draw/forced-bounds.js';
+import { minWork, noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw/cycle-draw-on-disk.js';
+import { forEachMove, MoveGraph, NO_ENDING } from './moves/move-graph.js';
+import { HistorySearch } from './no-cycle/no-cycle-search.js';
+import { SearchCheckpoint } from './files/search-checkpoint.js';
+import { GeneratedMoves, GraphMoves } from './moves/search-moves.js';
+import { cycleFigures, positionComponents } from './moves/components.js';
+import { emptyStats, forwardCheck, RetrogradeStats } from './moves/forward-check.js';
+import { searchComponents, solveNoCycle } from './no-cycle/search-components.js';
+import { solveCycleDraw } from './cycle-draw/cycle-draw.js';
+import { Scoring, SolveBoard } from './rules/solve-board.js';
 import { checkSolveOptions } from './solve-options.js';
-import { CycleRule, PhaseProgress, PLAIN, StateSpace } from './state-space.js';
-import { BoardSymmetry, foldedSymmetry } from './symmetry.js';
+import { CycleRule, PhaseProgress, PLAIN, StateSpace } from './rules/state-space.js';
+import { BoardSymmetry, foldedSymmetry } from './rules/symmetry.js';
 
 export interface SolveOptions {
   readonly m: number;
@@ -38,7 +34,7 @@ export interface SolveOptions {
    * Bytes the solve may hold, or a size such as "512M", "4G" or "50%" (of the memory available to
    * the process), as a count's memory (default: half the free memory). Moves beyond it go to files in
    * `scratch` (default: ./scratch), read back in blocks; under cycle-draw, states that do not fit
-   * in it go there too (lib/solve/cycle-draw-on-disk.ts).
+   * in it go there too (lib/solve/cycle-draw/cycle-draw-on-disk.ts).
    */
   readonly memory?: number | string;
   readonly scratch?: string;
@@ -56,7 +52,7 @@ export interface SolveOptions {
   readonly emptyBoardOnly?: boolean;
   /**
    * Under no-cycle, every state valued: seconds between two checkpoints of the history search in
-   * `scratch` (default 60; lib/solve/search-checkpoint.ts). A solve finds the checkpoint its board,
+   * `scratch` (default 60; lib/solve/files/search-checkpoint.ts). A solve finds the checkpoint its board,
    * rule and scoring left there and resumes from it; the caller removes it once the database is
    * written (SolvedBoard.checkpoint).
    */
@@ -114,7 +110,7 @@ export interface SolveResult {
 /** The database of a board: its state space, moves and every state's value. */
 export interface SolvedBoard {
   readonly space: StateSpace;
-  /** The moves; absent when the states were on disk (lib/solve/cycle-draw-on-disk.ts). */
+  /** The moves; absent when the states were on disk (lib/solve/cycle-draw/cycle-draw-on-disk.ts). */
   readonly graph?: MoveGraph;
   readonly edges: number;
   readonly values: Int8Array;
@@ -188,7 +184,7 @@ export interface SolvedRules {
 export type ValuedBoard = Pick<SolvedBoard, 'space' | 'values' | 'search'>;
 
 /**
- * A board's database from stored values (lib/solve/solve-db.ts), nothing solved again. Only
+ * A board's database from stored values (lib/solve/files/solve-db.ts), nothing solved again. Only
  * no-cycle rebuilds the moves, for the history search (a move's value depends on the history it
  * leaves); under cycle-draw a move is worth its child's value.
  */
@@ -200,30 +196,6 @@ export function storedBoard({ m, n, rule, scoring, symmetries }: SolvedRules, va
     space,
     values,
     search: new HistorySearch(new GraphMoves(graph), values, positionComponents(graph).component, ForcedBounds.of(graph)),
-  };
-}
-
-function emptyStats(epochs: number): RetrogradeStats {
-  return {
-    epochs,
-    stable: 0,
-    unstable: 0,
-    cycleComponents: 0,
-    cyclePositions: 0,
-    cycleStates: 0,
-    largestComponent: 0,
-    searchNodes: 0,
-    revised: 0,
-    tableHits: 0,
-    tableEntries: 0,
-    tableBytes: 0,
-    fromImages: 0,
-    resumed: 0,
-    tableResumed: '',
-    movesOnDisk: false,
-    statesOnDisk: false,
-    rounds: 0,
-    diskBytes: 0,
   };
 }
 
@@ -296,7 +268,7 @@ function movesInMemory(space: StateSpace, memory: number): { memoryItems: number
   return { memoryItems: Math.max(0, blockItems - Math.ceil((COMPONENT_BYTES * space.positions) / MOVE_BYTES)), blockItems };
 }
 
-/** cycle-draw with the states on disk (lib/solve/cycle-draw-on-disk.ts): the budget is below what they hold in memory. */
+/** cycle-draw with the states on disk (lib/solve/cycle-draw/cycle-draw-on-disk.ts): the budget is below what they hold in memory. */
 function solvedOnDisk(space: StateSpace, memory: number, folder: string, onProgress: SolveProgress): SolvedBoard {
   if (memory < onDiskFloor(space)) throw tooLarge(space, onDiskFloor(space), memory);
   const phase = phases(onProgress);
@@ -307,7 +279,7 @@ function solvedOnDisk(space: StateSpace, memory: number, folder: string, onProgr
 }
 
 /**
- * What no-cycle holds with its moves generated (lib/solve/search-moves.ts): per state the guide,
+ * What no-cycle holds with its moves generated (lib/solve/moves/search-moves.ts): per state the guide,
  * the forced bounds (entry orders and highest thresholds), the values and the search's marks; per
  * position the keys and first states, the components' arrays, the positions by component and the
  * path's index of situations. The threshold games and then the table of earlier results take the rest.

@@ -18,9 +18,10 @@ import { checkCount } from './count-check.js';
 import { Problem, statusOf, VerifyStatus } from './problems.js';
 import { checkRunFile } from './run-check.js';
 import { checkSplitFile } from './split-check.js';
-import { CHECKPOINT_FORMAT, checkCheckpoint } from '../solve/search-checkpoint.js';
-import { checkTableFile, TABLE_FORMAT } from '../solve/table-file.js';
-import { checkSolveDb, SOLVE_DB_FORMAT } from '../solve/solve-db.js';
+import { CHECKPOINT_FORMAT, checkCheckpoint } from '../solve/files/search-checkpoint.js';
+import { checkTableFile, TABLE_FORMAT } from '../solve/files/table-file.js';
+import { checkSolveDb } from '../solve/files/db-check.js';
+import { SOLVE_DB_FORMAT } from '../solve/files/solve-db.js';
 import { startsAsFramedFile } from '../format/framed-file.js';
 import { checkStep, StepCheck } from './step-check.js';
 
@@ -31,7 +32,7 @@ export interface VerifyReport {
   readonly files: number;
   /** Solve databases (gocount solve --db); their records are states. */
   readonly databases?: number;
-  /** Which solve file it was: a database, a no-cycle solve's checkpoint or its table of earlier results (lib/solve/search-checkpoint.ts). */
+  /** Which solve file it was: a database, a no-cycle solve's checkpoint or its table of earlier results (lib/solve/files/search-checkpoint.ts). */
   readonly solveFile?: 'database' | 'checkpoint' | 'table';
   readonly records: number;
   readonly problems: Problem[];

@@ -3,8 +3,8 @@
  * the component: a position is a situation (rank, parity of the moves since the start), the player
  * to move alternating. A pass is always legal; any other move may not recreate a situation of the
  * history. Alpha-beta, cut by the forced bounds wherever the history leaves them sound
- * (lib/solve/forced-bounds.ts), and by the results of earlier searches wherever the history lets
- * them stand (lib/solve/history-table.ts), in depth-limited searches with a growing limit.
+ * (lib/solve/cycle-draw/forced-bounds.ts), and by the results of earlier searches wherever the history lets
+ * them stand (lib/solve/no-cycle/history-table.ts), in depth-limited searches with a growing limit.
  *
  * A depth-limited search proves a bound for one player, the prover: a node at the limit that its
  * bounds do not settle counts as the bound least favourable to the prover (its lower bound if the
@@ -14,12 +14,12 @@
  * both, as at full depth.
  */
 
-import type { ForcedBounds } from './forced-bounds.js';
+import type { ForcedBounds } from '../cycle-draw/forced-bounds.js';
 import { EXACT_SITUATIONS, grown, HASHED_BITS, HistoryPath, SituationBits } from './history-path.js';
 import { Dependencies, HistoryTable, MOST_ENTRIES_PER_STATE } from './history-table.js';
-import type { StateSpace } from './state-space.js';
-import { NO_ENDING } from './move-graph.js';
-import type { SearchMoves } from './search-moves.js';
+import type { StateSpace } from '../rules/state-space.js';
+import { NO_ENDING } from '../moves/move-graph.js';
+import type { SearchMoves } from '../moves/search-moves.js';
 
 /** The table's size where no budget gives it one (the tests): about 256 MB. */
 export const TABLE_BYTES = 256 * 2 ** 20;
@@ -184,7 +184,7 @@ export class HistorySearch {
    * deep proof holding the others to its depth (docs/solve.md, "Depth-limited searches").
    * `resume`: the first `moves` moves were searched before, giving `best` with the game's end;
    * rootDone says the same as the search goes, and `onMove` is called after each move
-   * (lib/solve/search-checkpoint.ts).
+   * (lib/solve/files/search-checkpoint.ts).
    */
   valueFrom(s: number, resume?: { moves: number; best: number }, onMove: () => void = () => {}): number {
     const { moves, points, rootChildren, rootDone } = this;

@@ -3,10 +3,10 @@
  * 4 on a rectangle, 2 on a single row) as permutations of its points, and the canonical form of a
  * position: the least key among its images. The positions of one orbit have the same value under
  * cycle-draw, whose values do not depend on the history, so the solve keeps one of each
- * (lib/solve/state-space.ts).
+ * (lib/solve/rules/state-space.ts).
  */
 
-import { boardSymmetries } from '../board/symmetries.js';
+import { boardSymmetries } from '../../board/symmetries.js';
 import { keyOf, moverOf, opponentOf } from './solve-board.js';
 
 export class BoardSymmetry {

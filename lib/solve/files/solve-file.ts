@@ -1,14 +1,14 @@
 /**
- * What the solver's files (the database, lib/solve/solve-db.ts; the checkpoint and the table of
- * earlier results, lib/solve/search-checkpoint.ts and lib/solve/table-file.ts) share: a framed
+ * What the solver's files (the database, lib/solve/files/solve-db.ts; the checkpoint and the table of
+ * earlier results, lib/solve/files/search-checkpoint.ts and lib/solve/files/table-file.ts) share: a framed
  * file's header line (lib/format/framed-file.ts) that gives the board and its state space, read
  * and checked alike.
  */
 
-import { readFramedFile } from '../format/framed-file.js';
-import { SCORINGS, type Scoring } from './solve-board.js';
-import { CYCLE_RULES, type CycleRule, type StateSpace } from './state-space.js';
-import { foldedSymmetry } from './symmetry.js';
+import { readFramedFile } from '../../format/framed-file.js';
+import { SCORINGS, type Scoring } from '../rules/solve-board.js';
+import { CYCLE_RULES, type CycleRule, type StateSpace } from '../rules/state-space.js';
+import { foldedSymmetry } from '../rules/symmetry.js';
 
 /** What every solve file's header gives: the board and its state space. */
 export interface SolveFileHeader {
@@ -24,7 +24,7 @@ export interface SolveFileHeader {
   readonly states: number;
 }
 
-/** What the header of a database and of a checkpoint (lib/solve/search-checkpoint.ts) give of the board and its state space. */
+/** What the header of a database and of a checkpoint (lib/solve/files/search-checkpoint.ts) give of the board and its state space. */
 export function solveHeader(format: string, version: number, space: StateSpace): SolveFileHeader {
   const { m, n } = space.board;
   const { rule, positions, states } = space;

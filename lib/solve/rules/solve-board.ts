@@ -6,7 +6,7 @@
  * suicide and serves the game graph of `gocount games`.
  */
 
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../errors.js';
 
 export const MAX_SOLVE_POINTS = 16;
 
