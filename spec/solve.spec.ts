@@ -4,7 +4,7 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { checkSolveDb } from '../lib/solve/files/db-check.js';
 import { readSolveDb, writeSolveDb } from '../lib/solve/files/solve-db.js';
-import { oracleValue } from '../lib/solve/history-search.js';
+import { oracleValue } from './support/solve-oracle.js';
 import { keyOf, moverOf, opponentOf, SCORINGS, SolveBoard } from '../lib/solve/rules/solve-board.js';
 import { parsePosition, positionText } from '../lib/solve/rules/position-text.js';
 import { solve, solveBoard, solveResult, type MoveValue, type SolvedBoard } from '../lib/solve/solve.js';
