@@ -195,7 +195,12 @@ export function storedBoard({ m, n, rule, scoring, symmetries }: SolvedRules, va
   return {
     space,
     values,
-    search: new HistorySearch(new GraphMoves(graph), values, positionComponents(graph).component, ForcedBounds.of(graph)),
+    search: new HistorySearch({
+      moves: new GraphMoves(graph),
+      values,
+      component: positionComponents(graph).component,
+      bounds: ForcedBounds.of(graph),
+    }),
   };
 }
 
@@ -314,7 +319,14 @@ function solvedGenerated(
   cycleFigures(space, parts, stats);
   const values = new Int8Array(space.states);
   const known = new Uint8Array(space.states);
-  const search = searchComponents(moves, parts, aids.bounds, values, known, stats, phase('history search'), {
+  const search = searchComponents({
+    moves,
+    parts,
+    bounds: aids.bounds,
+    values,
+    known,
+    stats,
+    progress: phase('history search'),
     tableBytes: memory - held - minWork(space.states),
     guess: aids.values[space.stateOf(0, PLAIN)],
     ...settings,

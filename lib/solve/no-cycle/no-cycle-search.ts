@@ -122,6 +122,30 @@ export interface MoveTests {
   readonly upper: Int8Array;
 }
 
+/**
+ * What a HistorySearch searches and how. The search cuts by the forced bounds, a table of earlier
+ * results, depth-limited searches and exact history filters by default; a test turns each off
+ * (no `bounds`, `tableBytes` 0, `deepening` false, `exactSituations` 0) to check that the values
+ * stay the same and to count the search nodes it saves.
+ */
+export interface HistorySearchOptions {
+  /** The moves, in memory or generated (lib/solve/moves/search-moves.ts). */
+  readonly moves: SearchMoves;
+  /** Every state's value: those of the states out of the component searched are read, never written. */
+  readonly values: Int8Array;
+  /** Each position's strongly connected component (lib/solve/moves/components.ts). */
+  readonly component: Int32Array;
+  /** The results each player can force ignoring repetitions (lib/solve/cycle-draw/forced-bounds.ts); none: no cut by them. */
+  readonly bounds?: ForcedBounds;
+  /** Bytes for the table of earlier results (lib/solve/no-cycle/history-table.ts), 0 for none; default TABLE_BYTES. */
+  readonly tableBytes?: number;
+  /** Depth-limited searches with a growing limit (the default); false: one search at full depth. */
+  readonly deepening?: boolean;
+  /** The most situations whose history filters are exact, and the bits of a hashed one above (lib/solve/no-cycle/history-path.ts). */
+  readonly exactSituations?: number;
+  readonly hashedBits?: number;
+}
+
 export class HistorySearch {
   nodes = 0;
   /** Called every nodesPerReport search nodes: a search of one state can take hours. */
@@ -142,16 +166,27 @@ export class HistorySearch {
   /** The moves of the state valueFrom values (the frames hold those below it). */
   private readonly rootChildren: Uint32Array;
 
-  constructor(
-    private readonly moves: SearchMoves,
-    private readonly values: Int8Array,
-    private readonly component: Int32Array,
-    private readonly bounds?: ForcedBounds,
+  private readonly moves: SearchMoves;
+  private readonly values: Int8Array;
+  private readonly component: Int32Array;
+  private readonly bounds?: ForcedBounds;
+  private readonly deepening: boolean;
+
+  constructor({
+    moves,
+    values,
+    component,
+    bounds,
     tableBytes = TABLE_BYTES,
-    private readonly deepening = true,
+    deepening = true,
     exactSituations = EXACT_SITUATIONS,
     hashedBits = HASHED_BITS,
-  ) {
+  }: HistorySearchOptions) {
+    this.moves = moves;
+    this.values = values;
+    this.component = component;
+    this.bounds = bounds;
+    this.deepening = deepening;
     const space = (this.space = moves.space);
     this.points = space.board.points;
     this.frames = new Frames(this.points + 1);

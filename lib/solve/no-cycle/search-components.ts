@@ -64,9 +64,14 @@ export interface SearchKeeper {
  */
 const EMPTY_BOARD_FILTER_BITS = 2 ** 14;
 
-/** What cuts the no-cycle history search (both by default; switched off to check them). */
+/**
+ * What cuts the no-cycle history search, and what else it is asked to do. Every cut is on by
+ * default; the switches that turn one off (`bounded`, `symmetric` and `deepening` false,
+ * `tableBytes` 0, `exactSituations` 0) are for checking: the tests find the same values without
+ * the cut, and count the search it saves.
+ */
 export interface SearchAids {
-  /** The forced bounds (lib/solve/cycle-draw/forced-bounds.ts). */
+  /** The forced bounds (lib/solve/cycle-draw/forced-bounds.ts; solveNoCycle finds them unless false). */
   readonly bounded?: boolean;
   /** Bytes for the table of earlier results (lib/solve/no-cycle/history-table.ts); 0 for none. */
   readonly tableBytes?: number;
@@ -89,6 +94,19 @@ export interface SearchAids {
   readonly nodesPerReport?: number;
 }
 
+/** What searchComponents values: the moves, their components and forced bounds, and the arrays it completes. */
+export interface ComponentSearch extends Omit<SearchAids, 'bounded'> {
+  readonly moves: SearchMoves;
+  readonly parts: Components;
+  /** The forced bounds; none: the search goes without them. */
+  readonly bounds?: ForcedBounds;
+  /** From forward checking, completed (and revised where a repetition matters) in place. */
+  readonly values: Int8Array;
+  readonly known: Uint8Array;
+  readonly stats: RetrogradeStats;
+  readonly progress?: PhaseProgress;
+}
+
 /**
  * no-cycle: every state's value with no earlier history. `values` and `known` come from forward
  * checking and are completed (and revised where a repetition matters) in place.
@@ -106,7 +124,7 @@ export function solveNoCycle(
   orderMoves(graph, guide);
   const bounds = (aids.bounded ?? true) ? ForcedBounds.of(graph) : undefined;
   const guess = guide[graph.space.stateOf(0, PLAIN)];
-  return searchComponents(new GraphMoves(graph), parts, bounds, values, known, stats, progress, { guess, ...aids });
+  return searchComponents({ moves: new GraphMoves(graph), parts, bounds, values, known, stats, progress, guess, ...aids });
 }
 
 /**
@@ -114,25 +132,23 @@ export function solveNoCycle(
  * history search: the work of solveNoCycle once the moves are ordered and the bounds found, the
  * moves in memory or generated.
  */
-export function searchComponents(
-  moves: SearchMoves,
-  parts: Components,
-  bounds: ForcedBounds | undefined,
-  values: Int8Array,
-  known: Uint8Array,
-  stats: RetrogradeStats,
-  progress: PhaseProgress,
-  {
-    tableBytes = TABLE_BYTES,
-    symmetric = true,
-    emptyBoardOnly = false,
-    guess = 0,
-    deepening = true,
-    exactSituations = EXACT_SITUATIONS,
-    checkpoint,
-    nodesPerReport,
-  }: SearchAids,
-): HistorySearch {
+export function searchComponents({
+  moves,
+  parts,
+  bounds,
+  values,
+  known,
+  stats,
+  progress = () => {},
+  tableBytes = TABLE_BYTES,
+  symmetric = true,
+  emptyBoardOnly = false,
+  guess = 0,
+  deepening = true,
+  exactSituations = EXACT_SITUATIONS,
+  checkpoint,
+  nodesPerReport,
+}: ComponentSearch): HistorySearch {
   const { space } = moves;
   const { states } = space;
   const { component, count, cyclic } = parts;
@@ -145,7 +161,7 @@ export function searchComponents(
   // The empty board's tests: filters of EMPTY_BOARD_FILTER_BITS at most, exact or hashed.
   const exactUpTo = emptyBoardOnly ? Math.min(exactSituations, EMPTY_BOARD_FILTER_BITS) : exactSituations;
   const hashedBits = emptyBoardOnly ? EMPTY_BOARD_FILTER_BITS : HASHED_BITS;
-  const search = new HistorySearch(moves, values, component, bounds, tableBytes, deepening, exactUpTo, hashedBits);
+  const search = new HistorySearch({ moves, values, component, bounds, tableBytes, deepening, exactSituations: exactUpTo, hashedBits });
   if (nodesPerReport !== undefined) search.nodesPerReport = nodesPerReport;
   stats.tableEntries = search.table?.entries ?? 0;
   stats.tableBytes = search.table?.bytes ?? 0;
