@@ -6,13 +6,15 @@
  * passes in a row end the game; values in points, from the view of the player to move.
  */
 
+import { existsSync } from 'node:fs';
 import { GocountError } from '../errors.js';
 import { formatBytes } from '../units.js';
 import { ForcedBounds } from './cycle-draw/forced-bounds.js';
 import { minWork, noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw/cycle-draw-on-disk.js';
 import { forEachMove, MoveGraph, NO_ENDING } from './moves/move-graph.js';
 import { HistorySearch } from './no-cycle/no-cycle-search.js';
-import { SearchCheckpoint } from './files/search-checkpoint.js';
+import { checkpointFile, SearchCheckpoint } from './files/search-checkpoint.js';
+import { writeSolveDb } from './files/solve-db.js';
 import { GeneratedMoves, GraphMoves } from './moves/search-moves.js';
 import { cycleFigures, positionComponents } from './moves/components.js';
 import { emptyStats, forwardCheck, RetrogradeStats } from './moves/forward-check.js';
@@ -62,6 +64,17 @@ export interface SolveOptions {
    * 65,536): within a state's search, a checkpoint is written at a report.
    */
   readonly nodesPerReport?: number;
+  /**
+   * Also write the database, every state's value, to this file once solved (lib/solve/files/solve-db.ts;
+   * `gocount solve --db`). Checked before the solve starts; it needs every state valued, so not
+   * with emptyBoardOnly under no-cycle.
+   */
+  readonly db?: string;
+  /**
+   * Under no-cycle, every state valued: called with the checkpoint's file before the solve starts
+   * when it resumes from one.
+   */
+  readonly onResume?: (checkpoint: string) => void;
   /**
    * Called as each phase advances, and with done = total when it ends. In the history search, where
    * one state's search can take minutes, also every nodesPerReport search nodes, with `detail` "N
@@ -207,6 +220,10 @@ export function storedBoard({ m, n, rule, scoring, symmetries }: SolvedRules, va
 export function solveBoard(options: SolveOptions): SolvedBoard {
   const checked = checkSolveOptions(options);
   const { m, n, rule, scoring, memory, folder, emptyBoardOnly, checkpointSeconds, nodesPerReport, onProgress } = checked;
+  if (rule === 'no-cycle' && !emptyBoardOnly) {
+    const kept = checkpointFile(folder, m, n, rule, scoring);
+    if (existsSync(kept)) checked.onResume(kept);
+  }
   const phase = phases(onProgress);
   const board = new SolveBoard(m, n, scoring);
   const symmetry = rule === 'cycle-draw' && checked.symmetry ? new BoardSymmetry(m, n) : undefined;
@@ -372,10 +389,16 @@ function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgres
   return solvedBoard(graph, values, stats, search, settings.emptyBoardOnly, settings.checkpoint);
 }
 
+/**
+ * Solves a board: the empty board's value and first moves, with the figures; with `db`, also
+ * writes the database. A no-cycle solve resumes from the checkpoint it finds in its scratch folder
+ * and removes it once done.
+ */
 export function solve(options: SolveOptions): SolveResult {
   const started = performance.now();
   const solved = solveBoard(options);
   try {
+    if (options.db !== undefined) writeSolveDb(options.db, solved);
     const result = solveResult(solved, (performance.now() - started) / 1000);
     solved.checkpoint?.remove();
     return result;
