@@ -3,6 +3,11 @@
  * the paper's other computations. Everything public is exported here, and only here.
  */
 
+import { registerSolveFileChecks } from './solve/files/file-checks.js';
+
+// verify knows the solver's files only through the checks the solver registers with it.
+registerSolveFileChecks();
+
 export { countLegal, countLegalInMemory } from './count/count-legal.js';
 export type { ColumnCount, CountResult, InMemoryCountOptions } from './count/count-legal.js';
 export type { CountOptions } from './count/count-options.js';
