@@ -2,20 +2,16 @@
 
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
-import { countLegal } from '../lib/count/count-legal.js';
-import { DEFAULT_FAN_IN, DEFAULT_RETRIES, DEFAULT_SCRATCH, normalizeCountOptions } from '../lib/count/count-options.js';
+import { DEFAULT_FAN_IN, DEFAULT_RETRIES, DEFAULT_SCRATCH } from '../lib/count/count-options.js';
 import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../lib/cluster/driver.js';
 import { LAUNCHERS, LauncherName } from '../lib/cluster/launcher.js';
-import { countInMemory } from '../lib/count/in-memory.js';
-import { checkFinalCount } from '../lib/count/final-check.js';
 import { defaultWorkers, MAX_WORKERS } from '../lib/count/with-engine.js';
-import { UsageError } from '../lib/shared/errors.js';
+import { countLegal, countLegalInMemory, planCount, UsageError } from '../lib/index.js';
 import { refuseFlags } from './refuse-flags.js';
 import { progressDisplay } from './progress-display.js';
 import { numberOption } from './number-option.js';
 import { suggestCommand } from './suggest.js';
 import { diskText, formatPlan } from './plan-text.js';
-import { planCount } from '../lib/count/count-plan.js';
 import { stopOnSignals } from './stop-signals.js';
 import { MAX_SHARD_BYTES, MIN_SHARD_BYTES } from '../lib/engine/state-table.js';
 import { formatBytes } from '../lib/shared/units.js';
@@ -238,9 +234,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
     if (args.oracle) {
       stop.dispose(); // the oracle does not stop between steps: a signal ends it as usual
       refuseEngineFlags(args);
-      const { sweep } = normalizeCountOptions(options);
-      const legal = countInMemory(sweep);
-      checkFinalCount(board.m, board.n, legal);
+      const legal = countLegalInMemory({ m: board.m, n: board.n, keepOrientation: args['keep-orientation'] });
       out.legal = legal.toString();
       lines.push(String(legal));
     } else {

@@ -1,21 +1,10 @@
 /** `gocount solve MxN`: the value of a small board under a cycle rule, by retrograde analysis. */
 
-import { existsSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
-import { scratchOption } from '../lib/count/count-options.js';
-import { UsageError } from '../lib/shared/errors.js';
+import { CYCLE_RULES, type CycleRule, lookUp, SCORINGS, type Scoring, solve, type SolveProgress, UsageError } from '../lib/index.js';
 import { refuseFlags } from './refuse-flags.js';
-import { writableFile } from '../lib/format/writable-file.js';
-import { lookUp } from '../lib/solve/look-up.js';
-import { checkpointFile } from '../lib/solve/search-checkpoint.js';
-import { SCORINGS, type Scoring } from '../lib/solve/solve-board.js';
-import { writeSolveDb } from '../lib/solve/solve-db.js';
-import { checkSolveOptions } from '../lib/solve/solve-options.js';
-import { solveResult, solveBoard, type SolveProgress } from '../lib/solve/solve.js';
-import { CYCLE_RULES, type CycleRule } from '../lib/solve/state-space.js';
-import { formatBytes } from '../lib/shared/units.js';
-import { counted } from '../lib/shared/plural.js';
+import { formatLookUp, formatSolve } from './solve-text.js';
 
 interface SolveArgs {
   size?: (string | number)[];
@@ -53,13 +42,6 @@ function solveProgress(label: string, quiet: boolean): SolveProgress {
     shown = now;
   };
 }
-
-const signed = (v: number): string => (v > 0 ? `+${v}` : `${v}`);
-
-const scoringText: Record<Scoring, string> = {
-  'tromp-taylor': 'Tromp–Taylor area scoring',
-  'split-shared': 'area scoring, shared points split',
-};
 
 /** Flags of a solve that a look-up (--position) has no use for, and the other way round. */
 const solveOnly = (args: SolveArgs): Array<[string, boolean]> => [
@@ -150,16 +132,8 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       const toMove = args['to-move'] ?? 'black';
       const found = lookUp(args.db, { position: args.position, toMove, afterPass: args['after-pass'], ko: args.ko });
       checkAgainstDatabase(args, found.header);
-      if (args.json) {
-        process.stdout.write(
-          `${JSON.stringify({ ...found.header, value: found.value, bestMoves: found.bestMoves, moves: found.moves })}\n`,
-        );
-        return;
-      }
-      process.stdout.write(
-        `${signed(found.value)} for ${toMove === 'black' ? 'Black' : 'White'} (to move), rule ${found.header.rule}, ${scoringText[found.header.scoring]}\n` +
-          `best moves: ${found.bestMoves.join(', ')}\n`,
-      );
+      const { header, value, bestMoves, moves } = found;
+      process.stdout.write(args.json ? `${JSON.stringify({ ...header, value, bestMoves, moves })}\n` : formatLookUp(found, toMove));
       return;
     }
     if (args.size === undefined || args.size.length === 0)
@@ -169,78 +143,22 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     const { m, n } = parseBoard(args.size);
     if (args['empty-board-only'] && rule === 'no-cycle' && args.db !== undefined)
       throw new UsageError('--db needs every state valued: leave out --empty-board-only');
-    // Checked before the solve, which may take hours: not after it.
-    if (args.db !== undefined) writableFile('db', args.db);
-    const started = performance.now();
-    const scoring = args.scoring ?? 'tromp-taylor';
-    const options = {
+    const said = !args.quiet && !args.json;
+    const result = solve({
       m,
       n,
       rule,
-      scoring,
+      scoring: args.scoring ?? 'tromp-taylor',
       memory: args.memory,
       scratch: args.scratch,
       symmetry: args.symmetry,
       emptyBoardOnly: args['empty-board-only'],
-      onProgress: solveProgress(`solve ${m}x${n}`, args.quiet || args.json),
-    };
-    checkSolveOptions(options); // a bad --memory is refused before anything is said of a resume
-    const checkpoint = checkpointFile(scratchOption(args.scratch), m, n, rule, scoring);
-    if (rule === 'no-cycle' && !args['empty-board-only'] && !args.quiet && !args.json && existsSync(checkpoint))
-      process.stderr.write(`solve ${m}x${n}: resuming from ${checkpoint}\n`);
-    const solved = solveBoard(options);
-    let result;
-    try {
-      if (args.db !== undefined) writeSolveDb(args.db, solved);
-      result = solveResult(solved, (performance.now() - started) / 1000);
-      solved.checkpoint?.remove();
-    } finally {
-      solved.dispose();
-    }
-    if (args.json) {
-      // The process's peak resident size, for npm run bench -- --solve.
-      process.stdout.write(`${JSON.stringify({ ...result, peakRss: process.resourceUsage().maxRSS * 1024 })}\n`);
-      return;
-    }
-    const { value } = result;
-    const outcome = value === 0 ? 'a draw' : `${value > 0 ? 'Black' : 'White'} wins by ${Math.abs(value)}`;
-    const lines = [
-      `${m}x${n}, rule ${result.rule}: ${signed(value)} for Black, ${outcome}, with best play (${scoringText[result.scoring]}, komi 0)`,
-      `best first moves: ${result.bestMoves.join(', ')}`,
-      (result.symmetries > 1
-        ? `${counted(result.legalPositions, 'position')}, ${result.positions} up to the ${result.symmetries} symmetries, `
-        : `${counted(result.positions, 'position')}, `) +
-        `${counted(result.states, 'state')}, ${counted(result.edges, 'move')}; ${result.seconds.toFixed(2)} s`,
-    ];
-    if (args.db !== undefined) lines.push(`database written to ${args.db}`);
-    if (args.stats) {
-      const r = result.retrograde;
-      lines.push(
-        r.statesOnDisk
-          ? `forward checking: not run, the states were kept on disk (beyond --memory); threshold games: ${counted(r.rounds, 'round')}; ` +
-              `working files: ${formatBytes(r.diskBytes)} at most`
-          : `forward checking: ${counted(r.epochs, 'epoch')}, ${counted(r.stable, 'state')} stable, ${r.unstable} unstable`,
-        r.movesOnDisk && result.rule === 'cycle-draw'
-          ? `positions in cycles: not found, the ${r.statesOnDisk ? 'states' : 'moves'} were kept on disk (beyond --memory)`
-          : `positions in cycles: ${r.cyclePositions} in ${counted(r.cycleComponents, 'component')} (largest ${r.largestComponent}), ` +
-              counted(r.cycleStates, 'state') +
-              (result.rule === 'no-cycle'
-                ? `; history search: ${counted(r.searchNodes, 'position')}, ${r.tableHits} bounded by earlier results ` +
-                  `(a table of ${r.tableEntries} entries, ${formatBytes(r.tableBytes)}), ` +
-                  `${counted(r.fromImages, 'state')} valued by a symmetric image, ${counted(r.revised, 'forward-checked value')} revised` +
-                  (r.resumed > 0
-                    ? `; resumed with ${counted(r.resumed, 'state')} valued, the table of earlier results ${r.tableResumed}`
-                    : '')
-                : ''),
-        `first moves: ${result.moves.map((move) => `${move.move} ${move.atMost ? 'at most ' : ''}${signed(move.value)}`).join(', ')}`,
-        result.emptyBoardOnly
-          ? 'states by value: not found, only the empty board was valued (--empty-board-only)'
-          : `states by value: ${Object.entries(result.valueCounts)
-              .filter(([, count]) => count > 0)
-              .map(([v, count]) => `${signed(Number(v))}: ${count}`)
-              .join(', ')}`,
-      );
-    }
-    process.stdout.write(`${lines.join('\n')}\n`);
+      db: args.db,
+      onResume: said ? (checkpoint) => process.stderr.write(`solve ${m}x${n}: resuming from ${checkpoint}\n`) : undefined,
+      onProgress: solveProgress(`solve ${m}x${n}`, !said),
+    });
+    // The process's peak resident size, for npm run bench -- --solve.
+    if (args.json) process.stdout.write(`${JSON.stringify({ ...result, peakRss: process.resourceUsage().maxRSS * 1024 })}\n`);
+    else process.stdout.write(formatSolve(result, args.db, args.stats));
   },
 };

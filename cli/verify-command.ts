@@ -5,7 +5,7 @@
 
 import type { CommandModule } from 'yargs';
 import { formatProblem } from '../lib/verify/problems.js';
-import { verifyPath } from '../lib/verify/verify.js';
+import { verifyPath } from '../lib/index.js';
 import { verifyProgress } from './verify-progress.js';
 import { counted } from '../lib/shared/plural.js';
 

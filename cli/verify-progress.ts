@@ -3,7 +3,7 @@
  * five times a second, otherwise a line every 5 seconds; nothing for a check that ends sooner.
  */
 
-import type { VerifyProgress } from '../lib/verify/verify.js';
+import type { VerifyProgress } from '../lib/index.js';
 import { formatBytes } from '../lib/shared/units.js';
 import type { Clock, ProgressStream } from './progress-display.js';
 import { counted } from '../lib/shared/plural.js';

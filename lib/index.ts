@@ -3,8 +3,13 @@
  * the paper's other computations. Everything public is exported here, and only here.
  */
 
-export { countLegal } from './count/count-legal.js';
-export type { ColumnCount, CountResult } from './count/count-legal.js';
+import { registerSolveFileChecks } from './solve/files/file-checks.js';
+
+// verify knows the solver's files only through the checks the solver registers with it.
+registerSolveFileChecks();
+
+export { countLegal, countLegalInMemory } from './count/count-legal.js';
+export type { ColumnCount, CountResult, InMemoryCountOptions } from './count/count-legal.js';
 export type { CountOptions } from './count/count-options.js';
 export { planCount } from './count/count-plan.js';
 export type { ColumnPlan, CountPlan } from './count/count-plan.js';
@@ -22,9 +27,15 @@ export { estimateBoard as estimate } from './paper/estimate/estimate-board.js';
 export { games, sample } from './paper/toolkit.js';
 export type { GamesOptions, GamesResult, SampleOptions } from './paper/toolkit.js';
 export { solve } from './solve/solve.js';
-export type { MoveValue, SolveOptions, SolveResult } from './solve/solve.js';
-export type { CycleRule } from './solve/state-space.js';
-export type { Scoring } from './solve/solve-board.js';
+export type { MoveValue, SolveOptions, SolvePhase, SolveProgress, SolveResult } from './solve/solve.js';
+export type { RetrogradeStats } from './solve/moves/forward-check.js';
+export { lookUp } from './solve/look-up.js';
+export type { LookUpOptions, LookUpResult } from './solve/look-up.js';
+export type { SolveDbHeader } from './solve/files/solve-db.js';
+export { CYCLE_RULES } from './solve/rules/state-space.js';
+export type { CycleRule } from './solve/rules/state-space.js';
+export { SCORINGS } from './solve/rules/solve-board.js';
+export type { Scoring } from './solve/rules/solve-board.js';
 export type { SampleResult } from './paper/sample/heuristic-sampling.js';
 export { AbortedError, GocountError, InvalidOptionError, RunFileError, UsageError } from './shared/errors.js';
 export type { GocountErrorCode } from './shared/errors.js';

@@ -1,9 +1,11 @@
 import test from 'ava';
-import { ForcedBounds } from '../lib/solve/forced-bounds.js';
-import { MoveGraph } from '../lib/solve/move-graph.js';
-import { forwardCheck, positionComponents, RetrogradeStats, solveNoCycle } from '../lib/solve/retrograde.js';
-import { Scoring, SolveBoard } from '../lib/solve/solve-board.js';
-import { StateSpace } from '../lib/solve/state-space.js';
+import { ForcedBounds } from '../lib/solve/cycle-draw/forced-bounds.js';
+import { MoveGraph } from '../lib/solve/moves/move-graph.js';
+import { forwardCheck, RetrogradeStats } from '../lib/solve/moves/forward-check.js';
+import { positionComponents } from '../lib/solve/moves/components.js';
+import { solveNoCycle } from '../lib/solve/no-cycle/search-components.js';
+import { Scoring, SolveBoard } from '../lib/solve/rules/solve-board.js';
+import { StateSpace } from '../lib/solve/rules/state-space.js';
 
 /** Every no-cycle value of a board, by the history search with the forced bounds (and depth limits) or without either. */
 function noCycleValues(m: number, n: number, scoring: Scoring, bounded: boolean): { graph: MoveGraph; values: Int8Array; nodes: number } {

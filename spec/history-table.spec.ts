@@ -1,11 +1,13 @@
 import test from 'ava';
-import { ForcedBounds } from '../lib/solve/forced-bounds.js';
-import { groupShiftOf, HistoryPath, SituationBits } from '../lib/solve/history-path.js';
-import { Dependencies, UNLISTED } from '../lib/solve/history-table.js';
-import { forEachMove, MoveGraph } from '../lib/solve/move-graph.js';
-import { Components, forwardCheck, positionComponents, RetrogradeStats, SearchAids, solveNoCycle } from '../lib/solve/retrograde.js';
-import { Scoring, SolveBoard } from '../lib/solve/solve-board.js';
-import { PLAIN, StateSpace } from '../lib/solve/state-space.js';
+import { ForcedBounds } from '../lib/solve/cycle-draw/forced-bounds.js';
+import { groupShiftOf, HistoryPath, SituationBits } from '../lib/solve/no-cycle/history-path.js';
+import { Dependencies, UNLISTED } from '../lib/solve/no-cycle/history-table.js';
+import { forEachMove, MoveGraph } from '../lib/solve/moves/move-graph.js';
+import { Components, positionComponents } from '../lib/solve/moves/components.js';
+import { forwardCheck, RetrogradeStats } from '../lib/solve/moves/forward-check.js';
+import { SearchAids, solveNoCycle } from '../lib/solve/no-cycle/search-components.js';
+import { Scoring, SolveBoard } from '../lib/solve/rules/solve-board.js';
+import { PLAIN, StateSpace } from '../lib/solve/rules/state-space.js';
 import { below, replayableRandom } from './support/random.js';
 
 /** Every no-cycle value of a board by the history search with the aids given. */

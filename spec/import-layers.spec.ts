@@ -14,23 +14,6 @@ interface Import {
   readonly to: string;
 }
 
-/**
- * Temporary: the imports that another branch of issue 55 removes (point 4: the solver split by
- * concern, without its import cycle, and lib/verify no longer importing lib/solve, each product
- * registering its own checks with verify). They are let through here, and an exception that no
- * longer happens fails the last test below, so that this list is emptied once that branch is in.
- */
-const KNOWN_EXCEPTIONS: readonly Import[] = [
-  // verify imports three checkers of the solver, a layer above it.
-  { from: 'lib/verify/verify.ts', to: 'lib/solve/search-checkpoint.ts' },
-  { from: 'lib/verify/verify.ts', to: 'lib/solve/solve-db.ts' },
-  { from: 'lib/verify/verify.ts', to: 'lib/solve/table-file.ts' },
-  // The solver's cycle: solve.ts → search-checkpoint.ts → solve-db.ts → solve.ts (and through table-file.ts).
-  { from: 'lib/solve/solve-db.ts', to: 'lib/solve/solve.ts' },
-];
-
-const isException = (from: string, to: string) => KNOWN_EXCEPTIONS.some((known) => known.from === from && known.to === to);
-
 /** A layer of the list: its name, and the folders (ending in /) and files it holds. */
 interface Layer {
   readonly name: string;
@@ -106,7 +89,7 @@ test('the layer list of docs/contributing.md holds every file of lib/ and cli/ i
 test('no runtime import of lib/ or cli/ goes round in a cycle', (t) => {
   t.true(modules.length > 100, `${modules.length} modules`);
   const next = new Map<string, string[]>(modules.map((module) => [module, []]));
-  for (const { from, to } of imports) if (!isException(from, to)) next.get(from)?.push(to);
+  for (const { from, to } of imports) next.get(from)?.push(to);
   // Tarjan's strongly connected components; each of more than one module holds a cycle.
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -154,12 +137,7 @@ test('no runtime import goes from a lower layer to a higher one', (t) => {
   for (const { from, to } of imports) {
     const [below, above] = [layerOf(from), layerOf(to)];
     if (below < 0 || above < 0) upwards.push(`${from} → ${to}: not both in a layer`);
-    else if (above > below && !isException(from, to)) upwards.push(`${from} (${layers[below].name}) → ${to} (${layers[above].name})`);
+    else if (above > below) upwards.push(`${from} (${layers[below].name}) → ${to} (${layers[above].name})`);
   }
   t.deepEqual(upwards, []);
-});
-
-test('every known exception is still an import (else remove it from the list)', (t) => {
-  const gone = KNOWN_EXCEPTIONS.filter((known) => !imports.some(({ from, to }) => from === known.from && to === known.to));
-  t.deepEqual(gone, []);
 });

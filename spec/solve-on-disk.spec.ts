@@ -1,16 +1,17 @@
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Arena } from '../lib/solve/arena.js';
-import { BucketFiles } from '../lib/solve/bucket-files.js';
-import { noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from '../lib/solve/cycle-draw-on-disk.js';
-import { positionComponents, solveCycleDraw } from '../lib/solve/retrograde.js';
-import { GeneratedMoves } from '../lib/solve/search-moves.js';
-import { SolveBoard } from '../lib/solve/solve-board.js';
-import { writeSolveDb } from '../lib/solve/solve-db.js';
+import { Arena } from '../lib/solve/cycle-draw/arena.js';
+import { BucketFiles } from '../lib/solve/cycle-draw/bucket-files.js';
+import { noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from '../lib/solve/cycle-draw/cycle-draw-on-disk.js';
+import { positionComponents } from '../lib/solve/moves/components.js';
+import { solveCycleDraw } from '../lib/solve/cycle-draw/cycle-draw.js';
+import { GeneratedMoves } from '../lib/solve/moves/search-moves.js';
+import { SolveBoard } from '../lib/solve/rules/solve-board.js';
+import { writeSolveDb } from '../lib/solve/files/solve-db.js';
 import { solveBoard, solveResult } from '../lib/solve/solve.js';
-import { StateSpace } from '../lib/solve/state-space.js';
-import { BoardSymmetry } from '../lib/solve/symmetry.js';
+import { StateSpace } from '../lib/solve/rules/state-space.js';
+import { BoardSymmetry } from '../lib/solve/rules/symmetry.js';
 import { runCli } from './support/run-cli.js';
 import { tempScratch } from './support/scratch.js';
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { distinctStatesByColumn } from '../lib/count/reachable.js';
+import { distinctStatesByColumn } from './support/reachable.js';
 import { paper } from './support/paper.js';
 
 function assertGrowsAndSettles(t: import('ava').ExecutionContext, counts: number[], settled: number): void {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { distinctStatesByColumn } from '../lib/count/reachable.js';
+import { distinctStatesByColumn } from './support/reachable.js';
 import { validClasses, validStates } from '../lib/paper/valid-classes.js';
 import { paper } from './support/paper.js';
 import { runCli } from './support/run-cli.js';

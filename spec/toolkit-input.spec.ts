@@ -5,12 +5,14 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   countLegal,
+  countLegalInMemory,
   estimate,
   games,
   GocountError,
   type GocountErrorCode,
   inspectRun,
   InvalidOptionError,
+  lookUp,
   parseStepLog,
   planCount,
   readStepLog,
@@ -136,6 +138,35 @@ test('solve: unknown options, switches and sizes refused by the option', async (
     'switch',
   );
   await refuses(t, () => solve({ m: 0, n: 2 }), size(/m = "0" is not a positive integer/), '0×2');
+});
+
+test('solve refuses a database it cannot write, or one with only the empty board valued, before it starts', async (t) => {
+  const missing = path.join(tempScratch(t), 'no-folder', 'x.db');
+  await refuses(t, () => solve({ m: 1, n: 2, db: missing }), invalid('db', /: its folder .* does not exist$/), 'no folder');
+  const only = path.join(tempScratch(t), 'x.db');
+  await refuses(
+    t,
+    () => solve({ m: 1, n: 2, emptyBoardOnly: true, db: only }),
+    invalid('db', /needs every state valued/),
+    'emptyBoardOnly',
+  );
+  await refuses(t, () => solve({ m: 1, n: 2, onResume: 3 as never }), invalid('onResume', /^onResume 3: not a function$/), 'onResume');
+});
+
+test('lookUp and countLegalInMemory: a file, a position, known options', async (t) => {
+  await refuses(t, () => lookUp(7 as never, { position: 'X.' }), invalid('file', /^file 7: not a string$/), 'file');
+  const misspelt = invalid('toMov', /^toMov "white": not an option of lookUp \(did you mean toMove\?\)$/);
+  await refuses(t, () => lookUp('x.db', { position: 'X.', toMov: 'white' } as never), misspelt, 'toMov');
+  await refuses(
+    t,
+    () => lookUp('x.db', { position: 'X.', toMove: 'red' as never }),
+    invalid('toMove', /^toMove "red": must be black or white$/),
+    'red',
+  );
+  const orientation = invalid('keepOrientaton', /not an option of countLegalInMemory \(did you mean keepOrientation\?\)$/);
+  await refuses(t, () => countLegalInMemory({ m: 3, n: 3, keepOrientaton: true } as never), orientation, 'keepOrientaton');
+  await refuses(t, () => countLegalInMemory({ m: 0, n: 3 }), size(/m = "0" is not a positive integer/), '0×3');
+  t.is(countLegalInMemory({ m: 3, n: 3 }), 12675n);
 });
 
 test('parseStepLog and readStepLog: an empty text is an empty log, a first line cut short is skipped, other text is refused', async (t) => {

@@ -1,9 +1,10 @@
 /**
  * The library's count: L(m,n) exactly, by the streaming engine, with the same final check the
- * command makes before it prints a number.
+ * command makes before it prints a number; or by the in-memory counter (`--oracle`).
  */
 
-import type { Sweep } from '../board/shape.js';
+import { checkOptionNames, type OptionNames, switchOption } from '../shared/arguments.js';
+import { boardOf, sweepOf, type Sweep } from '../board/shape.js';
 import { countWithEngine } from './with-engine.js';
 import type { StepReport } from '../observe/progress.js';
 import type { StepLogEntry } from '../format/step-log.js';
@@ -12,6 +13,7 @@ import type { Residue } from '../residues/crt.js';
 import { productOf } from '../residues/moduli.js';
 import { CountOptions, normalizeCountOptions } from './count-options.js';
 import { checkFinalCount } from './final-check.js';
+import { countInMemory } from './in-memory.js';
 
 export interface ColumnCount {
   readonly m: number;
@@ -55,4 +57,22 @@ export async function countLegal(options: CountOptions): Promise<CountResult> {
     steps: result.reports,
     log: result.log,
   };
+}
+
+/** The options countLegalInMemory takes: the board and its orientation, as countLegal takes them. */
+export type InMemoryCountOptions = Pick<CountOptions, 'm' | 'n' | 'keepOrientation'>;
+
+const IN_MEMORY_OPTIONS: OptionNames<InMemoryCountOptions> = { m: true, n: true, keepOrientation: true };
+
+/**
+ * L(m,n) by the exact in-memory BigInt counter instead of the engine (`gocount --oracle`): no
+ * scratch folder and no workers, every state of a step in one Map, so sweeps up to 12 points wide;
+ * the tests check the engine against it. The final check is countLegal's.
+ */
+export function countLegalInMemory(options: InMemoryCountOptions): bigint {
+  checkOptionNames('countLegalInMemory', options, IN_MEMORY_OPTIONS);
+  const board = boardOf(options.m, options.n);
+  const legal = countInMemory(sweepOf(board, switchOption('keepOrientation', options.keepOrientation) ?? false));
+  checkFinalCount(board.m, board.n, legal);
+  return legal;
 }

@@ -1,13 +1,16 @@
 /** `gocount solve --db FILE --position TEXT`: a position's stored value and its best moves. */
 
-import { UsageError } from '../shared/errors.js';
-import { parsePosition } from './position-text.js';
-import { readSolveDb, SolveDbHeader } from './solve-db.js';
+import { checkOptionNames, type OptionNames, shown, stringArgument, switchOption } from '../shared/arguments.js';
+import { InvalidOptionError, UsageError } from '../shared/errors.js';
+import { parsePosition } from './rules/position-text.js';
+import { readSolveDb, SolveDbHeader } from './files/solve-db.js';
 import { firstMoves, MoveValue, storedBoard } from './solve.js';
-import { AFTER_PASS, KO, PLAIN } from './state-space.js';
+import { AFTER_PASS, KO, PLAIN } from './rules/state-space.js';
 
 export interface LookUpOptions {
+  /** The rows from the top (the last is row 1), separated by /: X Black, O White, . empty. */
   readonly position: string;
+  /** The player to move (default black). */
   readonly toMove?: 'black' | 'white';
   /** The last move was a pass. */
   readonly afterPass?: boolean;
@@ -23,7 +26,17 @@ export interface LookUpResult {
   readonly moves: MoveValue[];
 }
 
+const LOOK_UP_OPTIONS: OptionNames<LookUpOptions> = { position: true, toMove: true, afterPass: true, ko: true };
+
+/** A position's value and the value of each of its moves, from a database written by solve's `db`. */
 export function lookUp(file: string, options: LookUpOptions): LookUpResult {
+  stringArgument('file', file);
+  checkOptionNames('lookUp', options, LOOK_UP_OPTIONS);
+  stringArgument('position', options.position);
+  if (options.toMove !== undefined && options.toMove !== 'black' && options.toMove !== 'white')
+    throw new InvalidOptionError('toMove', shown(options.toMove), 'must be black or white');
+  switchOption('afterPass', options.afterPass);
+  if (options.ko !== undefined) stringArgument('ko', options.ko);
   const read = readSolveDb(file);
   if (typeof read === 'string') throw new UsageError(`${file}: ${read}`);
   const { header, values } = read;

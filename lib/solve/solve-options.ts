@@ -10,10 +10,11 @@ import { scratchOption } from '../count/count-options.js';
 import { availableMemory } from '../shared/available-memory.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { InvalidOptionError } from '../shared/errors.js';
+import { writableFile } from '../format/writable-file.js';
 import { sizeOption } from '../shared/units.js';
-import { SCORINGS, Scoring } from './solve-board.js';
+import { SCORINGS, Scoring } from './rules/solve-board.js';
 import type { SolveOptions, SolveProgress } from './solve.js';
-import { CYCLE_RULES, CycleRule } from './state-space.js';
+import { CYCLE_RULES, CycleRule } from './rules/state-space.js';
 
 const SOLVE_OPTIONS: OptionNames<SolveOptions> = {
   m: true,
@@ -26,6 +27,8 @@ const SOLVE_OPTIONS: OptionNames<SolveOptions> = {
   emptyBoardOnly: true,
   checkpointSeconds: true,
   nodesPerReport: true,
+  db: true,
+  onResume: true,
   onProgress: true,
 };
 
@@ -42,6 +45,9 @@ export interface CheckedSolveOptions {
   readonly emptyBoardOnly: boolean;
   readonly checkpointSeconds?: number;
   readonly nodesPerReport?: number;
+  /** The database's file, as given. */
+  readonly db?: string;
+  readonly onResume: (checkpoint: string) => void;
   readonly onProgress: SolveProgress;
 }
 
@@ -55,7 +61,7 @@ export function checkSolveOptions(options: SolveOptions): CheckedSolveOptions {
     throw new InvalidOptionError('checkpointSeconds', checkpointSeconds, 'not a number of seconds, 0 or more');
   if (nodesPerReport !== undefined && !(Number.isSafeInteger(nodesPerReport) && nodesPerReport > 0))
     throw new InvalidOptionError('nodesPerReport', nodesPerReport, 'not a whole number of search nodes, 1 or more');
-  return {
+  const checked: CheckedSolveOptions = {
     m,
     n,
     rule,
@@ -68,6 +74,14 @@ export function checkSolveOptions(options: SolveOptions): CheckedSolveOptions {
     emptyBoardOnly: switchOption('emptyBoardOnly', options.emptyBoardOnly) ?? false,
     checkpointSeconds,
     nodesPerReport,
+    db: options.db,
+    onResume: callbackOption('onResume', options.onResume) ?? (() => {}),
     onProgress: callbackOption('onProgress', options.onProgress) ?? (() => {}),
   };
+  if (options.db !== undefined) {
+    writableFile('db', options.db); // before the solve, which may take hours: not after it
+    if (checked.emptyBoardOnly && rule === 'no-cycle')
+      throw new InvalidOptionError('db', options.db, 'needs every state valued: not with emptyBoardOnly');
+  }
+  return checked;
 }

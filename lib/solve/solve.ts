@@ -1,31 +1,29 @@
 /**
  * `gocount solve`: the value of every state of a small board under a cycle rule, by retrograde
- * analysis (lib/solve/retrograde.ts), and the value and best first moves of the empty board.
+ * analysis (forward checking in lib/solve/moves, then lib/solve/cycle-draw or lib/solve/no-cycle),
+ * and the value and best first moves of the empty board; its phases and memory budget are here.
  * Rules: area scoring (Tromp–Taylor by default), komi 0, suicide illegal, a pass always legal, two
  * passes in a row end the game; values in points, from the view of the player to move.
  */
 
+import { existsSync } from 'node:fs';
 import { GocountError } from '../shared/errors.js';
 import { formatBytes } from '../shared/units.js';
-import { ForcedBounds } from './forced-bounds.js';
-import { minWork, noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw-on-disk.js';
-import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
-import { HistorySearch } from './no-cycle-search.js';
-import { SearchCheckpoint } from './search-checkpoint.js';
-import { GeneratedMoves, GraphMoves } from './search-moves.js';
-import {
-  cycleFigures,
-  forwardCheck,
-  positionComponents,
-  RetrogradeStats,
-  searchComponents,
-  solveCycleDraw,
-  solveNoCycle,
-} from './retrograde.js';
-import { Scoring, SolveBoard } from './solve-board.js';
+import { ForcedBounds } from './cycle-draw/forced-bounds.js';
+import { minWork, noCycleAidsOnDisk, onDiskFloor, solveCycleDrawOnDisk } from './cycle-draw/cycle-draw-on-disk.js';
+import { forEachMove, MoveGraph, NO_ENDING } from './moves/move-graph.js';
+import { HistorySearch } from './no-cycle/no-cycle-search.js';
+import { checkpointFile, SearchCheckpoint } from './files/search-checkpoint.js';
+import { writeSolveDb } from './files/solve-db.js';
+import { GeneratedMoves, GraphMoves } from './moves/search-moves.js';
+import { cycleFigures, positionComponents } from './moves/components.js';
+import { emptyStats, forwardCheck, RetrogradeStats } from './moves/forward-check.js';
+import { searchComponents, solveNoCycle } from './no-cycle/search-components.js';
+import { solveCycleDraw } from './cycle-draw/cycle-draw.js';
+import { Scoring, SolveBoard } from './rules/solve-board.js';
 import { checkSolveOptions } from './solve-options.js';
-import { CycleRule, PhaseProgress, PLAIN, StateSpace } from './state-space.js';
-import { BoardSymmetry } from './symmetry.js';
+import { CycleRule, PhaseProgress, PLAIN, StateSpace } from './rules/state-space.js';
+import { BoardSymmetry, foldedSymmetry } from './rules/symmetry.js';
 
 export interface SolveOptions {
   readonly m: number;
@@ -38,7 +36,7 @@ export interface SolveOptions {
    * Bytes the solve may hold, or a size such as "512M", "4G" or "50%" (of the memory available to
    * the process), as a count's memory (default: half the free memory). Moves beyond it go to files in
    * `scratch` (default: ./scratch), read back in blocks; under cycle-draw, states that do not fit
-   * in it go there too (lib/solve/cycle-draw-on-disk.ts).
+   * in it go there too (lib/solve/cycle-draw/cycle-draw-on-disk.ts).
    */
   readonly memory?: number | string;
   readonly scratch?: string;
@@ -56,7 +54,7 @@ export interface SolveOptions {
   readonly emptyBoardOnly?: boolean;
   /**
    * Under no-cycle, every state valued: seconds between two checkpoints of the history search in
-   * `scratch` (default 60; lib/solve/search-checkpoint.ts). A solve finds the checkpoint its board,
+   * `scratch` (default 60; lib/solve/files/search-checkpoint.ts). A solve finds the checkpoint its board,
    * rule and scoring left there and resumes from it; the caller removes it once the database is
    * written (SolvedBoard.checkpoint).
    */
@@ -66,6 +64,17 @@ export interface SolveOptions {
    * 65,536): within a state's search, a checkpoint is written at a report.
    */
   readonly nodesPerReport?: number;
+  /**
+   * Also write the database, every state's value, to this file once solved (lib/solve/files/solve-db.ts;
+   * `gocount solve --db`). Checked before the solve starts; it needs every state valued, so not
+   * with emptyBoardOnly under no-cycle.
+   */
+  readonly db?: string;
+  /**
+   * Under no-cycle, every state valued: called with the checkpoint's file before the solve starts
+   * when it resumes from one.
+   */
+  readonly onResume?: (checkpoint: string) => void;
   /**
    * Called as each phase advances, and with done = total when it ends. In the history search, where
    * one state's search can take minutes, also every nodesPerReport search nodes, with `detail` "N
@@ -114,7 +123,7 @@ export interface SolveResult {
 /** The database of a board: its state space, moves and every state's value. */
 export interface SolvedBoard {
   readonly space: StateSpace;
-  /** The moves; absent when the states were on disk (lib/solve/cycle-draw-on-disk.ts). */
+  /** The moves; absent when the states were on disk (lib/solve/cycle-draw/cycle-draw-on-disk.ts). */
   readonly graph?: MoveGraph;
   readonly edges: number;
   readonly values: Int8Array;
@@ -184,19 +193,11 @@ export interface SolvedRules {
   readonly symmetries: number;
 }
 
-/** The symmetries folded under these rules, or undefined; throws on a count the board does not have. */
-export function foldedSymmetry(m: number, n: number, symmetries: number): BoardSymmetry | undefined {
-  if (symmetries === 1) return undefined;
-  const symmetry = new BoardSymmetry(m, n);
-  if (symmetry.count !== symmetries) throw new Error(`board ${m}x${n} has ${symmetry.count} symmetries, not ${symmetries}`);
-  return symmetry;
-}
-
 /** What answers for the positions of a board: its states, their values and, under no-cycle, the search that values a move. */
 export type ValuedBoard = Pick<SolvedBoard, 'space' | 'values' | 'search'>;
 
 /**
- * A board's database from stored values (lib/solve/solve-db.ts), nothing solved again. Only
+ * A board's database from stored values (lib/solve/files/solve-db.ts), nothing solved again. Only
  * no-cycle rebuilds the moves, for the history search (a move's value depends on the history it
  * leaves); under cycle-draw a move is worth its child's value.
  */
@@ -207,37 +208,22 @@ export function storedBoard({ m, n, rule, scoring, symmetries }: SolvedRules, va
   return {
     space,
     values,
-    search: new HistorySearch(new GraphMoves(graph), values, positionComponents(graph).component, ForcedBounds.of(graph)),
-  };
-}
-
-function emptyStats(epochs: number): RetrogradeStats {
-  return {
-    epochs,
-    stable: 0,
-    unstable: 0,
-    cycleComponents: 0,
-    cyclePositions: 0,
-    cycleStates: 0,
-    largestComponent: 0,
-    searchNodes: 0,
-    revised: 0,
-    tableHits: 0,
-    tableEntries: 0,
-    tableBytes: 0,
-    fromImages: 0,
-    resumed: 0,
-    tableResumed: '',
-    movesOnDisk: false,
-    statesOnDisk: false,
-    rounds: 0,
-    diskBytes: 0,
+    search: new HistorySearch({
+      moves: new GraphMoves(graph),
+      values,
+      component: positionComponents(graph).component,
+      bounds: ForcedBounds.of(graph),
+    }),
   };
 }
 
 export function solveBoard(options: SolveOptions): SolvedBoard {
   const checked = checkSolveOptions(options);
   const { m, n, rule, scoring, memory, folder, emptyBoardOnly, checkpointSeconds, nodesPerReport, onProgress } = checked;
+  if (rule === 'no-cycle' && !emptyBoardOnly) {
+    const kept = checkpointFile(folder, m, n, rule, scoring);
+    if (existsSync(kept)) checked.onResume(kept);
+  }
   const phase = phases(onProgress);
   const board = new SolveBoard(m, n, scoring);
   const symmetry = rule === 'cycle-draw' && checked.symmetry ? new BoardSymmetry(m, n) : undefined;
@@ -304,7 +290,7 @@ function movesInMemory(space: StateSpace, memory: number): { memoryItems: number
   return { memoryItems: Math.max(0, blockItems - Math.ceil((COMPONENT_BYTES * space.positions) / MOVE_BYTES)), blockItems };
 }
 
-/** cycle-draw with the states on disk (lib/solve/cycle-draw-on-disk.ts): the budget is below what they hold in memory. */
+/** cycle-draw with the states on disk (lib/solve/cycle-draw/cycle-draw-on-disk.ts): the budget is below what they hold in memory. */
 function solvedOnDisk(space: StateSpace, memory: number, folder: string, onProgress: SolveProgress): SolvedBoard {
   if (memory < onDiskFloor(space)) throw tooLarge(space, onDiskFloor(space), memory);
   const phase = phases(onProgress);
@@ -315,7 +301,7 @@ function solvedOnDisk(space: StateSpace, memory: number, folder: string, onProgr
 }
 
 /**
- * What no-cycle holds with its moves generated (lib/solve/search-moves.ts): per state the guide,
+ * What no-cycle holds with its moves generated (lib/solve/moves/search-moves.ts): per state the guide,
  * the forced bounds (entry orders and highest thresholds), the values and the search's marks; per
  * position the keys and first states, the components' arrays, the positions by component and the
  * path's index of situations. The threshold games and then the table of earlier results take the rest.
@@ -350,7 +336,14 @@ function solvedGenerated(
   cycleFigures(space, parts, stats);
   const values = new Int8Array(space.states);
   const known = new Uint8Array(space.states);
-  const search = searchComponents(moves, parts, aids.bounds, values, known, stats, phase('history search'), {
+  const search = searchComponents({
+    moves,
+    parts,
+    bounds: aids.bounds,
+    values,
+    known,
+    stats,
+    progress: phase('history search'),
     tableBytes: memory - held - minWork(space.states),
     guess: aids.values[space.stateOf(0, PLAIN)],
     ...settings,
@@ -396,10 +389,16 @@ function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgres
   return solvedBoard(graph, values, stats, search, settings.emptyBoardOnly, settings.checkpoint);
 }
 
+/**
+ * Solves a board: the empty board's value and first moves, with the figures; with `db`, also
+ * writes the database. A no-cycle solve resumes from the checkpoint it finds in its scratch folder
+ * and removes it once done.
+ */
 export function solve(options: SolveOptions): SolveResult {
   const started = performance.now();
   const solved = solveBoard(options);
   try {
+    if (options.db !== undefined) writeSolveDb(options.db, solved);
     const result = solveResult(solved, (performance.now() - started) / 1000);
     solved.checkpoint?.remove();
     return result;

@@ -15,12 +15,10 @@ import { HEADER_MAGIC } from '../format/layout.js';
 import { pathProblem } from '../format/make-folder.js';
 import { findCountFolders, statUserPath } from '../format/find-counts.js';
 import { checkCount } from './count-check.js';
+import { fileCheckOf, type FileKind } from './file-checks.js';
 import { Problem, statusOf, VerifyStatus } from './problems.js';
 import { checkRunFile } from './run-check.js';
 import { checkSplitFile } from './split-check.js';
-import { CHECKPOINT_FORMAT, checkCheckpoint } from '../solve/search-checkpoint.js';
-import { checkTableFile, TABLE_FORMAT } from '../solve/table-file.js';
-import { checkSolveDb, startsAsSolveFile } from '../solve/solve-db.js';
 import { checkStep, StepCheck } from './step-check.js';
 
 export interface VerifyReport {
@@ -30,8 +28,11 @@ export interface VerifyReport {
   readonly files: number;
   /** Solve databases (gocount solve --db); their records are states. */
   readonly databases?: number;
-  /** Which solve file it was: a database, a no-cycle solve's checkpoint or its table of earlier results (lib/solve/search-checkpoint.ts). */
-  readonly solveFile?: 'database' | 'checkpoint' | 'table';
+  /**
+   * Which solve file it was: a database, a no-cycle solve's checkpoint or its table of earlier
+   * results (lib/solve/files, which registers their checks: lib/verify/file-checks.ts).
+   */
+  readonly solveFile?: FileKind;
   readonly records: number;
   readonly problems: Problem[];
   /** clean, unfinished (only the marks of a count running or stopped before its end) or damaged. */
@@ -51,9 +52,6 @@ export interface VerifyProgress {
   readonly totalStates?: number;
 }
 
-/** How each kind of solve file is checked. */
-const SOLVE_FILE_CHECKS = { database: checkSolveDb, checkpoint: checkCheckpoint, table: checkTableFile } as const;
-
 export function verifyPath(target: string, onProgress: (progress: VerifyProgress) => void = () => {}): VerifyReport {
   stringArgument('path', target);
   callbackOption('onProgress', onProgress);
@@ -65,17 +63,13 @@ function findProblems(target: string, onProgress: (progress: VerifyProgress) => 
   const stat = statUserPath(target);
   if (stat.isFile() && path.basename(target) === COUNT_FILE) return verifyPath(path.dirname(target), onProgress);
   if (stat.isFile()) {
-    const solveFile = startsAsSolveFile(target)
-      ? 'database'
-      : startsAsSolveFile(target, CHECKPOINT_FORMAT)
-        ? 'checkpoint'
-        : startsAsSolveFile(target, TABLE_FORMAT)
-          ? 'table'
-          : undefined;
-    if (solveFile) {
-      const check = SOLVE_FILE_CHECKS[solveFile];
-      const db = check(target, (states, totalStates) => onProgress({ steps: 0, totalSteps: 0, files: 0, bytes: 0, states, totalStates }));
-      return { path: target, counts: 0, steps: 0, files: 0, databases: 1, solveFile, records: db.states, problems: db.problems };
+    const registered = fileCheckOf(target);
+    if (registered) {
+      const checked = registered.check(target, (states, totalStates) =>
+        onProgress({ steps: 0, totalSteps: 0, files: 0, bytes: 0, states, totalStates }),
+      );
+      const { kind: solveFile } = registered;
+      return { path: target, counts: 0, steps: 0, files: 0, databases: 1, solveFile, records: checked.states, problems: checked.problems };
     }
     if (path.basename(target) === MANIFEST_FILE) return fromSteps(target, 0, [checkStep(path.dirname(target))]);
     // A .run file without the magic is a damaged run file (a problem found); anything else is not ours.

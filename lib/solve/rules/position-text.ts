@@ -3,9 +3,9 @@
  * a diagram (the last row given is row 1), X a black stone, O a white one, '.' an empty point.
  */
 
-import { UsageError } from '../shared/errors.js';
+import { UsageError } from '../../shared/errors.js';
 import { keyOf, moverOf, opponentOf, SolveBoard } from './solve-board.js';
-import { counted } from '../shared/plural.js';
+import { counted } from '../../shared/plural.js';
 
 /** The key of `text` seen from the player to move, checked against the board's shape. */
 export function parsePosition(text: string, board: SolveBoard, toMove: 'black' | 'white'): number {

@@ -1,8 +1,8 @@
 /**
  * cycle-draw with the states on disk, for a board whose states do not fit --memory: the same
- * threshold games as lib/solve/retrograde.ts (values identical), with nothing held per state in
+ * threshold games as lib/solve/cycle-draw/cycle-draw.ts (values identical), with nothing held per state in
  * memory but its value. Memory holds the positions' keys and first states (8 bytes a position),
- * the values (1 byte a state) and one allocation of what the budget leaves (lib/solve/arena.ts),
+ * the values (1 byte a state) and one allocation of what the budget leaves (lib/solve/cycle-draw/arena.ts),
  * which each step below carves up anew; the rest goes through scratch files whose names are
  * removed as soon as they are open.
  *
@@ -15,16 +15,16 @@
  * 3. The threshold games, for t from the board's size down to 1, in rounds: the states gained in a
  *    round (the frontier, a file in state order) send a message to each of their parents, bucketed
  *    by the slice of states the parent is in; then each slice that has messages is read from the
- *    sets file (W, L, moves left, ending: 4 bytes a state), takes them as lib/solve/threshold-sets.ts
+ *    sets file (W, L, moves left, ending: 4 bytes a state), takes them as lib/solve/cycle-draw/threshold-sets.ts
  *    does, writes back, and gives its states gained, in order, to the next frontier.
  */
 
 import { Arena } from './arena.js';
 import { BucketFiles } from './bucket-files.js';
 import { ForcedBounds, passAdmitted } from './forced-bounds.js';
-import { forEachMoveOfRank, NO_ENDING } from './move-graph.js';
-import { ScratchFile } from './scratch-file.js';
-import { AFTER_PASS, type PhaseProgress, type StateSpace } from './state-space.js';
+import { forEachMoveOfRank, NO_ENDING } from '../moves/move-graph.js';
+import { ScratchFile } from '../moves/scratch-file.js';
+import { AFTER_PASS, type PhaseProgress, type StateSpace } from '../rules/state-space.js';
 import { NONE, ThresholdSets, type PassAdmitted } from './threshold-sets.js';
 
 /** States per block of the parents file's index. */
@@ -82,7 +82,7 @@ export function solveCycleDrawOnDisk(space: StateSpace, memory: number, folder: 
 /**
  * no-cycle's guide and bounds with the states on disk: the values of the threshold games down to
  * 1, which order the history search's moves as the cycle-draw values do in memory, then the forced
- * bounds (lib/solve/forced-bounds.ts), the games played again down to 1 - size with the pass rule.
+ * bounds (lib/solve/cycle-draw/forced-bounds.ts), the games played again down to 1 - size with the pass rule.
  * `work`: the bytes the work may take beside what the caller holds.
  */
 export function noCycleAidsOnDisk(

@@ -3,13 +3,13 @@
  * children[start[s] .. start[s + 1]), the pass (if it does not end the game) last among them. A pass
  * after a pass ends the game: that state's `ending` is the final score from the view of the player
  * to move, and NO_ENDING elsewhere. Parents (the reverse rows) are built on demand. Rows that
- * outgrow their share of memory are kept in files (lib/solve/move-rows.ts).
+ * outgrow their share of memory are kept in files (lib/solve/moves/move-rows.ts).
  */
 
-import { GocountError } from '../shared/errors.js';
+import { GocountError } from '../../shared/errors.js';
 import { MoveRows, RowSpill, RowWriter } from './move-rows.js';
-import { lowest, moverOf, opponentOf, swapKey } from './solve-board.js';
-import { AFTER_PASS, KO, PhaseProgress, StateSpace } from './state-space.js';
+import { lowest, moverOf, opponentOf, swapKey } from '../rules/solve-board.js';
+import { AFTER_PASS, KO, PhaseProgress, StateSpace } from '../rules/state-space.js';
 
 export const NO_ENDING = 127;
 

@@ -2,7 +2,7 @@
  * Bounds on the no-cycle value of every state that hold whatever the game's history, where a check
  * against the history allows them: the results each player can force while ignoring repetitions.
  *
- * The threshold games of lib/solve/threshold-sets.ts are played for each t from the board's size
+ * The threshold games of lib/solve/cycle-draw/threshold-sets.ts are played for each t from the board's size
  * down to 1 - size. A state's lower bound is the highest t with it in W, its upper bound minus the
  * highest t with it in L. Each state records the order in which it entered W and L: a forcing
  * strategy only moves to states that entered earlier, so it never repeats a state.
@@ -16,8 +16,8 @@
  * a pass counts for W only when the plain state of the position it reaches is not already in L.
  */
 
-import type { MoveGraph } from './move-graph.js';
-import type { StateSpace } from './state-space.js';
+import type { MoveGraph } from '../moves/move-graph.js';
+import type { StateSpace } from '../rules/state-space.js';
 import { NONE, spreadByQueue, ThresholdSets, type PassAdmitted } from './threshold-sets.js';
 
 /**
@@ -74,7 +74,7 @@ export class ForcedBounds {
   /**
    * Whether s's lower bound holds after a history: `others` lists the states of the history's
    * positions with the other player to move (any status). The rule stated plainly, over the whole
-   * history; the search asks lib/solve/history-path.ts, which answers the same in constant time
+   * history; the search asks lib/solve/no-cycle/history-path.ts, which answers the same in constant time
    * (a test checks the two agree).
    */
   safeLower(s: number, others: ArrayLike<number>, count: number): boolean {

@@ -1,7 +1,7 @@
 /**
  * The rows of a move graph (each state's children, or its parents): one sequence of 32-bit state
  * numbers, row s being items[start[s] .. start[s + 1]). Held in memory while they fit their
- * allowance; beyond it they go to a file of the solve's scratch folder (lib/solve/scratch-file.ts)
+ * allowance; beyond it they go to a file of the solve's scratch folder (lib/solve/moves/scratch-file.ts)
  * and are read back in blocks of whole rows, so a board whose moves exceed `--memory` is still
  * solved.
  */

@@ -5,8 +5,8 @@
 
 import { closeSync, ftruncateSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { diskError } from '../folder/scratch.js';
-import { makeFolder } from '../format/make-folder.js';
+import { diskError } from '../../folder/scratch.js';
+import { makeFolder } from '../../format/make-folder.js';
 
 const ADVICE = 'free some space, or give --scratch a folder with more, and solve again';
 

@@ -1,229 +1,62 @@
 /**
- * Retrograde analysis over a MoveGraph: the value of every state, from the view of the player to
- * move, in points.
- *
- * Forward checking (the paper's epochs): a state whose children all have values takes the best
- * of them, sweep after sweep, until a sweep changes nothing. What is left, the unstable states, can
- * reach a cycle; each rule resolves them as it demands:
- * - cycle-draw: a cycle ends the game as a draw. The values are those of the game in which play
- *   that never ends scores 0, found by the counting retrograde of threshold games (for each t from
- *   the board's size down to 1, the states from which the player to move can force t points or
- *   more, and those where the opponent can force it), one pass over the reversed moves. A player
- *   forcing a result never repeats a state, so the first repetition ending the game changes nothing.
- * - no-cycle: a move may not recreate a position (with the same player to move) met before in the
- *   game. A stored value is that of the game starting at the state with no earlier history. The
- *   positions are split into strongly connected components (Tarjan) and valued in reverse
- *   topological order: a position in no cycle takes the best of its children; the states of a
- *   component with a cycle are each searched (one per orbit of the board's symmetries) over game
- *   histories inside the component
- *   (lib/solve/no-cycle-search.ts: alpha-beta, the history checked against the path, cut by the
- *   results each player can force ignoring repetitions and by the bounds of earlier searches the
- *   history lets stand), leaving it through states already valued, which can never come back to it,
- *   so their values hold whatever the history.
+ * no-cycle: a move may not recreate a position (with the same player to move) met before in the
+ * game. A stored value is that of the game starting at the state with no earlier history. The
+ * positions are split into strongly connected components (lib/solve/moves/components.ts) and
+ * valued in reverse topological order: a position in no cycle takes the best of its children; the
+ * states of a component with a cycle are each searched (one per orbit of the board's symmetries)
+ * over game histories inside the component (lib/solve/no-cycle/no-cycle-search.ts: alpha-beta, the
+ * history checked against the path, cut by the results each player can force ignoring repetitions
+ * and by the bounds of earlier searches the history lets stand), leaving it through states already
+ * valued, which can never come back to it, so their values hold whatever the history.
  */
 
-import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
-import { ForcedBounds } from './forced-bounds.js';
-import { HistorySearch, NO_TWINS, TABLE_BYTES } from './no-cycle-search.js';
+import { solveCycleDraw } from '../cycle-draw/cycle-draw.js';
+import { ForcedBounds } from '../cycle-draw/forced-bounds.js';
+import type { Components } from '../moves/components.js';
+import type { RetrogradeStats } from '../moves/forward-check.js';
+import { forEachMove, MoveGraph, NO_ENDING } from '../moves/move-graph.js';
+import { GraphMoves, type SearchMoves } from '../moves/search-moves.js';
+import { positionText } from '../rules/position-text.js';
+import { AFTER_PASS, PLAIN, type PhaseProgress, type StateSpace } from '../rules/state-space.js';
+import { BoardSymmetry } from '../rules/symmetry.js';
 import { EXACT_SITUATIONS, HASHED_BITS } from './history-path.js';
-import { GraphMoves, type PositionSuccessors, type SearchMoves } from './search-moves.js';
-import { positionText } from './position-text.js';
-import { AFTER_PASS, PLAIN, type PhaseProgress, type StateSpace } from './state-space.js';
-import type { SearchCheckpoint, UnderWay } from './search-checkpoint.js';
-import { BoardSymmetry } from './symmetry.js';
-import { spreadByQueue, spreadByRounds, ThresholdSets } from './threshold-sets.js';
-import { counted } from '../shared/plural.js';
+import type { HistoryTable } from './history-table.js';
+import { HistorySearch, NO_TWINS, TABLE_BYTES } from './no-cycle-search.js';
+import { counted } from '../../shared/plural.js';
 
-export interface RetrogradeStats {
-  /** Forward-checking sweeps, the last one changing nothing. */
-  epochs: number;
-  /** States valued by forward checking. */
-  stable: number;
-  unstable: number;
-  /** Components of positions with a cycle, their positions and states, and the largest. */
-  cycleComponents: number;
-  cyclePositions: number;
-  cycleStates: number;
-  largestComponent: number;
-  /** no-cycle: positions searched over histories; states whose forward-checked value the history changed. */
-  searchNodes: number;
-  revised: number;
-  /** no-cycle: search nodes given a bound by an earlier result the history let stand. */
-  tableHits: number;
-  /**
-   * no-cycle: the entries of the table of earlier results and the bytes it takes, what --memory
-   * left it (0 without one). Too few make the search far longer (docs/solve.md, "Memory").
-   */
-  tableEntries: number;
-  tableBytes: number;
-  /** no-cycle: states of components with a cycle valued by an image under a symmetry, not searched. */
-  fromImages: number;
-  /**
-   * no-cycle: states valued before the solve resumed from a checkpoint (0 when it did not), and
-   * whether it took the table of earlier results back ('taken back', else why not).
-   */
-  resumed: number;
-  tableResumed: string;
-  /** The moves were kept on disk (beyond --memory): cycle-draw then finds no components. */
-  movesOnDisk: boolean;
-  /**
-   * cycle-draw: the states were kept on disk too (lib/solve/cycle-draw-on-disk.ts), without forward
-   * checking; `rounds` counts the threshold games' rounds, over every threshold.
-   */
-  statesOnDisk: boolean;
-  rounds: number;
-  /** With the states on disk, the most bytes their working files held at once. */
-  diskBytes: number;
+/** The search of a state under way: how many of its moves are done, and the best they gave. */
+export interface UnderWay {
+  readonly state: number;
+  readonly moves: number;
+  readonly best: number;
 }
 
-/** Values of every state; unknown where known[s] is 0. Returns the sweeps made. */
-export function forwardCheck(graph: MoveGraph, values: Int8Array, known: Uint8Array, progress: PhaseProgress = () => {}): number {
-  const { start, ending } = graph;
-  let epochs = 0;
-  for (let changed = true; changed;) {
-    changed = false;
-    progress(epochs++, epochs);
-    for (const { first, last, offset, items } of graph.rows.blocks()) {
-      for (let s = first; s < last; s++) {
-        if (known[s]) continue;
-        let best = ending[s] === NO_ENDING ? -128 : ending[s];
-        let all = true;
-        for (let e = start[s] - offset; e < start[s + 1] - offset; e++) {
-          const c = items[e];
-          if (!known[c]) {
-            all = false;
-            break;
-          }
-          if (-values[c] > best) best = -values[c];
-        }
-        if (all) {
-          values[s] = best;
-          known[s] = 1;
-          changed = true;
-        }
-      }
-    }
-  }
-  return epochs;
-}
+/** The search's figures a checkpoint carries over, from RetrogradeStats, and what it tells of the resume. */
+export type CarriedStats = Pick<RetrogradeStats, 'searchNodes' | 'revised' | 'fromImages' | 'resumed' | 'tableResumed'>;
 
 /**
- * cycle-draw: every state's value, never-ending play scoring 0: t where the player to move can
- * force t or more at best, -t where the opponent can, for t from the board's size down to 1 (the
- * threshold games of lib/solve/threshold-sets.ts); 0 where neither can force a point.
+ * Where the history search keeps the states valued as it goes, and takes them back from when it
+ * starts: the checkpoint of lib/solve/files/search-checkpoint.ts.
  */
-export function solveCycleDraw(graph: MoveGraph, progress: PhaseProgress = () => {}): Int8Array {
-  const points = graph.space.board.points;
-  const rows = graph.parents();
-  const sets = ThresholdSets.of(graph);
-  const spread = rows.items ? spreadByQueue(rows, rows.items, sets, false) : spreadByRounds(rows, sets);
-  for (let t = points; t >= 1; t--) {
-    progress(points - t, points);
-    spread(t);
-  }
-  const values = new Int8Array(graph.states);
-  for (let s = 0; s < values.length; s++) values[s] = sets.value(s);
-  return values;
+export interface SearchKeeper {
+  /** Whether the next checkpoint is due. */
+  readonly due: boolean;
+  /** Takes back what was kept: the values of the states valued, marked done and known; how many, and the search under way. */
+  restore(
+    values: Int8Array,
+    done: Uint8Array,
+    known: Uint8Array,
+    stats: CarriedStats,
+    table?: HistoryTable,
+  ): { valued: number; underWay: UnderWay };
+  /** Keeps the states valued, the search under way and, with `table`, the table of earlier results. */
+  save(values: Int8Array, done: Uint8Array, valued: number, stats: CarriedStats, underWay?: UnderWay, table?: HistoryTable): void;
+  /** Keeps the search finished, if anything was kept before. */
+  saveFinished(values: Int8Array, done: Uint8Array, valued: number, stats: CarriedStats): void;
 }
 
 /**
- * Each position's component, numbered in the order found: reverse topological, every component
- * after those it reaches. `cyclic` marks components with a cycle (more than one position, or a
- * move from a position to itself).
- */
-export interface Components {
-  readonly component: Int32Array;
-  readonly count: number;
-  readonly cyclic: Uint8Array;
-  readonly sizes: Uint32Array;
-}
-
-/**
- * Strongly connected components of the positions (states of one position merged), by Tarjan's
- * algorithm without recursion, the moves in memory or generated.
- */
-export function positionComponents(moves: MoveGraph | PositionSuccessors): Components {
-  const successors = moves instanceof MoveGraph ? new GraphMoves(moves) : moves;
-  const { positions } = successors;
-  const index = new Int32Array(positions).fill(-1);
-  const low = new Int32Array(positions);
-  const onStack = new Uint8Array(positions);
-  const stack = new Int32Array(positions);
-  const component = new Int32Array(positions).fill(-1);
-  const callRank = new Int32Array(positions);
-  const callEdge = new Uint32Array(positions);
-  const selfLoop = new Uint8Array(positions);
-  const cyclicList: number[] = [];
-  const sizeList: number[] = [];
-  let next = 0;
-  let top = 0;
-  let count = 0;
-  for (let root = 0; root < positions; root++) {
-    if (index[root] >= 0) continue;
-    let depth = 0;
-    callRank[0] = root;
-    callEdge[0] = successors.begin(root);
-    index[root] = low[root] = next++;
-    stack[top++] = root;
-    onStack[root] = 1;
-    while (depth >= 0) {
-      const r = callRank[depth];
-      const c = successors.next(r, callEdge, depth);
-      if (c >= 0) {
-        if (c === r) {
-          selfLoop[r] = 1;
-          continue;
-        }
-        if (index[c] < 0) {
-          index[c] = low[c] = next++;
-          stack[top++] = c;
-          onStack[c] = 1;
-          depth++;
-          callRank[depth] = c;
-          callEdge[depth] = successors.begin(c);
-        } else if (onStack[c] && index[c] < low[r]) low[r] = index[c];
-        continue;
-      }
-      if (low[r] === index[r]) {
-        let size = 0;
-        let looped = false;
-        for (;;) {
-          const w = stack[--top];
-          onStack[w] = 0;
-          component[w] = count;
-          size++;
-          if (selfLoop[w]) looped = true;
-          if (w === r) break;
-        }
-        cyclicList.push(size > 1 || looped ? 1 : 0);
-        sizeList.push(size);
-        count++;
-      }
-      depth--;
-      if (depth >= 0) {
-        const parent = callRank[depth];
-        if (low[r] < low[parent]) low[parent] = low[r];
-      }
-    }
-  }
-  return { component, count, cyclic: Uint8Array.from(cyclicList), sizes: Uint32Array.from(sizeList) };
-}
-
-/** The cycle figures of the stats: components of positions with a cycle, their positions and states. */
-export function cycleFigures(space: StateSpace, parts: Components, stats: RetrogradeStats): void {
-  for (let k = 0; k < parts.count; k++) {
-    if (!parts.cyclic[k]) continue;
-    stats.cycleComponents++;
-    stats.cyclePositions += parts.sizes[k];
-    if (parts.sizes[k] > stats.largestComponent) stats.largestComponent = parts.sizes[k];
-  }
-  for (let r = 0; r < space.positions; r++) {
-    if (parts.cyclic[parts.component[r]]) stats.cycleStates += space.base[r + 1] - space.base[r];
-  }
-}
-
-/**
- * The most bits of a history filter in the empty board's tests (lib/solve/history-path.ts): exact
+ * The most bits of a history filter in the empty board's tests (lib/solve/no-cycle/history-path.ts): exact
  * up to that many situations, hashed into that many above. The tests are one search from one
  * history, where a table of more, smaller entries does better than exact filters and 2,048 hashed
  * bits refuse too many results (1×11's tests: 11.8 s, against 23.3 s exact and 28.6 s hashed into
@@ -231,11 +64,16 @@ export function cycleFigures(space: StateSpace, parts: Components, stats: Retrog
  */
 const EMPTY_BOARD_FILTER_BITS = 2 ** 14;
 
-/** What cuts the no-cycle history search (both by default; switched off to check them). */
+/**
+ * What cuts the no-cycle history search, and what else it is asked to do. Every cut is on by
+ * default; the switches that turn one off (`bounded`, `symmetric` and `deepening` false,
+ * `tableBytes` 0, `exactSituations` 0) are for checking: the tests find the same values without
+ * the cut, and count the search it saves.
+ */
 export interface SearchAids {
-  /** The forced bounds (lib/solve/forced-bounds.ts). */
+  /** The forced bounds (lib/solve/cycle-draw/forced-bounds.ts; solveNoCycle finds them unless false). */
   readonly bounded?: boolean;
-  /** Bytes for the table of earlier results (lib/solve/history-table.ts); 0 for none. */
+  /** Bytes for the table of earlier results (lib/solve/no-cycle/history-table.ts); 0 for none. */
   readonly tableBytes?: number;
   /** One search per orbit of the board's symmetries, its images taking its value. */
   readonly symmetric?: boolean;
@@ -246,14 +84,27 @@ export interface SearchAids {
   readonly emptyBoardOnly?: boolean;
   /** The empty board's value as the cycle-draw retrograde gives it: where emptyBoardOnly's tests start. */
   readonly guess?: number;
-  /** Depth-limited searches with a growing limit (lib/solve/no-cycle-search.ts); else one search at full depth. */
+  /** Depth-limited searches with a growing limit (lib/solve/no-cycle/no-cycle-search.ts); else one search at full depth. */
   readonly deepening?: boolean;
-  /** The most situations whose history filters are exact (lib/solve/history-path.ts); hashed above. */
+  /** The most situations whose history filters are exact (lib/solve/no-cycle/history-path.ts); hashed above. */
   readonly exactSituations?: number;
   /** Where the states valued are kept as the search goes, and taken from when it starts (not with emptyBoardOnly). */
-  readonly checkpoint?: SearchCheckpoint;
+  readonly checkpoint?: SearchKeeper;
   /** Search nodes between two progress reports, where a checkpoint can be written within a state's search. */
   readonly nodesPerReport?: number;
+}
+
+/** What searchComponents values: the moves, their components and forced bounds, and the arrays it completes. */
+export interface ComponentSearch extends Omit<SearchAids, 'bounded'> {
+  readonly moves: SearchMoves;
+  readonly parts: Components;
+  /** The forced bounds; none: the search goes without them. */
+  readonly bounds?: ForcedBounds;
+  /** From forward checking, completed (and revised where a repetition matters) in place. */
+  readonly values: Int8Array;
+  readonly known: Uint8Array;
+  readonly stats: RetrogradeStats;
+  readonly progress?: PhaseProgress;
 }
 
 /**
@@ -273,7 +124,7 @@ export function solveNoCycle(
   orderMoves(graph, guide);
   const bounds = (aids.bounded ?? true) ? ForcedBounds.of(graph) : undefined;
   const guess = guide[graph.space.stateOf(0, PLAIN)];
-  return searchComponents(new GraphMoves(graph), parts, bounds, values, known, stats, progress, { guess, ...aids });
+  return searchComponents({ moves: new GraphMoves(graph), parts, bounds, values, known, stats, progress, guess, ...aids });
 }
 
 /**
@@ -281,25 +132,23 @@ export function solveNoCycle(
  * history search: the work of solveNoCycle once the moves are ordered and the bounds found, the
  * moves in memory or generated.
  */
-export function searchComponents(
-  moves: SearchMoves,
-  parts: Components,
-  bounds: ForcedBounds | undefined,
-  values: Int8Array,
-  known: Uint8Array,
-  stats: RetrogradeStats,
-  progress: PhaseProgress,
-  {
-    tableBytes = TABLE_BYTES,
-    symmetric = true,
-    emptyBoardOnly = false,
-    guess = 0,
-    deepening = true,
-    exactSituations = EXACT_SITUATIONS,
-    checkpoint,
-    nodesPerReport,
-  }: SearchAids,
-): HistorySearch {
+export function searchComponents({
+  moves,
+  parts,
+  bounds,
+  values,
+  known,
+  stats,
+  progress = () => {},
+  tableBytes = TABLE_BYTES,
+  symmetric = true,
+  emptyBoardOnly = false,
+  guess = 0,
+  deepening = true,
+  exactSituations = EXACT_SITUATIONS,
+  checkpoint,
+  nodesPerReport,
+}: ComponentSearch): HistorySearch {
   const { space } = moves;
   const { states } = space;
   const { component, count, cyclic } = parts;
@@ -312,7 +161,7 @@ export function searchComponents(
   // The empty board's tests: filters of EMPTY_BOARD_FILTER_BITS at most, exact or hashed.
   const exactUpTo = emptyBoardOnly ? Math.min(exactSituations, EMPTY_BOARD_FILTER_BITS) : exactSituations;
   const hashedBits = emptyBoardOnly ? EMPTY_BOARD_FILTER_BITS : HASHED_BITS;
-  const search = new HistorySearch(moves, values, component, bounds, tableBytes, deepening, exactUpTo, hashedBits);
+  const search = new HistorySearch({ moves, values, component, bounds, tableBytes, deepening, exactSituations: exactUpTo, hashedBits });
   if (nodesPerReport !== undefined) search.nodesPerReport = nodesPerReport;
   stats.tableEntries = search.table?.entries ?? 0;
   stats.tableBytes = search.table?.bytes ?? 0;

@@ -3,10 +3,10 @@
  * 4 on a rectangle, 2 on a single row) as permutations of its points, and the canonical form of a
  * position: the least key among its images. The positions of one orbit have the same value under
  * cycle-draw, whose values do not depend on the history, so the solve keeps one of each
- * (lib/solve/state-space.ts).
+ * (lib/solve/rules/state-space.ts).
  */
 
-import { boardSymmetries } from '../board/symmetries.js';
+import { boardSymmetries } from '../../board/symmetries.js';
 import { keyOf, moverOf, opponentOf } from './solve-board.js';
 
 export class BoardSymmetry {
@@ -74,4 +74,12 @@ export class BoardSymmetry {
     for (let t = 0; t < this.images.length; t++) images.add(keyOf(this.mask(t, moverOf(key)), this.mask(t, opponentOf(key))));
     return images.size;
   }
+}
+
+/** The symmetries a solve folded (1: none, else all of the board's), or undefined for none; throws on a count the board does not have. */
+export function foldedSymmetry(m: number, n: number, symmetries: number): BoardSymmetry | undefined {
+  if (symmetries === 1) return undefined;
+  const symmetry = new BoardSymmetry(m, n);
+  if (symmetry.count !== symmetries) throw new Error(`board ${m}x${n} has ${symmetry.count} symmetries, not ${symmetries}`);
+  return symmetry;
 }

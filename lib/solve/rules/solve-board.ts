@@ -2,11 +2,11 @@
  * The rules of `gocount solve` on a board of at most 16 points, each colour's stones one 16-bit
  * mask. A position is seen from the player to move: x holds their stones, o the opponent's; its key
  * is x + o · 2^16. Suicide is illegal; a move captures every opponent string it leaves without a
- * liberty. Written for speed (no allocation per move), apart from lib/go/rules.ts, which allows
+ * liberty. Written for speed (no allocation per move), apart from lib/paper/go/rules.ts, which allows
  * suicide and serves the game graph of `gocount games`.
  */
 
-import { UsageError } from '../shared/errors.js';
+import { UsageError } from '../../shared/errors.js';
 
 export const MAX_SOLVE_POINTS = 16;
 

@@ -5,9 +5,9 @@
  * Sets are kept as sorted Float64Arrays of exact state values (width ≤ 17).
  */
 
-import { MAX_SUCCESSORS, START_HI, START_LO } from '../border/border.js';
-import { Expander } from '../border/expander.js';
-import { HIGH_UNIT, MAX_EXACT_NUMBER_WIDTH } from '../border/layout.js';
+import { MAX_SUCCESSORS, START_HI, START_LO } from '../../lib/border/border.js';
+import { Expander } from '../../lib/border/expander.js';
+import { HIGH_UNIT, MAX_EXACT_NUMBER_WIDTH } from '../../lib/border/layout.js';
 
 export function distinctStatesByColumn(width: number, columns: number): number[] {
   if (width > MAX_EXACT_NUMBER_WIDTH) throw new RangeError(`distinct state counting handles widths up to ${MAX_EXACT_NUMBER_WIDTH}`);

@@ -1,10 +1,10 @@
 /**
  * 32-bit words appended to one of several scratch files (buckets), each through a buffer of its
  * own, and read back bucket by bucket in chunks. A solve with its states on disk sends its moves
- * and its messages between states this way (lib/solve/cycle-draw-on-disk.ts).
+ * and its messages between states this way (lib/solve/cycle-draw/cycle-draw-on-disk.ts).
  */
 
-import { ScratchFile } from './scratch-file.js';
+import { ScratchFile } from '../moves/scratch-file.js';
 
 export class BucketFiles {
   private readonly files: ScratchFile[] = [];

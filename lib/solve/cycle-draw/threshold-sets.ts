@@ -3,12 +3,12 @@
  * gains the states whose player to move can force the game to end with at least t points, and L
  * the states whose opponent can force that against them (play that never ends fails the forcing
  * player). Both sets only grow as t falls, so one pass over the reversed moves serves every t.
- * cycle-draw takes its values from them (lib/solve/retrograde.ts), no-cycle its bounds
- * (lib/solve/forced-bounds.ts).
+ * cycle-draw takes its values from them (lib/solve/cycle-draw/cycle-draw.ts), no-cycle its bounds
+ * (lib/solve/cycle-draw/forced-bounds.ts).
  */
 
-import { NO_ENDING, type MoveGraph } from './move-graph.js';
-import type { MoveRows } from './move-rows.js';
+import { NO_ENDING, type MoveGraph } from '../moves/move-graph.js';
+import type { MoveRows } from '../moves/move-rows.js';
 
 /** Not in the set at any threshold. */
 export const NONE = -128;

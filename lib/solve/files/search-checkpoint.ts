@@ -15,26 +15,20 @@
 
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { isAlive } from '../folder/lock.js';
-import { diskError } from '../folder/scratch.js';
-import { GocountError } from '../shared/errors.js';
-import { makeFolder } from '../format/make-folder.js';
-import type { Problem } from '../verify/problems.js';
-import type { HistoryTable } from './history-table.js';
-import type { RetrogradeStats } from './retrograde.js';
-import type { Scoring } from './solve-board.js';
-import {
-  checkSolveValues,
-  differingField,
-  readSolveFile,
-  signedBytes,
-  solveHeader,
-  type SolveFileHeader,
-  writeSolveFile,
-} from './solve-db.js';
-import type { CycleRule, StateSpace } from './state-space.js';
+import { isAlive } from '../../folder/lock.js';
+import { diskError } from '../../folder/scratch.js';
+import { GocountError } from '../../shared/errors.js';
+import { signedBytes, writeFramedFile } from '../../format/framed-file.js';
+import { makeFolder } from '../../format/make-folder.js';
+import type { Problem } from '../../verify/problems.js';
+import type { HistoryTable } from '../no-cycle/history-table.js';
+import type { CarriedStats, SearchKeeper, UnderWay } from '../no-cycle/search-components.js';
+import type { Scoring } from '../rules/solve-board.js';
+import type { CycleRule, StateSpace } from '../rules/state-space.js';
+import { checkSolveValues } from './db-check.js';
+import { differingField, readSolveFile, solveHeader, type SolveFileHeader } from './solve-file.js';
 import { readTableFile, writeTableFile } from './table-file.js';
-import { counted } from '../shared/plural.js';
+import { counted } from '../../shared/plural.js';
 
 export const CHECKPOINT_FORMAT = 'gocount-solve-checkpoint';
 export const CHECKPOINT_VERSION = 1;
@@ -44,17 +38,10 @@ export const CHECKPOINT_VERSION = 1;
  */
 export const CHECKPOINT_SECONDS = 60;
 /**
- * The table of earlier results (lib/solve/table-file.ts) can take gigabytes to save: it is saved
+ * The table of earlier results (lib/solve/files/table-file.ts) can take gigabytes to save: it is saved
  * with a checkpoint once the time since its last save is this many times what that save took.
  */
 const TABLE_SAVE_SHARE = 10;
-
-/** The search of a state under way: how many of its moves are done, and the best they gave. */
-export interface UnderWay {
-  readonly state: number;
-  readonly moves: number;
-  readonly best: number;
-}
 
 const NONE_UNDER_WAY: UnderWay = { state: -1, moves: 0, best: 0 };
 
@@ -64,9 +51,6 @@ export interface CheckpointHeader extends SolveFileHeader, UnderWay {
   readonly revised: number;
   readonly fromImages: number;
 }
-
-/** The search's figures a checkpoint carries over, from RetrogradeStats, and what it tells of the resume. */
-type CarriedStats = Pick<RetrogradeStats, 'searchNodes' | 'revised' | 'fromImages' | 'resumed' | 'tableResumed'>;
 
 /** Where a board's checkpoint is kept in a scratch folder. */
 export function checkpointFile(folder: string, m: number, n: number, rule: CycleRule, scoring: Scoring): string {
@@ -107,7 +91,7 @@ export function checkCheckpoint(
   return { states: header.states, problems: checkSolveValues(file, header, values, done, progress).problems };
 }
 
-export class SearchCheckpoint {
+export class SearchCheckpoint implements SearchKeeper {
   /** Whether the file exists: restored from, or written by this solve. */
   private kept: boolean;
   private last = performance.now();
@@ -208,7 +192,7 @@ export class SearchCheckpoint {
         this.lastTable = performance.now();
         this.tableMs = this.lastTable - started;
       }
-      writeSolveFile(this.file, header, [kept, done], `${this.file}.${process.pid}.tmp`);
+      writeFramedFile(this.file, header, [kept, done], `${this.file}.${process.pid}.tmp`);
     } catch (error) {
       throw diskError(
         error,

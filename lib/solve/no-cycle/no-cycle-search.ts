@@ -3,8 +3,8 @@
  * the component: a position is a situation (rank, parity of the moves since the start), the player
  * to move alternating. A pass is always legal; any other move may not recreate a situation of the
  * history. Alpha-beta, cut by the forced bounds wherever the history leaves them sound
- * (lib/solve/forced-bounds.ts), and by the results of earlier searches wherever the history lets
- * them stand (lib/solve/history-table.ts), in depth-limited searches with a growing limit.
+ * (lib/solve/cycle-draw/forced-bounds.ts), and by the results of earlier searches wherever the history lets
+ * them stand (lib/solve/no-cycle/history-table.ts), in depth-limited searches with a growing limit.
  *
  * A depth-limited search proves a bound for one player, the prover: a node at the limit that its
  * bounds do not settle counts as the bound least favourable to the prover (its lower bound if the
@@ -14,12 +14,12 @@
  * both, as at full depth.
  */
 
-import type { ForcedBounds } from './forced-bounds.js';
+import type { ForcedBounds } from '../cycle-draw/forced-bounds.js';
 import { EXACT_SITUATIONS, grown, HASHED_BITS, HistoryPath, SituationBits } from './history-path.js';
 import { Dependencies, HistoryTable, MOST_ENTRIES_PER_STATE } from './history-table.js';
-import type { StateSpace } from './state-space.js';
-import { NO_ENDING } from './move-graph.js';
-import type { SearchMoves } from './search-moves.js';
+import type { StateSpace } from '../rules/state-space.js';
+import { NO_ENDING } from '../moves/move-graph.js';
+import type { SearchMoves } from '../moves/search-moves.js';
 
 /** The table's size where no budget gives it one (the tests): about 256 MB. */
 export const TABLE_BYTES = 256 * 2 ** 20;
@@ -122,6 +122,30 @@ export interface MoveTests {
   readonly upper: Int8Array;
 }
 
+/**
+ * What a HistorySearch searches and how. The search cuts by the forced bounds, a table of earlier
+ * results, depth-limited searches and exact history filters by default; a test turns each off
+ * (no `bounds`, `tableBytes` 0, `deepening` false, `exactSituations` 0) to check that the values
+ * stay the same and to count the search nodes it saves.
+ */
+export interface HistorySearchOptions {
+  /** The moves, in memory or generated (lib/solve/moves/search-moves.ts). */
+  readonly moves: SearchMoves;
+  /** Every state's value: those of the states out of the component searched are read, never written. */
+  readonly values: Int8Array;
+  /** Each position's strongly connected component (lib/solve/moves/components.ts). */
+  readonly component: Int32Array;
+  /** The results each player can force ignoring repetitions (lib/solve/cycle-draw/forced-bounds.ts); none: no cut by them. */
+  readonly bounds?: ForcedBounds;
+  /** Bytes for the table of earlier results (lib/solve/no-cycle/history-table.ts), 0 for none; default TABLE_BYTES. */
+  readonly tableBytes?: number;
+  /** Depth-limited searches with a growing limit (the default); false: one search at full depth. */
+  readonly deepening?: boolean;
+  /** The most situations whose history filters are exact, and the bits of a hashed one above (lib/solve/no-cycle/history-path.ts). */
+  readonly exactSituations?: number;
+  readonly hashedBits?: number;
+}
+
 export class HistorySearch {
   nodes = 0;
   /** Called every nodesPerReport search nodes: a search of one state can take hours. */
@@ -142,16 +166,27 @@ export class HistorySearch {
   /** The moves of the state valueFrom values (the frames hold those below it). */
   private readonly rootChildren: Uint32Array;
 
-  constructor(
-    private readonly moves: SearchMoves,
-    private readonly values: Int8Array,
-    private readonly component: Int32Array,
-    private readonly bounds?: ForcedBounds,
+  private readonly moves: SearchMoves;
+  private readonly values: Int8Array;
+  private readonly component: Int32Array;
+  private readonly bounds?: ForcedBounds;
+  private readonly deepening: boolean;
+
+  constructor({
+    moves,
+    values,
+    component,
+    bounds,
     tableBytes = TABLE_BYTES,
-    private readonly deepening = true,
+    deepening = true,
     exactSituations = EXACT_SITUATIONS,
     hashedBits = HASHED_BITS,
-  ) {
+  }: HistorySearchOptions) {
+    this.moves = moves;
+    this.values = values;
+    this.component = component;
+    this.bounds = bounds;
+    this.deepening = deepening;
     const space = (this.space = moves.space);
     this.points = space.board.points;
     this.frames = new Frames(this.points + 1);
@@ -184,7 +219,7 @@ export class HistorySearch {
    * deep proof holding the others to its depth (docs/solve.md, "Depth-limited searches").
    * `resume`: the first `moves` moves were searched before, giving `best` with the game's end;
    * rootDone says the same as the search goes, and `onMove` is called after each move
-   * (lib/solve/search-checkpoint.ts).
+   * (lib/solve/files/search-checkpoint.ts).
    */
   valueFrom(s: number, resume?: { moves: number; best: number }, onMove: () => void = () => {}): number {
     const { moves, points, rootChildren, rootDone } = this;

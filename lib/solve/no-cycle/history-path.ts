@@ -5,15 +5,15 @@
  *
  * - `depthOf`: where a situation first occurs on the path, or -1: the superko rule.
  * - `filter`: the situations on the path as a bit set (hashed on large boards), to test at once
- *   whether any of them lies in a set of situations a stored result reached (lib/solve/history-table.ts).
- * - `breaks`: whether the path threatens a forced bound (lib/solve/forced-bounds.ts): for each
+ *   whether any of them lies in a set of situations a stored result reached (lib/solve/no-cycle/history-table.ts).
+ * - `breaks`: whether the path threatens a forced bound (lib/solve/cycle-draw/forced-bounds.ts): for each
  *   parity and each threshold t, the earliest entry into L among the plain states of the path's
  *   positions that are in L at threshold t or above.
  */
 
-import type { ForcedBounds } from './forced-bounds.js';
-import type { StateSpace } from './state-space.js';
-import { NONE } from './threshold-sets.js';
+import type { ForcedBounds } from '../cycle-draw/forced-bounds.js';
+import type { StateSpace } from '../rules/state-space.js';
+import { NONE } from '../cycle-draw/threshold-sets.js';
 
 /**
  * The most situations whose filters are exact, a bit each: 1×11's 101,982 (12.5 KiB a filter). Above

@@ -11,7 +11,7 @@
  *   history too (at most BLOCKED of them, else the bound is not kept);
  * - `reached`: a filter of the situations its stone moves reached; none may be in the new history;
  * - per parity, the lowest threshold and the latest entry of the forced bounds used: the new
- *   history may hold no position that breaks them (lib/solve/history-path.ts).
+ *   history may hold no position that breaks them (lib/solve/no-cycle/history-path.ts).
  * Situations and parities are stored relative to the node's parity, so a bound serves the node with
  * either player to move.
  *
@@ -296,7 +296,7 @@ export class HistoryTable {
 
   /**
    * Every array the table is made of, in a fixed order: a table of the same bits, buckets and ways
-   * filled with a copy of them holds the same bounds (lib/solve/table-file.ts keeps them on disk).
+   * filled with a copy of them holds the same bounds (lib/solve/files/table-file.ts keeps them on disk).
    */
   arrays(): ArrayBufferView[] {
     return [this.next, this.state, this.lower, this.upper, ...this.deps.arrays(), this.firstMoves];

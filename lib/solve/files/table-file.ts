@@ -1,6 +1,6 @@
 /**
  * A no-cycle solve's table of earlier results on disk, beside its checkpoint
- * (lib/solve/search-checkpoint.ts). The values alone resume a solve, but its next searches then
+ * (lib/solve/files/search-checkpoint.ts). The values alone resume a solve, but its next searches then
  * prove again what the table held: 1×11, stopped after 2 minutes and resumed without it, had
  * searched more again than its whole solve takes (docs/solve.md). A bound in the table holds for
  * any later search of the same board, rule and scoring, so a table saved at any time serves any
@@ -19,12 +19,13 @@
 import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { syncDirectory } from '../format/atomic.js';
-import type { Problem } from '../verify/problems.js';
-import type { HistoryTable } from './history-table.js';
-import { differingField, headerLine, solveHeader, type SolveFileHeader } from './solve-db.js';
-import type { StateSpace } from './state-space.js';
-import { counted } from '../shared/plural.js';
+import { syncDirectory } from '../../format/atomic.js';
+import type { Problem } from '../../verify/problems.js';
+import type { HistoryTable } from '../no-cycle/history-table.js';
+import { headerLine } from '../../format/framed-file.js';
+import { differingField, solveHeader, type SolveFileHeader } from './solve-file.js';
+import type { StateSpace } from '../rules/state-space.js';
+import { counted } from '../../shared/plural.js';
 
 export const TABLE_FORMAT = 'gocount-solve-table';
 export const TABLE_VERSION = 1;

@@ -6,8 +6,8 @@
  */
 
 import { forEachMove, MoveGraph, NO_ENDING } from './move-graph.js';
-import { moverOf, opponentOf, swapKey } from './solve-board.js';
-import type { StateSpace } from './state-space.js';
+import { moverOf, opponentOf, swapKey } from '../rules/solve-board.js';
+import type { StateSpace } from '../rules/state-space.js';
 
 export interface SearchMoves {
   readonly space: StateSpace;
