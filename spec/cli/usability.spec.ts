@@ -1,0 +1,275 @@
+import test from 'ava';
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { availableMemory } from '../../lib/shared/available-memory.js';
+import { planCount } from '../../lib/count/count-plan.js';
+import { formatPlan } from '../../cli/plan-text.js';
+import { STEP_LOG_FILE, parseStepLog } from '../../lib/format/step-log.js';
+import { cliPath } from '../support/paths.js';
+import { runCli, runCliAsync } from '../support/run-cli.js';
+import { tempScratch } from '../support/scratch.js';
+
+const L9 = '103919148791293834318983090438798793469';
+
+test('--plan prints the memory plan, moduli, passes, states per column, disk and time, writes nothing, exits 0', (t) => {
+  const scratch = path.join(tempScratch(t), 'not-yet');
+  const run = runCli(['13x13', '--memory', '512M', '--residues-per-pass', '3', '--plan', '-T', scratch]);
+  t.is(run.status, 0);
+  t.is(run.stderr, '');
+  for (const line of [
+    /^board {5}13x13, swept 13 points wide over 13 columns: 169 steps a pass$/m,
+    /^memory {4}512 MiB for (1 worker|\d+ workers) \(/m,
+    /^moduli {4}9: 4294967291 /m,
+    /^passes {4}3: 3 \+ 3 \+ 3 moduli$/m,
+    /^disk {6}up to .* GiB, first at its peak after step \d+$/m,
+    /^time {6}about /m,
+    /^ {2}column 13 +50\.3M {2}on disk$/m,
+  ])
+    t.regex(run.stdout, line);
+  t.false(existsSync(scratch));
+  const json = JSON.parse(runCli(['9x9', '--plan', '--json', '--memory', '64M']).stdout);
+  t.like(json, { steps: 81, memory: 64 * 2 ** 20, moduli: { length: 5 }, passes: { length: 1 }, columns: { length: 9 } });
+  t.true(json.columns.every((column: { inMemory: boolean }) => column.inMemory));
+  t.is(json.disk.bytes, 0);
+  t.deepEqual(json.warnings, []);
+});
+
+test('--plan for 14×14 at 20G with two workers keeps whole in memory the steps whose residues fit, columns 1 to 10, and not at 4G', (t) => {
+  const scratch = tempScratch(t);
+  const plan = (memory: string) => planCount({ m: 14, n: 14, memory, workers: 2, scratch });
+  const large = plan('20G');
+  t.deepEqual(
+    large.columns.map((column) => column.inMemory),
+    [...Array(10).fill(true), ...Array(4).fill(false)],
+  );
+  t.is(large.perWorker.tableShardBytes, 3.5 * 2 ** 30);
+  t.regex(
+    formatPlan(large),
+    /^ {10}each worker: a state table of 118\.5M slots in 2 WebAssembly memories, steps of up to 82\.9M states kept in memory,/m,
+  );
+  const small = plan('4G');
+  t.deepEqual(
+    small.columns.map((column) => column.inMemory),
+    [true, ...Array(13).fill(false)],
+  );
+  // Steps on disk cost about 1.6 times those in memory (count-plan.ts).
+  t.true(large.seconds < small.seconds * 0.8, `${large.seconds} s at 20G, ${small.seconds} s at 4G`);
+});
+
+test('sizes as GNU sort takes them: 50% of the available memory, -S/--buffer-size and -T/--temporary-directory', (t) => {
+  const plan = (args: string[]) => JSON.parse(runCli(['9x9', '--plan', '--json', ...args]).stdout);
+  t.is(plan(['--memory', '50%']).memory, Math.floor(availableMemory().bytes / 2));
+  t.is(plan(['-S', '1.5%']).memory, Math.floor((availableMemory().bytes * 1.5) / 100));
+  t.is(plan(['--buffer-size', '3M']).memory, 3 * 2 ** 20);
+  const scratch = tempScratch(t);
+  const run = runCli(['3x4', '-S', '2M', '--temporary-directory', scratch, '--keep', '--quiet']);
+  t.is(run.stdout, '321689\n'); // L(3,4)
+  t.deepEqual(readdirSync(scratch), ['3x4']);
+});
+
+test('a budget over the available memory is counted, with a warning naming both; --plan gives the same warning', (t) => {
+  const scratch = tempScratch(t);
+  const run = runCli(['3x3', '--memory', '900T', '--scratch', scratch]);
+  t.is(run.status, 0);
+  t.is(run.stdout, '12675\n');
+  t.regex(
+    run.stderr,
+    /^gocount: the memory budget, 900 TiB, is more than the .* of (physical memory|the cgroup limit in .*): the count may swap or be killed\n$/,
+  );
+  const plan = runCli(['3x3', '--memory', '900T', '--scratch', scratch, '--plan', '--json']);
+  t.is(plan.status, 0);
+  t.is(plan.stderr, run.stderr);
+  t.deepEqual(JSON.parse(plan.stdout).warnings, [run.stderr.slice('gocount: '.length, -1)]);
+});
+
+test('the cgroup limit is the available memory when it is below physical memory', (t) => {
+  const scratch = tempScratch(t);
+  const limit = path.join(scratch, 'memory.max');
+  writeFileSync(limit, '1073741824\n');
+  t.deepEqual(availableMemory([path.join(scratch, 'none'), limit]), { bytes: 2 ** 30, source: `the cgroup limit in ${limit}` });
+  writeFileSync(limit, 'max\n');
+  t.is(availableMemory([limit]).source, 'physical memory');
+});
+
+test('--disk prints its estimate before counting, not only when it refuses', (t) => {
+  const run = runCli(['9x9', '--memory', '8M', '--workers', '1', '--disk', '1G', '--scratch', tempScratch(t)]);
+  t.is(run.status, 0);
+  t.regex(run.stderr, /^gocount: disk for this count: up to \d+ MiB, first at its peak after step \d+$/m);
+  const refused = runCli(['9x9', '--memory', '8M', '--workers', '1', '--disk', '1K', '--scratch', tempScratch(t)]);
+  t.is(refused.status, 2);
+  t.regex(refused.stderr, /--disk 1\.0 KiB: less than the \d+ MiB of disk this count may need\n$/);
+});
+
+test('a count leaves behind no empty scratch folder that it created, and keeps one it did not', (t) => {
+  const base = tempScratch(t);
+  const run = runCli(['3x3', '--scratch', path.join(base, 'new', 'deeper')]);
+  t.is(run.stdout, '12675\n');
+  t.deepEqual(readdirSync(base), []);
+});
+
+test('--stats-json: one line per step of every pass, rewritten as the count goes, outliving the count folder', (t) => {
+  const scratch = tempScratch(t);
+  const file = path.join(tempScratch(t), 'steps.jsonl');
+  const run = runCli(['5x5', '--residues-per-pass', '1', '--memory', '2M', '--stats-json', file, '--scratch', scratch, '--quiet']);
+  t.is(run.status, 0);
+  t.deepEqual(readdirSync(scratch), []);
+  const log = parseStepLog(readFileSync(file, 'utf8'));
+  const passes = log[0].passes;
+  t.true(passes > 1);
+  t.is(log.length, 25 * passes);
+  t.deepEqual(
+    log.map((entry) => `${entry.pass}:${entry.step}`),
+    Array.from({ length: 25 * passes }, (_, i) => `${Math.floor(i / 25) + 1}:${(i % 25) + 1}`),
+  );
+  t.like(log[24], { width: 5, columns: 5, steps: 25, states: log[49].states }); // every pass goes through the same states
+  t.true(log.every((entry) => entry.seconds >= 0 && typeof entry.nsPerState.expand === 'number'));
+});
+
+test('--json --stats has the per-step log; without --stats it does not', (t) => {
+  const out = JSON.parse(runCli(['3x3', '--json', '--stats', '--quiet', '--scratch', tempScratch(t)]).stdout);
+  t.is(out.legal, '12675');
+  t.deepEqual(
+    out.steps.map((entry: { step: number }) => entry.step),
+    [1, 2, 3, 4, 5, 6, 7, 8, 9],
+  );
+  t.is(JSON.parse(runCli(['3x3', '--json', '--quiet', '--scratch', tempScratch(t)]).stdout).steps, undefined);
+});
+
+/** Starts a 9×9 count, sends `signal` once its step log has `after` lines, and collects its output. */
+function stopCount(scratch: string, signal: NodeJS.Signals, after: number, workers: string) {
+  return new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    // 6M: step 20 is on disk (at 8M the steps of fewer residues stay in memory up to step 21).
+    const args = [cliPath, '9x9', '--workers', workers, '--memory', '6M', '--scratch', scratch];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const poll = setInterval(() => {
+      const logs = findLogs(scratch);
+      if (logs.length > 0 && readFileSync(logs[0], 'utf8').split('\n').length > after) {
+        clearInterval(poll);
+        child.kill(signal);
+      }
+    }, 20);
+    child.on('close', (status) => {
+      clearInterval(poll);
+      resolve({ status, stderr });
+    });
+  });
+}
+
+function findLogs(scratch: string): string[] {
+  const board = path.join(scratch, '9x9');
+  if (!existsSync(board)) return [];
+  return readdirSync(board)
+    .map((name) => path.join(board, name, STEP_LOG_FILE))
+    .filter(existsSync);
+}
+
+for (const [signal, code, workers] of [
+  ['SIGINT', 130, '1'],
+  ['SIGTERM', 143, '2'],
+] as const) {
+  test(`${signal} stops the count between steps, says where its files are, exits ${code}; the same command resumes`, async (t) => {
+    const scratch = tempScratch(t);
+    const stopped = await stopCount(scratch, signal, 20, workers);
+    t.is(stopped.status, code);
+    const said = /stopped before step (\d+) of 81; steps 1–(\d+) are complete in (.*), and the same command resumes at step (\d+)\n$/.exec(
+      stopped.stderr,
+    );
+    t.truthy(said, stopped.stderr);
+    const [, next, done, folder, resumeAt] = said!;
+    t.is(Number(done), Number(next) - 1);
+    t.is(resumeAt, next);
+    t.true(existsSync(folder));
+    t.regex(stopped.stderr, new RegExp(`^gocount: ${signal}: stopping after the step under way`, 'm'));
+    const log = parseStepLog(readFileSync(path.join(folder, STEP_LOG_FILE), 'utf8'));
+    t.is(log.at(-1)!.step, Number(done));
+
+    const resumed = await runCliAsync(['9x9', '--workers', workers, '--memory', '6M', '--scratch', scratch, '--keep']);
+    t.is(resumed.stdout, `${L9}\n`);
+    t.regex(resumed.stderr, new RegExp(`steps 1–${done} of 81 are complete in .*: resuming at step ${next}`));
+    // The step log is kept across the resume: every step once, in order.
+    const kept = parseStepLog(readFileSync(path.join(folder, STEP_LOG_FILE), 'utf8'));
+    t.deepEqual(
+      kept.map((entry) => entry.step),
+      Array.from({ length: 81 }, (_, i) => i + 1),
+    );
+  });
+}
+
+test('a second SIGINT stops the count at once, gives back its lock, and exits 130; the same command resumes', async (t) => {
+  const scratch = tempScratch(t);
+  const args = ['9x9', '--workers', '2', '--memory', '8M', '--quiet', '--scratch', scratch];
+  const stopped = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const poll = setInterval(() => {
+      const board = path.join(scratch, '9x9');
+      const logs = existsSync(board) ? readdirSync(board).map((name) => path.join(board, name, STEP_LOG_FILE)) : [];
+      // Once the steps take a while: the second signal comes while one is under way.
+      if (logs.some((log) => existsSync(log) && readFileSync(log, 'utf8').split('\n').length > 35)) {
+        clearInterval(poll);
+        child.kill('SIGINT');
+        setTimeout(() => child.kill('SIGINT'), 5);
+      }
+    }, 20);
+    child.on('close', (status) => {
+      clearInterval(poll);
+      resolve({ status, stderr });
+    });
+  });
+  t.is(stopped.status, 130);
+  t.regex(stopped.stderr, /stopped at once by a second SIGINT; the same command resumes from the last complete step|stopped before step/);
+  const locks = readdirSync(path.join(scratch, '9x9')).filter((name) => existsSync(path.join(scratch, '9x9', name, 'lock.json')));
+  t.deepEqual(locks, []);
+  const resumed = await runCliAsync(args);
+  t.is(resumed.stdout, `${L9}\n`);
+  t.notRegex(resumed.stderr, /took over the lock/);
+});
+
+test('flags: one without its value is refused, a choice outside the list names the list, one given twice takes its last value', async (t) => {
+  const scratch = tempScratch(t);
+  for (const [args, line] of [
+    [['3x3', '--scratch'], 'gocount: --scratch needs a value\n'],
+    [['report', scratch, '-o'], 'gocount: -o needs a value\n'],
+    [['solve', '2x2', '--rule', 'foo'], 'gocount: --rule foo: must be no-cycle or cycle-draw (see gocount --help)\n'],
+    [['3x3', '--json=maybe'], 'gocount: --json=maybe: --json takes no value (or true or false)\n'],
+  ] as const) {
+    const run = await runCliAsync([...args]);
+    t.is(run.status, 2, args.join(' '));
+    t.is(run.stderr, line);
+  }
+  // 1K is below what any count needs: refused when it is the value that counts, the last one.
+  t.is((await runCliAsync(['3x3', '--memory', '1K', '--memory', '300M', '--scratch', scratch])).stdout, '12675\n');
+  // -S4M as GNU sort takes it.
+  t.is((await runCliAsync(['3x3', '-S4M', '--scratch', scratch])).stdout, '12675\n');
+  const last = await runCliAsync(['3x3', '--memory', '300M', '--memory', '1K', '--scratch', scratch]);
+  t.regex(last.stderr, /^gocount: --memory 1.0 KiB: too small/);
+  t.is((await runCliAsync(['solve', '2x2', '--rule', 'foo', '--rule', 'cycle-draw', '--json'])).status, 0);
+});
+
+test('output files are checked before the work; a full output device or scratch under /proc gets one line', async (t) => {
+  const missing = path.join(tempScratch(t), 'no-such-folder');
+  const solve = await runCliAsync(['solve', '2x3', '--db', path.join(missing, 'x.db')]);
+  t.is(solve.status, 2);
+  t.is(solve.stderr, `gocount: --db ${path.join(missing, 'x.db')}: its folder ${missing} does not exist\n`, 'before any progress');
+  const recurrence = await runCliAsync(['recurrence', '3', '--coefficients', path.join(missing, 'c.txt')]);
+  t.is(recurrence.status, 2);
+  t.is(recurrence.stderr, `gocount: --coefficients ${path.join(missing, 'c.txt')}: its folder ${missing} does not exist\n`);
+  // Node's recursive mkdir spins for ever under /proc.
+  const spill = await runCliAsync(
+    ['solve', '2x3', '--rule', 'cycle-draw', '--no-symmetry', '--memory', '32K', '--quiet', '--scratch', '/proc/gocount-x'],
+    {
+      timeout: 20_000,
+    },
+  );
+  t.is(spill.status, 2);
+  t.is(spill.stderr, 'gocount: scratch folder /proc/gocount-x: cannot create /proc/gocount-x: the file system does not allow it\n');
+  const device = openSync('/dev/full', 'w');
+  const full = await runCliAsync(['3x3', '--quiet', '--scratch', tempScratch(t)], { stdout: device });
+  closeSync(device);
+  t.is(full.status, 1);
+  t.is(full.stderr, 'gocount: cannot write the output: no space left on device (ENOSPC)\n');
+});

@@ -1,0 +1,289 @@
+import test from 'ava';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { boardOf, sweepOf } from '../../lib/board/shape.js';
+import { countInMemory, countInMemoryByColumn } from '../../lib/count/in-memory.js';
+import { normalizeCountOptions } from '../../lib/count/count-options.js';
+import { InvalidOptionError } from '../../lib/shared/errors.js';
+import { unitsOf } from '../../lib/cluster/local-launcher.js';
+import { countWithEngine, EngineOptions } from '../../lib/count/with-engine.js';
+import { ignoreProgress } from '../../lib/observe/progress.js';
+import { COUNT_FILE, RESULT_FILE, RUN_SUFFIX, stepFolderName, taskMarkerName } from '../../lib/format/count-folder.js';
+import { filesUnder } from '../support/fixture-runs.js';
+import { below, replayableRandom } from '../support/random.js';
+import { runCliAsync as runCli } from '../support/run-cli.js';
+import { tempScratch } from '../support/scratch.js';
+import { verifyPath } from '../../lib/verify/verify.js';
+
+const partitioned = (t: import('ava').ExecutionContext, m: number, n: number, options: Partial<EngineOptions> = {}) =>
+  countWithEngine({
+    sweep: sweepOf(boardOf(m, n), false),
+    memory: 16 << 20,
+    scratchDir: tempScratch(t),
+    fanIn: 64,
+    keep: false,
+    workers: 1,
+    partitioned: { partitions: 4, launcher: 'local', retries: 0 },
+    onProgress: ignoreProgress,
+    ...options,
+  });
+
+/** The only count folder under a scratch folder's board folder. */
+function countFolder(scratch: string, board: string): string {
+  return path.join(scratch, board, readdirSync(path.join(scratch, board))[0]);
+}
+
+test('4 partitions through the local launcher equal the oracle, column by column, and leave nothing behind', async (t) => {
+  const scratchDir = tempScratch(t);
+  const result = await partitioned(t, 3, 5, { scratchDir });
+  const sweep = { width: 3, columns: 5 };
+  t.is(result.legal, countInMemory(sweep));
+  t.deepEqual(result.perColumn, countInMemoryByColumn(sweep));
+  t.true(result.reports.every((report) => report.runsOut > 0));
+  t.deepEqual(readdirSync(scratchDir), []);
+});
+
+test('512 workers, 4 tasks of 128 on 2 threads each: 5×5 exact, each step a split run per thread and round, not a file per pair of workers', async (t) => {
+  const scratchDir = tempScratch(t);
+  const started = performance.now();
+  const result = await partitioned(t, 5, 5, {
+    scratchDir,
+    memory: 48 << 20,
+    workers: 128,
+    keep: true,
+    partitioned: { partitions: 4, launcher: 'local', retries: 0, threads: 2 },
+  });
+  t.is(result.legal, 414295148741n);
+  t.true(performance.now() - started < 30_000);
+  // Thread t of task J serves workers 128J + t, 128J + t + 2, …, and names its runs by the first:
+  // with no table full before a step's end, one split run per thread, 8 files a step, where a file
+  // per pair of workers would be up to 512² = 262,144.
+  const count = countFolder(scratchDir, '5x5');
+  const writers = [0, 1, 128, 129, 256, 257, 384, 385];
+  for (let step = 1; step <= 25; step++) {
+    const names = readdirSync(path.join(count, stepFolderName(step))).sort();
+    t.deepEqual(
+      names,
+      [...[0, 1, 2, 3].map(taskMarkerName), 'manifest.json', ...writers.map((w) => `split-w${w}-00001.run`).sort()],
+      `step ${step}`,
+    );
+  }
+  t.true(result.reports.every((report) => report.runsOut === 8));
+  // verify decodes every section on its own and checks that each state belongs to the section's worker.
+  const report = verifyPath(scratchDir);
+  t.deepEqual(report.problems, []);
+  t.is(report.files, 1 + 25 * 8);
+});
+
+test('2 partitions of 2 workers each, merging in rounds (--fan-in 2): exact', async (t) => {
+  const result = await partitioned(t, 3, 3, {
+    partitioned: { partitions: 2, launcher: 'local', retries: 0 },
+    workers: 2,
+    memory: 4 << 20,
+    fanIn: 2,
+  });
+  t.is(result.legal, countInMemory({ width: 3, columns: 3 }));
+  // Each of the 4 workers reads its section of the split run of every worker that made states it owns: more than --fan-in.
+  t.true(result.reports.some((report) => report.runsIn > 2));
+});
+
+test('2 partitions, one modulus per pass: exact', async (t) => {
+  // 3×7 is the smallest board whose count needs two moduli: two passes.
+  const result = await partitioned(t, 3, 7, {
+    partitioned: { partitions: 2, launcher: 'local', retries: 0 },
+    memory: 4 << 20,
+    fanIn: 2,
+    residuesPerPass: 1,
+  });
+  t.is(result.legal, countInMemory({ width: 3, columns: 7 }));
+  t.is(result.passes, 2);
+});
+
+test('2 partitions whose tasks fill their tables and spill runs mid-step: exact', async (t) => {
+  const sweep = { width: 6, columns: 4 };
+  const result = await countWithEngine({
+    sweep,
+    memory: 140 << 10,
+    scratchDir: tempScratch(t),
+    fanIn: 4,
+    keep: false,
+    workers: 1,
+    partitioned: { partitions: 2, launcher: 'local', retries: 0 },
+    onProgress: ignoreProgress,
+  });
+  t.is(result.legal, countInMemory(sweep));
+  // Without spilling, 2 workers write at most 2 × 2 files a step.
+  t.true(result.reports.some((report) => report.runsOut > 4));
+});
+
+test('a task killed after writing part of its runs is launched again, and the count stays exact', async (t) => {
+  const scratch = tempScratch(t);
+  const flag = path.join(scratch, 'killed');
+  const run = await runCli(['3x3', '--partitions', '4', '--scratch', path.join(scratch, 's'), '--memory', '8M', '--retries', '1'], {
+    env: { GOCOUNT_KILL_TASK: `6:2:${flag}` },
+  });
+  t.is(run.status, 0, run.stderr);
+  t.is(run.stdout, '12675\n');
+  t.true(existsSync(flag), 'the task was killed');
+  t.regex(run.stderr, /step 7: task 2 did not finish; launching again \(retry 1 of 1\)/);
+});
+
+test('without retries a killed task stops the count with one line; the same command resumes and finishes exact', async (t) => {
+  const scratch = tempScratch(t);
+  const flag = path.join(scratch, 'killed');
+  const args = ['3x3', '--partitions', '4', '--scratch', path.join(scratch, 's'), '--memory', '8M', '--retries', '0', '--quiet'];
+  // Task 3 is last in its process also where fewer cores make parts 1 and 3 share one.
+  const failed = await runCli(args, { env: { GOCOUNT_KILL_TASK: `5:3:${flag}` } });
+  t.is(failed.status, 1);
+  t.regex(
+    failed.stderr,
+    /^gocount: step 6: task 3 did not finish after 0 retries; their output is in .*logs, and the same command resumes with the tasks still missing\n$/,
+  );
+  const count = countFolder(path.join(scratch, 's'), '3x3');
+  // The other tasks of step 5 finished: their markers stay, and only task 3 runs again.
+  t.deepEqual(
+    readdirSync(path.join(count, stepFolderName(6))).filter((name) => name.startsWith('done-')),
+    [0, 1, 2].map(taskMarkerName),
+  );
+  const resumed = await runCli(args.filter((arg) => arg !== '--quiet'));
+  t.is(resumed.status, 0, resumed.stderr);
+  t.is(resumed.stdout, '12675\n');
+  t.regex(resumed.stderr, /steps 1–5 of 9 are complete in .*: resuming at step 6/);
+});
+
+test('verify checks a partitioned count folder, and catches a flipped byte in a run file and in a done-marker', async (t) => {
+  const scratch = tempScratch(t);
+  const run = await runCli(['3x3', '--partitions', '2', '--workers', '2', '--keep', '--quiet', '--scratch', scratch, '--memory', '8M']);
+  t.is(run.status, 0, run.stderr);
+  t.is(run.stdout, '12675\n');
+  const count = countFolder(scratch, '3x3');
+  // Each task process served its parts for all 9 steps: one log per process, not per step and part.
+  const units = unitsOf(2, Math.floor(os.availableParallelism() / 2));
+  t.deepEqual(
+    readdirSync(path.join(count, 'logs'))
+      .filter((name) => name.endsWith('.log'))
+      .sort(),
+    units.map((parts) => `task-${parts.join(',')}.log`).sort(),
+  );
+  for (const parts of units) {
+    const log = readFileSync(path.join(count, 'logs', `task-${parts.join(',')}.log`), 'utf8');
+    const done = [...log.matchAll(/^task (\d+) of step (\d+) done: /gm)].map(([, part, step]) => `${step}:${part}`);
+    t.deepEqual(done, Array.from({ length: 9 }, (_, step) => parts.map((part) => `${step}:${part}`)).flat(), log);
+  }
+  const clean = await runCli(['verify', scratch]);
+  t.is(clean.status, 0, clean.stdout);
+  t.regex(clean.stdout, /^checked 1 count, 10 steps, \d+ run files, \d+ records: no problems\n$/);
+
+  const random = replayableRandom(t, 'file and byte');
+  const step = path.join(count, stepFolderName(1 + below(random, 9)));
+  const runFiles = filesUnder(step).filter((file) => file.endsWith(RUN_SUFFIX));
+  t.true(runFiles.every((file) => /\/step-\d{5}\/split-w\d+-\d{5}\.run$/.test(file)));
+  for (const file of [runFiles[below(random, runFiles.length)], path.join(step, taskMarkerName(below(random, 2)))]) {
+    const bytes = readFileSync(file);
+    const original = Buffer.from(bytes);
+    // A marker's CRC covers its values: a digit past a double's precision may change none of them.
+    let at: number;
+    do {
+      bytes.set(original);
+      at = below(random, bytes.length);
+      bytes[at] ^= 0x04;
+    } while (sameJson(bytes, original));
+    writeFileSync(file, bytes);
+    const damaged = await runCli(['verify', scratch]);
+    t.is(damaged.status, 1, `${file} byte ${at}`);
+    t.true(damaged.stdout.includes(path.relative(process.cwd(), file)) || damaged.stdout.includes(file), damaged.stdout);
+    bytes[at] ^= 0x04;
+    writeFileSync(file, bytes);
+  }
+  t.is((await runCli(['verify', scratch])).status, 0);
+});
+
+test('a partitioned count resumes with its partitions and workers, given or not, and refuses others; a task says when it was done already', async (t) => {
+  const scratch = tempScratch(t);
+  const base = ['3x3', '--scratch', scratch, '--memory', '8M', '--quiet'];
+  t.is((await runCli([...base, '--partitions', '2', '--keep'])).status, 0);
+  const count = countFolder(scratch, '3x3');
+  const recorded = JSON.parse(readFileSync(path.join(count, COUNT_FILE), 'utf8'));
+  t.like(recorded, { partitions: 2, workers: 1 });
+  const again = await runCli(['task', count, '--step', '3', '--part', '1']);
+  t.is(again.status, 0, again.stderr);
+  t.is(again.stdout, 'task 1 of step 3 was done already\n');
+  // Its marker gone, the task of a committed step is refused, and the step is left as it was.
+  const marker = path.join(count, stepFolderName(4), taskMarkerName(1));
+  const kept = readFileSync(marker);
+  rmSync(marker);
+  const late = await runCli(['task', count, '--step', '3', '--part', '1']);
+  t.is(late.status, 2);
+  t.regex(late.stderr, /^gocount: step 4 is complete in .*: the tasks of step 3 have nothing left to do\n$/);
+  writeFileSync(marker, kept);
+  t.is((await runCli(['verify', count])).status, 0);
+  const notThere = await runCli(['task', scratch, '--step', '3', '--part', '1']);
+  t.is(notThere.status, 2);
+  t.regex(notThere.stderr, /^gocount: .* is not a count folder: it has no readable count\.json\n$/);
+  t.regex((await runCli(['task', count, '--step', '3', '--part', '2'])).stderr, /^gocount: part 2: this count has partitions 0 to 1\n$/);
+  const notParts = await runCli(['task', count, '--part', '1,x']);
+  t.is(notParts.status, 2);
+  t.is(notParts.stderr, 'gocount: --part 1,x: not a partition number, nor numbers separated by commas\n');
+
+  const result = path.join(count, RESULT_FILE);
+  writeFileSync(result, '{}');
+  const other = await runCli([...base, '--partitions', '3']);
+  t.is(other.status, 2);
+  t.regex(other.stderr, /^gocount: --partitions 3: step 9 in .* was written by 2 partitions: resume it with 2\n$/);
+  // Without --partitions it resumes with the partitions it recorded, as it does with its workers.
+  const unsaid = await runCli(base);
+  t.is(unsaid.status, 0, unsaid.stderr);
+  t.is(unsaid.stdout, '12675\n');
+  writeFileSync(result, '{}');
+  const resumed = await runCli([...base, '--partitions', '2']);
+  t.is(resumed.status, 0, resumed.stderr);
+  t.is(resumed.stdout, '12675\n');
+});
+
+test('the local launcher deals the parts out in turn to at most cores / workers processes', (t) => {
+  t.deepEqual(unitsOf(5, 2), [
+    [0, 2, 4],
+    [1, 3],
+  ]);
+  t.deepEqual(unitsOf(2, 16), [[0], [1]]);
+  t.deepEqual(unitsOf(3, 0), [[0, 1, 2]]);
+});
+
+test('partition options are checked: range, launcher, retries, threads and task timeout only with partitions', async (t) => {
+  for (const [args, message] of [
+    [['--partitions', '0'], /--partitions 0: must be an integer from 1 to 4096/],
+    [['--partitions', '4097'], /--partitions 4097: must be an integer from 1 to 4096/],
+    [['--launcher', 'local'], /--launcher local: only for a count split into partitions/],
+    [['--retries', '2'], /--retries 2: only for a count split into partitions/],
+    [['--partitions', '2', '--retries', '-1'], /--retries -1: must be a whole number/],
+    [['--partitions', '64', '--workers', '65'], /--workers 65: times 64 partitions is over 4096 workers in all/],
+    [['--task-timeout', '60'], /--task-timeout 60: only for a count split into partitions/],
+    [['--partitions', '2', '--task-timeout', '0'], /--task-timeout 0: must be a number of seconds above 0/],
+  ] as const) {
+    const run = await runCli(['3x3', ...args]);
+    t.is(run.status, 2, args.join(' '));
+    t.regex(run.stderr, message);
+  }
+  // The library refuses the same way, naming its options.
+  const scratch = tempScratch(t);
+  for (const [given, message] of [
+    [{ threads: 2 }, 'threads 2: only for a count split into partitions'],
+    [{ workers: 300 }, 'workers 300: must be an integer from 1 to 256'],
+    [{ partitions: 2, workers: 4, threads: 5 }, 'threads 5: must be an integer from 1 to 4, the workers of each task'],
+    [{ taskTimeout: 60 }, 'taskTimeout 60: only for a count split into partitions'],
+    [{ partitions: 2, taskTimeout: -1 }, 'taskTimeout -1: must be a number of seconds above 0'],
+  ] as const) {
+    const error = t.throws(() => normalizeCountOptions({ m: 3, n: 3, scratch, ...given }), { instanceOf: InvalidOptionError });
+    t.is(`${error?.option} ${error?.value}: ${error?.problem}`, message);
+  }
+});
+
+/** Whether two files parse to the same JSON values (a run file parses to none). */
+function sameJson(a: Buffer, b: Buffer): boolean {
+  try {
+    return JSON.stringify(JSON.parse(a.toString())) === JSON.stringify(JSON.parse(b.toString()));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,212 @@
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { copyFixtureRuns, filesUnder, fixtureCount, fixtureRunsV3Partitioned } from '../support/fixture-runs.js';
+import { countLegal } from '../../lib/count/count-legal.js';
+import { UsageError } from '../../lib/shared/errors.js';
+import { verifyPath } from '../../lib/verify/verify.js';
+import {
+  COUNT_FILE,
+  MANIFEST_FILE,
+  RESULT_FILE,
+  RUN_SUFFIX,
+  stepFolderName,
+  stepOfFolder,
+  tempPath,
+} from '../../lib/format/count-folder.js';
+import { runCli } from '../support/run-cli.js';
+import { L77, spilling } from '../support/spilling.js';
+import { tempScratch } from '../support/scratch.js';
+import { below, replayableRandom } from '../support/random.js';
+
+test('a finished count is renamed before its files go: what a kill then leaves is passed over by verify and cleared by the next count', (t) => {
+  const runs = copyFixtureRuns(tempScratch(t));
+  const count = fixtureCount(runs, '4x4');
+  const doomed = tempPath(count);
+  renameSync(count, doomed);
+  rmSync(path.join(doomed, COUNT_FILE)); // a kill in mid-removal
+  rmSync(path.join(doomed, stepFolderName(3)), { recursive: true });
+  t.like(JSON.parse(runCli(['verify', runs, '--json']).stdout), { ok: true, counts: 1, steps: 10, problems: [] });
+  const run = runCli(['4x4', '--scratch', runs]);
+  t.is(run.status, 0, run.stderr);
+  t.is(run.stdout, '24318165\n');
+  t.deepEqual(readdirSync(runs), ['3x3'], 'the half-removed folder and the emptied board folder are gone');
+});
+
+test('a resume without --workers takes the number the count recorded; another number is refused', (t) => {
+  const scratch = tempScratch(t);
+  t.is(runCli(['5x5', '--keep', '--memory', '900K', '--fan-in', '2', '--quiet', '--scratch', scratch, '--workers', '3']).status, 0);
+  const count = path.join(scratch, '5x5', readdirSync(path.join(scratch, '5x5'))[0]);
+  t.is(JSON.parse(readFileSync(path.join(count, COUNT_FILE), 'utf8')).workers, 3);
+  rmSync(path.join(count, RESULT_FILE));
+  for (let step = 13; step <= 25; step++) rmSync(path.join(count, stepFolderName(step)), { recursive: true });
+  const other = runCli(['5x5', '--scratch', scratch, '--workers', '2']);
+  t.is(other.status, 2);
+  t.regex(other.stderr, /^gocount: --workers 2: step 12 in .* was written by 3 workers: resume it with 3, or leave the number out\n$/);
+  const run = runCli(['5x5', '--scratch', scratch]);
+  t.is(run.status, 0, run.stderr);
+  t.is(run.stdout, '414295148741\n');
+  t.regex(run.stderr, /steps 1–12 of 25 are complete in .*: resuming at step 13/);
+});
+
+test('a flipped byte in the step a count would resume from is caught; the count falls back a step and stays exact', (t) => {
+  const random = replayableRandom(t, 'resume step, file and byte');
+  for (const [board, legal, workers] of [
+    ['4x4', '24318165', '1'],
+    ['3x3', '12675', '2'],
+  ]) {
+    for (let trial = 0; trial < 3; trial++) {
+      const scratch = tempScratch(t);
+      const count = fixtureCount(copyFixtureRuns(scratch), board as '3x3' | '4x4');
+      const steps = readdirSync(count).filter((name) => stepOfFolder(name) !== undefined).length - 1;
+      const resumeAt = 1 + below(random, steps);
+      rmSync(path.join(count, RESULT_FILE));
+      for (let step = resumeAt + 1; step <= steps; step++) rmSync(path.join(count, stepFolderName(step)), { recursive: true });
+      const runs = filesUnder(path.join(count, stepFolderName(resumeAt))).filter((file) => file.endsWith(RUN_SUFFIX));
+      const file = runs[below(random, runs.length)];
+      const bytes = readFileSync(file);
+      bytes[below(random, bytes.length)] ^= 0x40;
+      writeFileSync(file, bytes);
+      const run = runCli([board, '--scratch', path.dirname(path.dirname(count)), '--workers', workers]);
+      t.is(run.status, 0, run.stderr);
+      t.is(run.stdout, `${legal}\n`);
+      t.regex(run.stderr, new RegExp(`not resuming from step ${resumeAt}: .*${path.basename(file)}`));
+      const done = resumeAt - 1;
+      const complete =
+        done === 0
+          ? 'no step is complete yet in .*, only the empty board: starting at step 1'
+          : done === 1
+            ? `step 1 of ${steps} is complete in .*: resuming at step 2`
+            : `steps 1–${done} of ${steps} are complete in .*: resuming at step ${resumeAt}`;
+      t.regex(run.stderr, new RegExp(complete));
+    }
+  }
+});
+
+test('disk full: a clear message, exit 1, no temporary file left, finished steps kept; the rerun resumes exactly', (t) => {
+  const scratch = tempScratch(t);
+  const args = ['7x7', ...spilling, '--scratch', scratch, '--workers', '2'];
+  const full = runCli(args, { env: { GOCOUNT_DISK_FULL_AFTER: '1000000' } });
+  t.is(full.status, 1);
+  t.is(full.stdout, '');
+  t.regex(
+    full.stderr,
+    /^gocount: disk full while writing .*\.run; finished steps are kept: free some space and run the same count again to resume\n$/,
+  );
+  const left = filesUnder(scratch);
+  t.deepEqual(
+    left.filter((file) => file.endsWith('.tmp')),
+    [],
+  );
+  t.true(left.some((file) => file.endsWith(MANIFEST_FILE)));
+  const again = runCli(args);
+  t.is(again.status, 0, again.stderr);
+  t.is(again.stdout, `${L77}\n`);
+});
+
+test('a pass finished before a crash is not counted again; the next pass resumes from its last step', (t) => {
+  const scratch = tempScratch(t);
+  const args = ['5x5', '--residues-per-pass', '1', '--keep', '--scratch', scratch, '--workers', '1'];
+  t.is(runCli(args).stdout, '414295148741\n');
+  const counts = readdirSync(path.join(scratch, '5x5')).map((name) => path.join(scratch, '5x5', name));
+  t.is(counts.length, 2);
+  // Make the second pass look interrupted after step 10: no result, no later steps.
+  const second = counts.find((dir) => JSON.parse(readFileSync(path.join(dir, COUNT_FILE), 'utf8')).moduli[0] === 4294967279)!;
+  rmSync(path.join(second, RESULT_FILE));
+  for (let step = 11; step <= 25; step++) rmSync(path.join(second, `step-${String(step).padStart(5, '0')}`), { recursive: true });
+  const run = runCli(args);
+  t.is(run.status, 0, run.stderr);
+  t.is(run.stdout, '414295148741\n');
+  t.regex(run.stderr, /pass 1 was finished before/);
+  t.regex(run.stderr, /steps 1–10 of 25 are complete in .*: resuming at step 11/);
+});
+
+test('a folder of another count, format, ownership rule or worker count is refused with exit 2, not overwritten', (t) => {
+  const scratch = tempScratch(t);
+  t.is(runCli(['4x4', '--keep', '--scratch', scratch, '--workers', '1', '--memory', '300K', '--fan-in', '2']).status, 0);
+  const count = path.join(scratch, '4x4', readdirSync(path.join(scratch, '4x4'))[0]);
+  rmSync(path.join(count, RESULT_FILE));
+  const workers = runCli(['4x4', '--scratch', scratch, '--workers', '2']);
+  t.is(workers.status, 2);
+  t.regex(workers.stderr, /--workers 2: step 16 in .* was written by 1 worker: resume it with 1, or leave the number out\n$/);
+
+  const countFile = path.join(count, COUNT_FILE);
+  const identity = JSON.parse(readFileSync(countFile, 'utf8'));
+  writeFileSync(countFile, JSON.stringify({ ...identity, version: 99 }));
+  const version = runCli(['4x4', '--scratch', scratch]);
+  t.is(version.status, 2);
+  t.regex(version.stderr, /holds format version 99, this gocount writes 3; remove it or choose another scratch folder\n$/);
+  // Count folders of the older versions are refused too: 1 (before counts grew with the step) and
+  // 2 (runs named by partition).
+  for (const old of [1, 2]) {
+    writeFileSync(countFile, JSON.stringify({ ...identity, version: old }));
+    t.regex(
+      runCli(['4x4', '--scratch', scratch]).stderr,
+      new RegExp(`holds format version ${old}, this gocount writes 3; remove it or choose another scratch folder\n$`),
+    );
+  }
+  // A count whose states were shared out by an earlier rule (one field left out, not up to four).
+  writeFileSync(countFile, JSON.stringify({ ...identity, ownership: 'ownerOf-v2 mod partitions*workers' }));
+  const ownership = runCli(['4x4', '--scratch', scratch]);
+  t.is(ownership.status, 2);
+  t.regex(
+    ownership.stderr,
+    /shares states out by ownerOf-v2 mod partitions\*workers, this gocount by ownerOf-v3 over partitions\*workers; remove it or choose another scratch folder\n$/,
+  );
+  writeFileSync(countFile, JSON.stringify({ ...identity, columns: 5 }));
+  t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /holds a 4-wide sweep of 5 columns, not 4 of 4/);
+  rmSync(countFile);
+  t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /is not empty and has no readable count.json/);
+  t.true(existsSync(path.join(count, stepFolderName(16), MANIFEST_FILE)), 'nothing was overwritten');
+
+  const stranger = fixtureCount(path.join(scratch, 'elsewhere'), '3x3');
+  mkdirSync(stranger, { recursive: true });
+  writeFileSync(path.join(stranger, 'notes.txt'), 'mine');
+  const refused = runCli(['3x3', '--scratch', path.join(scratch, 'elsewhere')]);
+  t.is(refused.status, 2);
+  t.is(readFileSync(path.join(stranger, 'notes.txt'), 'utf8'), 'mine');
+});
+
+test('a partitioned count folder of version 3 is refused in one line naming both versions, and left as it is; one of a count in one process resumes', async (t) => {
+  const scratch = tempScratch(t);
+  const copy = path.join(scratch, 'v3');
+  cpSync(fixtureRunsV3Partitioned, copy, { recursive: true });
+  const count = fixtureCount(copy, '3x3');
+  const files = filesUnder(count).map((file) => [file, readFileSync(file)]);
+  const refusal = `scratch folder ${count} holds format version 3, this gocount writes 4; remove it or choose another scratch folder`;
+  const refused = runCli(['3x3', '--partitions', '2', '--scratch', copy, '--memory', '8M']);
+  t.is(refused.status, 2);
+  t.is(refused.stderr, `gocount: ${refusal}\n`);
+  // Without partitions the count takes those it recorded, and is refused the same way.
+  await t.throwsAsync(countLegal({ m: 3, n: 3, scratch: copy, memory: '8M' }), { instanceOf: UsageError, message: refusal });
+  t.deepEqual(
+    filesUnder(count).map((file) => [file, readFileSync(file)]),
+    files,
+  );
+  t.deepEqual(verifyPath(copy).problems, [
+    {
+      file: path.join(count, COUNT_FILE),
+      problem: 'a partitioned count of format version 3, this gocount reads 4: its steps were not checked',
+    },
+  ]);
+  // A count in one process writes what version 3 did: its folder resumes, and stays version 3.
+  const runs = copyFixtureRuns(scratch);
+  const inProcess = fixtureCount(runs, '3x3');
+  rmSync(path.join(inProcess, RESULT_FILE));
+  for (let step = 6; step <= 9; step++) rmSync(path.join(inProcess, stepFolderName(step)), { recursive: true });
+  const notes: string[] = [];
+  const resumed = await countLegal({
+    m: 3,
+    n: 3,
+    scratch: runs,
+    workers: 2,
+    memory: '8M',
+    onProgress: (event) => event.type === 'note' && notes.push(event.message),
+  });
+  t.is(resumed.legal, 12675n);
+  t.true(
+    notes.some((note) => /steps 1–5 of 9 are complete in .*: resuming at step 6/.test(note)),
+    notes.join('\n'),
+  );
+  t.is(JSON.parse(readFileSync(path.join(inProcess, COUNT_FILE), 'utf8')).version, 3);
+});

@@ -1,0 +1,59 @@
+/**
+ * The driver's watch on its task processes' status files (lib/cluster/hang-watch.ts) and its check
+ * of a task's runs before a commit (lib/cluster/commit-check.ts), on files written by hand.
+ */
+import test from 'ava';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { crc32 } from 'node:zlib';
+import { markerRunsProblem, runProblem } from '../../lib/cluster/commit-check.js';
+import { HangWatch } from '../../lib/cluster/hang-watch.js';
+import { tempScratch } from '../support/scratch.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const status = (at: number) => JSON.stringify({ parts: [0], pid: 1, host: 'h', step: 3, states: 0, at });
+
+test('a process is silent from the last change of its status file, by the watch’s clock, and only once it has written since its launch', async (t) => {
+  const dir = tempScratch(t);
+  const file = path.join(dir, 'task-0.json');
+  // What a process of an earlier launch left: not a sign of the new one.
+  writeFileSync(file, status(1000));
+  const watch = new HangWatch([file]);
+  await sleep(250);
+  t.is(watch.silentFor(0), 0, 'never written since its launch: queued or starting, not hung');
+  // The task's clock may be far from the driver's: only that the time changed counts.
+  writeFileSync(file, status(5));
+  t.true(watch.silentFor(0) < 0.1);
+  await sleep(300);
+  t.true(watch.silentFor(0) >= 0.25, 'unchanged since');
+  writeFileSync(file, status(6));
+  t.true(watch.silentFor(0) < 0.1, 'a new write is a sign of life');
+  // A file caught mid-write reads as no change.
+  writeFileSync(file, '{"parts":[0],"pid"');
+  await sleep(150);
+  t.true(watch.silentFor(0) >= 0.1);
+  // Launched again: silent 0 until the new process writes.
+  watch.launched(0);
+  t.is(watch.silentFor(0), 0);
+});
+
+test('a run is checked against its done-marker: present, its size, and the CRC-32 of its bytes', (t) => {
+  const dir = tempScratch(t);
+  mkdirSync(dir, { recursive: true });
+  const body = Buffer.from('a run file, as bytes before its CRC');
+  const tail = Buffer.alloc(4);
+  tail.writeUInt32LE(crc32(body), 0);
+  writeFileSync(path.join(dir, 'split-w0-00001.run'), Buffer.concat([body, tail]));
+  const run = { file: 'split-w0-00001.run', records: 1, sums: [0], bytes: body.length + 4, crc: crc32(body), source: 0 };
+  const buffer = Buffer.alloc(8); // smaller than the file: read in pieces
+  t.is(runProblem(dir, run, buffer), undefined);
+  t.is(
+    runProblem(dir, { ...run, bytes: run.bytes + 1 }, buffer),
+    `run split-w0-00001.run has ${run.bytes} bytes, its done-marker says ${run.bytes + 1}`,
+  );
+  const damaged = readFileSync(path.join(dir, run.file));
+  damaged[5] ^= 1;
+  writeFileSync(path.join(dir, run.file), damaged);
+  t.is(runProblem(dir, run, buffer), 'run split-w0-00001.run is damaged (CRC-32 mismatch)');
+  t.is(markerRunsProblem(dir, [{ ...run, file: 'split-w1-00001.run' }, run], buffer), 'run split-w1-00001.run is missing');
+});

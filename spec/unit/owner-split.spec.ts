@@ -1,0 +1,156 @@
+/**
+ * A partitioned worker's run split by owner in WebAssembly (lib/engine/owner-split.ts): the
+ * module's ownerOf against the TypeScript one, each owner's section against a run file of its
+ * records, and the writes of a split run file.
+ */
+import test from 'ava';
+import fs from 'node:fs';
+import module from 'node:module';
+import path from 'node:path';
+import { OwnerSplit } from '../../lib/engine/owner-split.js';
+import { RunStore } from '../../lib/engine/run-store.js';
+import { FORMAT_VERSION, headerBytes, trailerBytes } from '../../lib/format/layout.js';
+import { RunWriter } from '../../lib/format/run-writer.js';
+import { readSplitIndex, SectionReader } from '../../lib/format/section-reader.js';
+import { CHUNK_ENTRY_BYTES, decodeChunkEntry, sectionEntryBytes, SPLIT_VERSION } from '../../lib/format/split-layout.js';
+import { SplitRunWriter } from '../../lib/format/split-run-writer.js';
+import { ownerOf, ownerShift } from '../../lib/border/ownership.js';
+import { below, replayableRandom } from '../support/random.js';
+import { tempScratch } from '../support/scratch.js';
+
+test("the module's ownerOf is ownerOf's: random states of widths 3 to 19, among 1 to 4096 owners", (t) => {
+  const random = replayableRandom(t, 'states');
+  const kernel = new OwnerSplit(1, 3, 1 << 14, 1);
+  let compared = 0;
+  for (let width = 3; width <= 19; width++) {
+    const hiBits = Math.max(0, 3 * width - 30);
+    for (const owners of [1, 2, 3, 7, 64, 100, 255, 256, 257, 512, 1000, 4095, 4096]) {
+      for (let i = 0; i < 400; i++) {
+        const hi = below(random, 2 ** hiBits);
+        const lo = below(random, 2 ** Math.min(30, 3 * width));
+        t.is(kernel.ownerOf(hi, lo, owners, ownerShift(width)), ownerOf(hi, lo, owners, width), `width ${width}, ${owners} owners`);
+        compared++;
+      }
+    }
+  }
+  t.is(compared, 17 * 13 * 400);
+});
+
+test("each owner's section holds its records in order, encoded byte for byte as a run file of them, in chunks of whole records", (t) => {
+  const random = replayableRandom(t, 'records and blocks');
+  const dir = tempScratch(t);
+  const width = 13;
+  const owners = 5;
+  const moduli = [2147483647, 2147483629];
+  const chunkBytes = 300; // room for 16 records of at most 18 bytes: many chunks
+  // Distinct states in increasing order, hi words of up to 9 bits, with random residues.
+  const n = 20_000;
+  const keys = new Set<number>();
+  while (keys.size < n) keys.add(below(random, 2 ** 39));
+  const sorted = [...keys].sort((a, b) => a - b);
+  const states = Uint32Array.from(sorted.flatMap((key) => [Math.floor(key / 2 ** 30), key % 2 ** 30]));
+  const residues = Uint32Array.from({ length: 2 * n }, (_, i) => below(random, moduli[i % 2]));
+  const header = { version: SPLIT_VERSION, width, columns: width, step: 40, run: 1, moduli, owners, writer: 3 };
+  const file = path.join(dir, 'split-w3-00001.run');
+  const writer = new SplitRunWriter(file, header, Buffer.alloc(1 << 12));
+  const split = new OwnerSplit(owners, width, chunkBytes, moduli.length);
+  split.begin(writer, moduli);
+  // In blocks of random sizes, and a stretch one record at a time.
+  for (let at = 0; at < n;) {
+    const size = Math.min(n - at, 1 + below(random, 3000));
+    if (below(random, 4) === 0) for (let i = at; i < at + size; i++) split.append(states[2 * i], states[2 * i + 1], residues, 2 * i);
+    else split.appendSorted(states.subarray(2 * at), residues.subarray(2 * at), size);
+    at += size;
+  }
+  const summary = writer.finish(split.end());
+  t.is(summary.records, n);
+
+  const fd = fs.openSync(file, 'r');
+  const index = readSplitIndex(file, fd);
+  const chunkTable = index.footer.indexOffset + owners * sectionEntryBytes(moduli.length);
+  const table = Buffer.alloc(index.footer.chunks * CHUNK_ENTRY_BYTES);
+  fs.readSync(fd, table, 0, table.length, chunkTable);
+  fs.closeSync(fd);
+  const chunks = Array.from({ length: index.footer.chunks }, (_, c) => decodeChunkEntry(table, c * CHUNK_ENTRY_BYTES));
+  t.true(chunks.length > 100, `${chunks.length} chunks`);
+  const bytes = fs.readFileSync(file);
+  for (let owner = 0; owner < owners; owner++) {
+    const mine = sorted.map((_, i) => i).filter((i) => ownerOf(states[2 * i], states[2 * i + 1], owners, width) === owner);
+    const reader = new SectionReader(file, owner, Buffer.alloc(1 << 12));
+    const read: number[] = [];
+    while (reader.next()) read.push(reader.hi * 2 ** 30 + reader.lo, ...reader.residues);
+    t.deepEqual(
+      read,
+      mine.flatMap((i) => [sorted[i], residues[2 * i], residues[2 * i + 1]]),
+      `owner ${owner}`,
+    );
+    // The section's bytes are those of a run file of the same records, between its header and trailer.
+    const runFile = path.join(dir, `owner-${owner}.run`);
+    const run = new RunWriter(runFile, { version: FORMAT_VERSION, width, columns: width, step: 40, run: 1, moduli }, Buffer.alloc(1 << 16));
+    for (const i of mine) run.append(states[2 * i], states[2 * i + 1], residues, 2 * i);
+    run.finish();
+    const runBytes = fs.readFileSync(runFile);
+    const own = chunks.filter((chunk) => chunk.owner === owner);
+    t.deepEqual(
+      Buffer.concat(own.map((chunk) => bytes.subarray(chunk.offset, chunk.offset + chunk.bytes))),
+      runBytes.subarray(headerBytes(moduli.length), runBytes.length - trailerBytes(moduli.length)),
+    );
+    // Every chunk but an owner's last was written when another record might not fit.
+    t.true(own.slice(0, -1).every((chunk) => chunk.bytes > chunkBytes - (10 + 4 * moduli.length)));
+    t.is(
+      own.reduce((sum, chunk) => sum + chunk.records, 0),
+      mine.length,
+    );
+  }
+});
+
+test("a partitioned worker's run is one split run file, its chunks gathered into writes of its buffer", (t) => {
+  const scratchDir = tempScratch(t);
+  const width = 10;
+  const store = new RunStore({
+    width,
+    columns: 10,
+    moduli: [2147483647],
+    scratchDir,
+    fanIn: 4,
+    worker: 0,
+    workers: 2,
+    partitioned: true,
+    ownerChunkBytes: 256 << 10,
+    readBufferBytes: 64 << 10,
+    writeBufferBytes: 1 << 20,
+  });
+  // Count the writes into run files while the run is written.
+  const writes: number[] = [];
+  const original = fs.writeSync;
+  fs.writeSync = ((fd: number, buffer: Uint8Array, offset?: number, ...rest: unknown[]) => {
+    const done = (original as (...args: unknown[]) => number)(fd, buffer, offset, ...rest);
+    writes.push(done);
+    return done;
+  }) as typeof fs.writeSync;
+  module.syncBuiltinESMExports();
+  const records = 200_000;
+  const residues = new Uint32Array([7]);
+  let runs;
+  try {
+    runs = store.writeRun(40, 1, (sink) => {
+      for (let i = 0; i < records; i++) sink.append(0, 64 * i, residues, 0);
+    });
+  } finally {
+    fs.writeSync = original;
+    module.syncBuiltinESMExports();
+  }
+  t.is(runs.length, 1);
+  t.like(runs[0], { file: 'split-w0-00001.run', records, source: 0 });
+  // 1.2 MB in two writes: the header and four full chunks of 256 KiB, gathered, then the last
+  // chunks, the index and the footer.
+  t.deepEqual(writes, [1048573, 151668]);
+  t.is(runs[0].bytes, 1048573 + 151668);
+  const file = path.join(scratchDir, '10x10', fs.readdirSync(path.join(scratchDir, '10x10'))[0], 'step-00040', runs[0].file);
+  for (let owner = 0; owner < 2; owner++) {
+    const reader = new SectionReader(file, owner, Buffer.alloc(64 << 10));
+    let read = 0;
+    while (reader.next()) read++;
+    t.is(read, Array.from({ length: records }, (_, i) => i).filter((i) => ownerOf(0, 64 * i, 2, width) === owner).length);
+  }
+});

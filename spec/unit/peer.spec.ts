@@ -1,0 +1,109 @@
+import test from 'ava';
+import { Worker } from 'node:worker_threads';
+import { peerExchange, PeerRouter } from '../../lib/engine/peer.js';
+import { describeRecords, peerRecords, type PeerStep } from '../support/peer-records.js';
+
+// Batches of one record between two workers: rings of 16 records of 3 residues (one slot stays
+// empty), more of fewer residues.
+const tinyExchange = () => peerExchange(2, 1, 3);
+
+test('poll takes in a ring of 16 records once it holds 9: 5 wait, 10 and then 12 come in order with their residues, the 12 across its end', (t) => {
+  const exchange = tinyExchange();
+  t.is(exchange.ringRecords, 17);
+  const sender = new PeerRouter(0, exchange);
+  const receiver = new PeerRouter(1, exchange);
+  const taken: string[] = [];
+  const calls: Array<[number, number]> = [];
+  receiver.handleInbound((states, residues, from, to) => {
+    calls.push([from, to]);
+    taken.push(...describeRecords(states, residues, from, to, 3));
+  });
+  sender.beginStep(3);
+  receiver.beginStep(3);
+  const { states, residues } = peerRecords(0, 0, 22, 3);
+  sender.send(1, states, residues, 5);
+  receiver.poll();
+  t.deepEqual(taken, [], 'not while the ring is less than half full');
+  sender.send(1, states.subarray(10), residues.subarray(15), 5);
+  t.deepEqual(taken, [], 'nothing before a poll');
+  receiver.poll();
+  sender.send(1, states.subarray(20), residues.subarray(30), 12);
+  receiver.poll();
+  t.deepEqual(calls, [
+    [0, 10],
+    [10, 17],
+    [0, 5],
+  ]);
+  t.deepEqual(taken, describeRecords(states, residues, 0, 22, 3));
+  t.is(taken[21], '0 21 210 211 212');
+});
+
+test("the rings of 16 workers take 15 times the memory of 2 workers' rings, not 120 times", (t) => {
+  const bytes = (workers: number) => peerExchange(workers, 4096, 6).data.byteLength;
+  t.deepEqual([bytes(2), bytes(4), bytes(16)], [2 * 24577 * 32, 12 * 12289 * 32, 240 * 3073 * 32]);
+  t.is(Math.round(bytes(16) / bytes(2)), 15);
+});
+
+/**
+ * Runs `steps` between this thread (worker 0) and a thread of its own (worker 1), each step begun
+ * once both ended the one before, as the engine's coordinator does; what each took in, step by step.
+ */
+async function exchangeSteps(
+  steps: PeerStep[],
+  failAt?: number,
+): Promise<{ here: string[][]; there: Array<{ received?: string[]; error?: string }> }> {
+  const exchange = tinyExchange();
+  const thread = new Worker(new URL('../support/peer-thread.js', import.meta.url), { workerData: { exchange, steps, failAt } });
+  const there: Array<{ received?: string[]; error?: string }> = [];
+  let answered = () => {};
+  thread.on('message', (message: { received?: string[]; error?: string }) => {
+    there.push(message);
+    answered();
+  });
+  const router = new PeerRouter(0, exchange);
+  const here: string[][] = [];
+  let k = 0;
+  router.handleInbound((states, residues, from, to) => here.at(-1)!.push(...describeRecords(states, residues, from, to, k)));
+  for (const [s, step] of steps.entries()) {
+    const answer = new Promise<void>((resolve) => (answered = resolve));
+    thread.postMessage(s);
+    k = step.k;
+    here.push([]);
+    router.beginStep(k);
+    const { states, residues } = peerRecords(s, 0, step.sends[0], k);
+    router.send(1, states, residues, step.sends[0]);
+    router.endStep();
+    await answer;
+  }
+  await thread.terminate();
+  return { here, there };
+}
+
+const sent = (step: number, sender: number, n: number, k: number) => {
+  const { states, residues } = peerRecords(step, sender, n, k);
+  return describeRecords(states, residues, 0, n, k);
+};
+
+test('senders whose rings fill wait for their receivers; over steps of 1, 3 and 2 residues every record arrives once, in order', async (t) => {
+  const steps: PeerStep[] = [
+    { k: 1, sends: [1000, 700] },
+    { k: 3, sends: [50, 0] },
+    { k: 2, sends: [0, 300] },
+  ];
+  const { here, there } = await exchangeSteps(steps);
+  t.deepEqual(
+    here,
+    steps.map((step, s) => sent(s, 1, step.sends[1], step.k)),
+  );
+  t.deepEqual(
+    there,
+    steps.map((step, s) => ({ received: sent(s, 0, step.sends[0], step.k) })),
+  );
+  t.is(here[0][699], '0 100699 6990');
+});
+
+test('a worker that fails to take records in drops the rest, so that its sender ends the step, and ends its own with the error', async (t) => {
+  const { here, there } = await exchangeSteps([{ k: 1, sends: [1000, 5] }], 3);
+  t.deepEqual(here, [sent(0, 1, 5, 1)]);
+  t.deepEqual(there, [{ error: 'no room left on the disk' }]);
+});
