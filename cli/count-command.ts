@@ -2,7 +2,7 @@
 
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
-import { DEFAULT_FAN_IN, DEFAULT_RETRIES, DEFAULT_SCRATCH } from '../lib/count/count-options.js';
+import { DEFAULT_FAN_IN, DEFAULT_RETRIES, DEFAULT_SCRATCH } from '../lib/count/options.js';
 import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../lib/cluster/driver.js';
 import { LAUNCHERS, LauncherName } from '../lib/cluster/launcher.js';
 import { defaultWorkers, MAX_WORKERS } from '../lib/count/with-engine.js';

@@ -1,6 +1,6 @@
 /** `gocount --plan`: what a count will do, as text for stdout. */
 
-import type { CountPlan } from '../lib/count/count-plan.js';
+import type { CountPlan } from '../lib/count/plan.js';
 import type { DiskEstimate } from '../lib/count/with-engine.js';
 import { formatBytes, formatCount, formatDuration } from '../lib/shared/units.js';
 import { counted } from '../lib/shared/plural.js';

@@ -8,7 +8,7 @@ import { numberOption } from './number-option.js';
 import { DISK_FULL_EXIT, stopWithDriver } from '../lib/cluster/launcher.js';
 import { runTask } from '../lib/cluster/task.js';
 import { outcomeLine, serveTask } from '../lib/cluster/task-loop.js';
-import { DEFAULT_FAN_IN } from '../lib/count/count-options.js';
+import { DEFAULT_FAN_IN } from '../lib/count/options.js';
 import { defaultMemoryBudget } from '../lib/engine/budget.js';
 import { isDiskFull } from '../lib/folder/scratch.js';
 import { InvalidOptionError, UsageError } from '../lib/shared/errors.js';

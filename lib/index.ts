@@ -10,9 +10,9 @@ registerSolveFileChecks();
 
 export { countLegal, countLegalInMemory } from './count/count-legal.js';
 export type { ColumnCount, CountResult, InMemoryCountOptions } from './count/count-legal.js';
-export type { CountOptions } from './count/count-options.js';
-export { planCount } from './count/count-plan.js';
-export type { ColumnPlan, CountPlan } from './count/count-plan.js';
+export type { CountOptions } from './count/options.js';
+export { planCount } from './count/plan.js';
+export type { ColumnPlan, CountPlan } from './count/plan.js';
 export { parseStepLog, readStepLog } from './format/step-log.js';
 export type { StepLogEntry } from './format/step-log.js';
 export type { ProgressEvent, OnProgress, StepReport } from './observe/progress.js';

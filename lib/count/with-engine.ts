@@ -25,11 +25,11 @@ import { slurmLauncher } from '../cluster/slurm-launcher.js';
 import { ScratchFolder } from '../folder/scratch.js';
 import { CountLock } from '../folder/lock.js';
 import { StepLogger } from '../observe/step-logger.js';
-import { countWarnings } from './count-warnings.js';
+import { countWarnings } from './warnings.js';
 import type { StepLogEntry } from '../format/step-log.js';
 import type { OnProgress, StepReport } from '../observe/progress.js';
 
-/** Checked and completed by normalizeCountOptions (count/count-options.ts). */
+/** Checked and completed by normalizeCountOptions (count/options.ts). */
 export interface EngineOptions {
   readonly sweep: Sweep;
   /** Budget for the engine's buffers, bytes. */
@@ -145,7 +145,7 @@ export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>): EngineS
     if (partitioned || !usual.mayOverflow) return usual;
     // A table that cannot hold the largest steps may still keep whole the steps whose states carry
     // fewer residues, at the price of a smaller table, and so more runs, for the steps left on disk.
-    // By the plan's costs (count/count-plan.ts) a state moved into memory saves about 0.4 µs, and
+    // By the plan's costs (count/plan.ts) a state moved into memory saves about 0.4 µs, and
     // a state on disk pays a few percent more: worth it when at least a tenth as many move as stay.
     const whole = plan(true);
     const kept = statesKeptInMemory(sweep, passModuli, workers, whole);

@@ -6,7 +6,7 @@
 import os from 'node:os';
 import { callbackOption, checkOptionNames, OptionNames, switchOption } from '../shared/arguments.js';
 import { boardOf } from '../board/shape.js';
-import { scratchOption } from '../count/count-options.js';
+import { scratchOption } from '../count/options.js';
 import { availableMemory } from '../shared/available-memory.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { InvalidOptionError } from '../shared/errors.js';

@@ -14,7 +14,7 @@ import { SPLIT_MAGIC } from '../format/split-layout.js';
 import { HEADER_MAGIC } from '../format/layout.js';
 import { pathProblem } from '../format/make-folder.js';
 import { findCountFolders, statUserPath } from '../format/find-counts.js';
-import { checkCount } from './count-check.js';
+import { checkCount } from './folder-check.js';
 import { fileCheckOf, type FileKind } from './file-checks.js';
 import { Problem, statusOf, VerifyStatus } from './problems.js';
 import { checkRunFile } from './run-check.js';

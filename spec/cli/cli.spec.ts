@@ -16,7 +16,7 @@ import { taskCommand } from '../../cli/task-command.js';
 import { verifyCommand } from '../../cli/verify-command.js';
 import { formatPlan } from '../../cli/plan-text.js';
 import { formatSummary } from '../../cli/stats-tables.js';
-import { planCount } from '../../lib/count/count-plan.js';
+import { planCount } from '../../lib/count/plan.js';
 import { counted } from '../../lib/shared/plural.js';
 import { verifyPath } from '../../lib/verify/verify.js';
 import { runCli } from '../support/run-cli.js';

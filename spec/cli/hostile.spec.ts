@@ -75,7 +75,7 @@ test('an unexpected internal error prints one line and exit code 1; its stack on
   const debug = runCli(['3x3', '--debug'], { env });
   t.is(debug.status, 1);
   t.true(debug.stderr.startsWith('gocount: internal error: injected failure'));
-  t.regex(debug.stderr, /\n\s+at .*count-options/);
+  t.regex(debug.stderr, /\n\s+at .*count\/options/);
 });
 
 test('every hostile case above answers with no stack frame anywhere in its output', (t) => {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableMemory } from '../../lib/shared/available-memory.js';
-import { planCount } from '../../lib/count/count-plan.js';
+import { planCount } from '../../lib/count/plan.js';
 import { formatPlan } from '../../cli/plan-text.js';
 import { STEP_LOG_FILE, parseStepLog } from '../../lib/format/step-log.js';
 import { cliPath } from '../support/paths.js';
@@ -53,7 +53,7 @@ test('--plan for 14×14 at 20G with two workers keeps whole in memory the steps 
     small.columns.map((column) => column.inMemory),
     [true, ...Array(13).fill(false)],
   );
-  // Steps on disk cost about 1.6 times those in memory (count-plan.ts).
+  // Steps on disk cost about 1.6 times those in memory (plan.ts).
   t.true(large.seconds < small.seconds * 0.8, `${large.seconds} s at 20G, ${small.seconds} s at 4G`);
 });
 

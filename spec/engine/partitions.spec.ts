@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { boardOf, sweepOf } from '../../lib/board/shape.js';
 import { countInMemory, countInMemoryByColumn } from '../../lib/count/in-memory.js';
-import { normalizeCountOptions } from '../../lib/count/count-options.js';
+import { normalizeCountOptions } from '../../lib/count/options.js';
 import { InvalidOptionError } from '../../lib/shared/errors.js';
 import { unitsOf } from '../../lib/cluster/local-launcher.js';
 import { countWithEngine, EngineOptions } from '../../lib/count/with-engine.js';

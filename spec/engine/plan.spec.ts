@@ -3,7 +3,7 @@
  * 16-core machine (docs/performance.md): within 1.5 times either way.
  */
 import test from 'ava';
-import { planCount, PlanOptions } from '../../lib/count/count-plan.js';
+import { planCount, PlanOptions } from '../../lib/count/plan.js';
 import { formatDuration } from '../../lib/shared/units.js';
 import { runCli } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';

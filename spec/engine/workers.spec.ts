@@ -2,8 +2,8 @@
 // force them all elsewhere, GOCOUNT_FORCE_WORKERS=1), with a warning for more workers than cores.
 import test from 'ava';
 import os from 'node:os';
-import { normalizeCountOptions } from '../../lib/count/count-options.js';
-import { countWarnings } from '../../lib/count/count-warnings.js';
+import { normalizeCountOptions } from '../../lib/count/options.js';
+import { countWarnings } from '../../lib/count/warnings.js';
 import { largestStates } from '../../lib/board/table1.js';
 import { setUpEngine, usableWorkers } from '../../lib/count/with-engine.js';
 import { runCli } from '../support/run-cli.js';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { InvalidOptionError } from '../shared/errors.js';
 import { checkOptionNames } from '../shared/arguments.js';
-import { COUNT_OPTION_NAMES } from './count-option-names.js';
+import { COUNT_OPTION_NAMES } from './option-names.js';
 import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { availableMemory } from '../shared/available-memory.js';

@@ -11,8 +11,8 @@ import { AvailableMemory, availableMemory } from '../shared/available-memory.js'
 import { type MemoryPlan, statesInMemory } from '../engine/budget.js';
 import { residuesAt } from '../residues/growth.js';
 import { DiskEstimate, setUpEngine } from './with-engine.js';
-import { CountOptions, normalizeCountOptions } from './count-options.js';
-import { countWarnings } from './count-warnings.js';
+import { CountOptions, normalizeCountOptions } from './options.js';
+import { countWarnings } from './warnings.js';
 import { InvalidOptionError } from '../shared/errors.js';
 
 /**
@@ -93,7 +93,7 @@ export interface CountPlan {
   readonly seconds: number;
   /** Bytes of runs the count writes in all, about: every state of a step on disk, once. */
   readonly bytesWritten: number;
-  /** What the count would warn of before it starts (count-warnings.ts). */
+  /** What the count would warn of before it starts (warnings.ts). */
   readonly warnings: string[];
 }
 
