@@ -93,6 +93,12 @@ export class PartitionedPass {
   private keep = false;
   /** The longest step so far, seconds: a task's timeout grows with it. */
   private longestStep = 0;
+  /**
+   * Why the driver ended a unit's process itself: the note its relaunch gets. Kept from step to
+   * step: a process told to end may finish its part of the step first (Slurm's scancel sends
+   * SIGCONT before SIGTERM), and its end is then seen, and relaunched, at the next step.
+   */
+  private readonly endedFor = new Map<number, string>();
   /** Which task processes show no sign of life, made with the fleet. */
   private hangWatch?: HangWatch;
   /** Scratch for reading runs when their markers come. */
@@ -252,8 +258,7 @@ export class PartitionedPass {
     const relaunches = fleet.units.map(() => 0);
     const failed = new Set<number>();
     const unitOf = (part: number) => fleet.units.findIndex((parts) => parts.includes(part));
-    /** Why the driver ended a unit's process itself: the note its relaunch gets. */
-    const endedFor = new Map<number, string>();
+    const { endedFor } = this;
     const end = (unit: number, why: string) => {
       if (endedFor.has(unit)) return;
       endedFor.set(unit, why);
