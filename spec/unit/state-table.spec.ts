@@ -67,6 +67,33 @@ function drainChecked(t: ExecutionContext, table: StateTable, expected: Map<bigi
   return seen;
 }
 
+/**
+ * Adds records [0, n) to a table that holds them all without filling, then checks that it holds
+ * the expected states, drains them each once in strictly increasing order, and is empty after.
+ */
+function addAllThenDrain(
+  t: ExecutionContext,
+  table: StateTable,
+  states: Uint32Array,
+  residues: Uint32Array,
+  n: number,
+  expected: Map<bigint, number[]>,
+): void {
+  for (let at = 0; at < n;) {
+    at = table.addBatch(states, residues, at, n);
+    t.false(table.full);
+  }
+  table.settle();
+  t.is(table.size, expected.size);
+  const seen = drainChecked(t, table, expected);
+  t.is(seen.length, expected.size);
+  t.true(
+    seen.every((key, i) => i === 0 || key > seen[i - 1]),
+    'strictly increasing',
+  );
+  t.is(table.size, 0);
+}
+
 for (const [width, capacity] of [
   [4, 1000],
   [10, 5000],
@@ -78,19 +105,7 @@ for (const [width, capacity] of [
   test(`width ${width}, ${capacity} slots: equal states combine, and drain in strictly increasing order`, (t) => {
     const { states, residues, expected } = sample(width, 2000, Math.min(600, Math.floor(capacity * 0.6)));
     const table = new StateTable(capacity, moduli, width);
-    for (let at = 0; at < 2000;) {
-      at = table.addBatch(states, residues, at, 2000);
-      t.false(table.full);
-    }
-    table.settle();
-    t.is(table.size, expected.size);
-    const seen = drainChecked(t, table, expected);
-    t.is(seen.length, expected.size);
-    t.true(
-      seen.every((key, i) => i === 0 || key > seen[i - 1]),
-      'strictly increasing',
-    );
-    t.is(table.size, 0);
+    addAllThenDrain(t, table, states, residues, 2000, expected);
   });
 }
 
@@ -244,19 +259,7 @@ test('a table of several shards combines equal states and drains them in strictl
   const table = new StateTable(60000, moduli, 13, MIN_SHARD_BYTES);
   t.is(table.shardCount, shardsFor(60000, 3, MIN_SHARD_BYTES));
   t.true(table.shardCount >= 10, `${table.shardCount} shards`);
-  for (let at = 0; at < 40000;) {
-    at = table.addBatch(states, residues, at, 40000);
-    t.false(table.full);
-  }
-  table.settle();
-  t.is(table.size, expected.size);
-  const seen = drainChecked(t, table, expected);
-  t.is(seen.length, expected.size);
-  t.true(
-    seen.every((key, i) => i === 0 || key > seen[i - 1]),
-    'strictly increasing',
-  );
-  t.is(table.size, 0);
+  addAllThenDrain(t, table, states, residues, 40000, expected);
 });
 
 test('a table of several shards that fills, drained as often as it does, loses none of a batch and combines within each drain', (t) => {
