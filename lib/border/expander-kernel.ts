@@ -1,5 +1,5 @@
 /**
- * Expander.expand over whole batches, in WebAssembly (lib/wasm/expander.ts, built by `npm run build`).
+ * Expander.expand over whole batches, in WebAssembly (lib/border/expander-kernel.as.ts, built by `npm run build`).
  *
  * The JavaScript expander spends most of its time on states split over two 32-bit words; the
  * WebAssembly build holds a state in one 64-bit integer and gives the same successors in the same
@@ -113,7 +113,7 @@ export class ExpanderKernel {
 
   constructor(width: number) {
     this.width = width;
-    this.kernel = instantiate<KernelExports>('expander', 'the expansion kernel');
+    this.kernel = instantiate<KernelExports>(new URL('./expander-kernel.wasm', import.meta.url), 'the expansion kernel');
     this.base = align(this.kernel.heapBase());
   }
 

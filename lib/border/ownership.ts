@@ -1,7 +1,7 @@
 /**
  * Which worker owns a state (lib/engine/peer.ts routes successors by it, the run store splits a
- * partitioned count's runs by it, and lib/wasm/expander.ts mirrors it in fanOut, given
- * ownerShift(width) by lib/border/expander-kernel.ts).
+ * partitioned count's runs by it, and ownership.as.ts beside it mirrors it for the WebAssembly kernels,
+ * given ownerShift(width)).
  */
 
 /**
@@ -9,7 +9,7 @@
  * last steps placed and the next ones replace (slot 0 is the field the next step replaces, slot 1
  * the one just placed, …). States that differ only there have many successors in common, and the
  * parents of one class are neighbours in state order: one worker then expands them together and
- * their successors combine in its batches (lib/wasm/expander.ts, fanOut) instead of in two tables.
+ * their successors combine in its batches (lib/border/expander-kernel.as.ts, fanOut) instead of in two tables.
  * The classes must stay many for the workers to get about equal shares: the rest of the border
  * keeps at least seven fields. At 11×11, leaving out four fields instead of one made the records
  * that reach the tables 6% fewer (docs/performance.md).

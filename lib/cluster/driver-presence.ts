@@ -9,7 +9,7 @@
 
 import { statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
-import { LOCK_FILE } from '../format/count-folder.js';
+import { LOCK_FILE } from '../format/folder-names.js';
 import { isStale, LockHolder, readLockHolder } from '../folder/lock.js';
 
 /** How often a driver refreshes its lock's time. */

@@ -17,7 +17,7 @@ import { statfsSync } from 'node:fs';
 import path from 'node:path';
 import fse from 'fs-extra';
 import { AbortedError, GocountError } from '../shared/errors.js';
-import { MERGE_FOLDER } from '../format/count-folder.js';
+import { MERGE_FOLDER } from '../format/folder-names.js';
 import type { StepManifest } from '../format/manifest.js';
 import { readWholeRun } from '../format/section-reader.js';
 import { readTaskMarker, TaskMarker } from '../format/task-marker.js';

@@ -9,7 +9,7 @@
 import fse from 'fs-extra';
 import path from 'node:path';
 import { UsageError } from '../shared/errors.js';
-import { MANIFEST_FILE, RESULT_FILE } from '../format/count-folder.js';
+import { MANIFEST_FILE, RESULT_FILE } from '../format/folder-names.js';
 import { counted } from '../shared/plural.js';
 import { DriverWatch } from './driver-presence.js';
 import { PartitionTask, TaskOutcome, TaskSetup } from './task.js';

@@ -20,7 +20,7 @@ import {
   taskMarkerName,
   TEMP_SUFFIX,
   workerOfMergeFolder,
-} from '../format/count-folder.js';
+} from '../format/folder-names.js';
 import { readManifest } from '../format/manifest.js';
 import { readTaskMarker, TASK_FORMAT, TASK_VERSION, TaskMarker, writeTaskMarker } from '../format/task-marker.js';
 import { moduliAt } from '../residues/growth.js';

@@ -21,8 +21,8 @@ import { InvalidOptionError } from '../shared/errors.js';
  * kept in memory (14×14's steps 1–140: 135 ns a state with two workers), in a step on disk (its
  * steps 141–196: 221 ns) and in a task of a partitioned count, whose steps all go through files
  * (11×11 in 2 partitions of one thread each: 189 ns besides its fixed costs); n threads of one
- * process on n cores run n^0.65 times as fast as one (11×11 on a 16-core machine: 43.2 s with one
- * worker, 7.2 s with 16), while tasks on cores of their own add up; and each step of a partitioned
+ * process on n cores run n^0.65 times as fast as one (11×11 on a 16-core machine: 39.2 s with one
+ * worker, 6.6–6.8 s with 16), while tasks on cores of their own add up; and each step of a partitioned
  * count costs about 20 ms of hand-over through the folder. The cost does not grow with the
  * residues here: the boards it was measured on carry up to 10.
  */

@@ -1,6 +1,7 @@
 /**
- * Stage 2 of a step: each state yields its 2 or 3 successors, each carrying the state's residues.
- * With several workers, a successor another worker owns goes straight to that worker's link.
+ * The expand and route stages of a step (lib/engine/step.ts): each state yields its 2 or 3
+ * successors, each carrying the state's residues; with several workers, the kernel sorts them by
+ * owner and those another worker owns go straight to that worker's ring (route).
  * Residues sent to successors that are dropped (illegal, or dead in the last column) are tallied:
  * 3 × (sum in) = (sum out) + (sum dropped), which `verify` checks. At a column boundary the stage
  * also sums the legal final states it sees: L(width, columns so far). Where the successors carry
@@ -13,7 +14,7 @@ import { ExpanderKernel } from '../border/expander-kernel.js';
 import { Batch, BatchPool, STEP_END } from './batch.js';
 import { addResidues } from '../residues/sums.js';
 import { ResidueExtender } from '../residues/growth.js';
-import type { PhaseClock } from '../observe/phase-clock.js';
+import { PHASE_INDEX, type PhaseClock } from '../observe/phase-clock.js';
 import type { PeerRouter } from './peer.js';
 
 export class ExpandStage {
@@ -83,11 +84,11 @@ export class ExpandStage {
     const { kernel, router, outModuli, dropped } = this;
     this.successorsOut += kernel.expand(input.states, input.size, this.y, this.lastColumn, outModuli.length, router?.workers ?? 1);
     kernel.fanOut(input.residues, input.size, outModuli, dropped);
-    this.collect(output);
+    this.route(output);
   }
 
-  /** After fanOut: this worker's successors are copied into `output`, the others queued for their owners. */
-  private collect(output: Batch): void {
+  /** After fanOut: this worker's successors are copied into `output`, the others sent to their owners' rings. */
+  private route(output: Batch): void {
     const { kernel, router } = this;
     const k = this.outModuli.length;
     const owners = router?.workers ?? 1;
@@ -116,29 +117,30 @@ export class ExpandStage {
     this.successorsOut += kernel.expand(input.states, input.size, this.y, this.lastColumn, outModuli.length, owners);
     kernel.extendResidues(input.residues, input.size, extender);
     kernel.fanOut(undefined, input.size, outModuli, dropped);
-    this.collect(output);
+    this.route(output);
   }
 }
 
-/** The stage as a transform stream: batches in, successor batches out; onBatch after each. */
+/**
+ * The stage as a transform stream: batches in, this worker's successor batches out (the kernel's
+ * buckets are routed before the next batch reuses them); onBatch after each.
+ */
 export function expandTransform(
   stage: ExpandStage,
-  pool: BatchPool,
-  inputPool: BatchPool,
+  pools: { readonly input: BatchPool; readonly successors: BatchPool },
   clock: PhaseClock,
-  phase: number,
   onBatch: () => void,
   router?: PeerRouter,
 ) {
   return through2.obj({ highWaterMark: 2 }, function (batch: Batch, _encoding, done) {
     if (batch === STEP_END) return done(null, batch);
-    const output = pool.take();
+    const output = pools.successors.take();
     if (output.capacity < MAX_SUCCESSORS * batch.size) {
       done(new RangeError(`successor batch of ${output.capacity} cannot hold ${batch.size} × 3`));
       return;
     }
-    clock.time(phase, () => stage.run(batch, output));
-    inputPool.give(batch);
+    clock.time(PHASE_INDEX.expand, () => stage.run(batch, output));
+    pools.input.give(batch);
     onBatch();
     // With peers: take in what they sent.
     router?.poll();

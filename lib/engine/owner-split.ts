@@ -1,5 +1,5 @@
 /**
- * A partitioned worker's run split by owner, in WebAssembly (lib/wasm/owner-split.ts): the state
+ * A partitioned worker's run split by owner, in WebAssembly (lib/engine/owner-split.as.ts): the state
  * table drains its sorted records in blocks (appendSorted), the module puts each record into its
  * owner's chunk, encoded, and every full chunk goes to a SplitRunWriter, written from the module's
  * memory. No JavaScript runs per record. One instance per worker, its chunks allocated once.
@@ -60,7 +60,7 @@ export class OwnerSplit implements RecordSink {
     if (mostResidues > MOST_RESIDUES) throw new RangeError(`an owner split holds at most ${MOST_RESIDUES} residues`);
     this.owners = owners;
     this.chunkBytes = chunkBytes;
-    this.kernel = instantiate<SplitExports>('owner-split', 'the owner split');
+    this.kernel = instantiate<SplitExports>(new URL('./owner-split.wasm', import.meta.url), 'the owner split');
     let at = align(this.kernel.heapBase());
     const take = (bytes: number) => {
       const start = at;

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import fse from 'fs-extra';
 import { AbortedError } from '../shared/errors.js';
-import { MERGE_FOLDER } from '../format/count-folder.js';
+import { MERGE_FOLDER } from '../format/folder-names.js';
 import type { StepManifest } from '../format/manifest.js';
 import type { RunSummary } from '../format/run-writer.js';
 import type { MemoryPlan } from './budget.js';

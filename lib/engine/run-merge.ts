@@ -1,5 +1,5 @@
 /**
- * The engine's k-way merge of sorted runs, in WebAssembly (lib/wasm/run-merge.ts): it decodes and
+ * The engine's k-way merge of sorted runs, in WebAssembly (lib/engine/run-merge.as.ts): it decodes and
  * checks the records as RunReader.next() does in JavaScript a record at a time (verify and resuming
  * still read so), and merges them, equal states' residues added. The runs' read buffers live in the
  * module's memory, laid out once for the most runs a merge takes (--fan-in), so RunReader reads the
@@ -52,7 +52,7 @@ export class RunMergeKernel {
   private readonly outResidues: Uint32Array;
 
   constructor(mostRuns: number, bufferBytes: number, mostResidues: number) {
-    this.kernel = instantiate<MergeExports>('run-merge', 'the run merge');
+    this.kernel = instantiate<MergeExports>(new URL('./run-merge.wasm', import.meta.url), 'the run merge');
     this.mostResidues = mostResidues;
     let at = align(this.kernel.heapBase());
     const take = (bytes: number) => {

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import fse from 'fs-extra';
 import { RunFileError } from '../shared/errors.js';
-import { mergeFolderPath, parseSplitRunFileName, runFileName, splitRunFileName } from '../format/count-folder.js';
+import { mergeFolderPath, parseSplitRunFileName, runFileName, splitRunFileName } from '../format/folder-names.js';
 import { FORMAT_VERSION, RunHeader, runHeaderProblem } from '../format/layout.js';
 import { RecordReader, RunReader } from '../format/run-reader.js';
 import { RunSummary, RunWriter } from '../format/run-writer.js';

@@ -22,7 +22,7 @@
  * it in state order into a run file, or, at the end of a step that fit, into a MemoryRun.
  *
  * The loops over records (appending, combining, making sort keys and reading them back in order) run
- * in WebAssembly (lib/wasm/state-table.ts), where a state is one 64-bit integer; the records and the
+ * in WebAssembly (lib/engine/table-shard.as.ts), where a state is one 64-bit integer; the records and the
  * chunk lists live in that module's memory. This class plans the buckets, sorts the keys and hands
  * the records to the sinks.
  *

@@ -1,5 +1,6 @@
 /**
- * A worker's step pipeline, made once and run for every step: source → expand → accumulate → end.
+ * A worker's step pipeline (lib/engine/step.ts), made once and run for every step: source →
+ * expand → aggregate → end.
  * A step feeds its batches to the source, which sends STEP_END after the last; the step is done
  * when STEP_END reaches the end, every batch before it having passed every stage. Building the
  * streams anew for each step cost each worker about a millisecond of cold JavaScript a step, which
@@ -15,7 +16,7 @@ export class StepFlow {
   private step?: { resolve: () => void; reject: (error: Error) => void };
   private failure?: Error;
 
-  constructor(expand: Duplex, accumulate: Duplex) {
+  constructor(expand: Duplex, aggregate: Duplex) {
     const end = new Writable({
       objectMode: true,
       write: (batch: Batch, _encoding, done) => {
@@ -24,7 +25,7 @@ export class StepFlow {
       },
     });
     // Settles only when a stage fails: then the step under way fails with it.
-    pipeline(this.source, expand, accumulate, end).then(
+    pipeline(this.source, expand, aggregate, end).then(
       () => this.fail(new Error('a step pipeline ended between steps')),
       (error: Error) => this.fail(error),
     );

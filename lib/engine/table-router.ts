@@ -1,6 +1,6 @@
 /**
  * Hands a batch of successors to the shards of a state table (state-table.ts) that spans several
- * WebAssembly memories: lib/wasm/table-router.ts groups the batch by shard in one pass, and each
+ * WebAssembly memories: lib/engine/table-router.as.ts groups the batch by shard in one pass, and each
  * shard then takes its group in one copy.
  */
 
@@ -30,7 +30,7 @@ export class TableRouter {
   constructor(shards: number, prefixShift: number, prefixes: number) {
     this.shards = shards;
     this.prefixes = prefixes;
-    this.kernel = instantiate<RouterExports>('table-router', 'the state table router');
+    this.kernel = instantiate<RouterExports>(new URL('./table-router.wasm', import.meta.url), 'the state table router');
     const shardOfAt = align(this.kernel.heapBase());
     const startsAt = align(shardOfAt + 2 * prefixes);
     this.kernel.init(shardOfAt, startsAt, shards, prefixShift, align(startsAt + 4 * (shards + 1)));

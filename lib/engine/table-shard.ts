@@ -1,6 +1,6 @@
 /**
  * One shard of a worker's state table (state-table.ts): an instance of the table's WebAssembly module
- * (lib/wasm/state-table.ts) with its own memory, holding the records of a range of the table's
+ * (lib/engine/table-shard.as.ts) with its own memory, holding the records of a range of the table's
  * buckets. A WebAssembly memory addresses 4 GiB, so a table larger than one shard spans several.
  */
 
@@ -91,7 +91,7 @@ export class TableShard {
     this.prefixes = prefixes;
     // Room for the chunk list of the smallest records, those of one residue.
     const chunks = Math.floor(words / 3 / chunkRecords) + 1;
-    this.kernel = instantiate<TableExports>('state-table', 'the state table');
+    this.kernel = instantiate<TableExports>(new URL('./table-shard.wasm', import.meta.url), 'the state table');
     // Byte offsets, 8-aligned: moduli, five arrays of one word per bucket, the bucket of each
     // prefix (u16), the seen and foreseen tallies, the chunk list, the records, then scratch.
     let at = align(this.kernel.heapBase());

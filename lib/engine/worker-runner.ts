@@ -1,26 +1,25 @@
 /**
  * One worker of a pass: the states whose owner (ownerOf) is this worker, with their buffers.
- * With one worker that is every state. A step is a stream pipeline, merge → expand (sending the
- * successors other workers own to them) → accumulate (buffer, combine, flush sorted runs) →
- * collect runs; the pass coordinator decides after it whether the step's states stay in memory or
- * go to files, and writes manifests.
+ * With one worker that is every state. It makes the parts its steps run through once, and runs each
+ * step through them (lib/engine/step.ts: source → expand → route → aggregate → spill); the pass
+ * coordinator decides after a step whether its states stay in memory or go to files, and writes
+ * manifests.
  */
 
 import type { RunSummary } from '../format/run-writer.js';
 import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../border/border.js';
-import { accumulateTransform } from './accumulate-stage.js';
-import { Batch, BatchPool } from './batch.js';
-import { StepFlow } from './step-flow.js';
+import { BatchPool } from './batch.js';
 import type { MemoryPlan } from './budget.js';
-import { ExpandStage, expandTransform } from './expand-stage.js';
+import { ExpandStage } from './expand-stage.js';
 import { MemoryRun } from './memory-run.js';
 import { PeerRouter } from './peer.js';
 import { ownerOf } from '../border/ownership.js';
 import { addResidues } from '../residues/sums.js';
-import { PHASE_INDEX, PhaseClock } from '../observe/phase-clock.js';
+import { PhaseClock } from '../observe/phase-clock.js';
 import { RunStore } from './run-store.js';
 import { SuccessorBuffer } from './successor-buffer.js';
 import { RecordSink, StateTable } from './state-table.js';
+import { WorkerStep } from './step.js';
 
 export interface WorkerOptions {
   readonly width: number;
@@ -65,33 +64,45 @@ export interface StepEnd {
   readonly probes: number;
 }
 
-const { read: READ, expand: EXPAND } = PHASE_INDEX;
+/** What a worker's steps run through (lib/engine/step.ts), made once by the worker. */
+export interface StepParts {
+  readonly store: RunStore;
+  readonly memory: () => MemoryRun;
+  readonly stage: ExpandStage;
+  readonly router?: PeerRouter;
+  readonly successors: SuccessorBuffer;
+  readonly pools: { readonly input: BatchPool; readonly successors: BatchPool };
+  readonly clock: PhaseClock;
+  readonly onBatch: () => void;
+}
 
 export class WorkerRunner {
   readonly options: WorkerOptions;
   private readonly store: RunStore;
   private readonly successors: SuccessorBuffer;
   private readonly stage: ExpandStage;
-  private readonly inputPool: BatchPool;
-  private readonly successorPool: BatchPool;
   private readonly router?: PeerRouter;
   private memoryRun?: MemoryRun;
   private readonly clock = new PhaseClock();
-  private stepFlow?: StepFlow;
+  private readonly step: WorkerStep;
   private onProgress: (states: number) => void = () => {};
 
   constructor(options: WorkerOptions, router?: PeerRouter) {
     this.options = options;
-    const { plan, moduli, width } = options;
-    const { readBufferBytes, writeBufferBytes } = plan;
-    this.store = new RunStore({ ...options, readBufferBytes, writeBufferBytes, ownerChunkBytes: plan.ownerChunkBytes });
-    this.successors = new SuccessorBuffer(new StateTable(plan.tableCapacity, moduli, width, plan.tableShardBytes), this.store, this.clock);
-    this.stage = new ExpandStage(width, router);
-    this.inputPool = new BatchPool(plan.batchRecords, moduli.length);
-    this.successorPool = new BatchPool(MAX_SUCCESSORS * plan.batchRecords, moduli.length);
     this.router = router;
+    const { plan, moduli, width } = options;
+    const { readBufferBytes, writeBufferBytes, ownerChunkBytes } = plan;
+    this.store = new RunStore({ ...options, readBufferBytes, writeBufferBytes, ownerChunkBytes });
+    const table = new StateTable(plan.tableCapacity, moduli, width, plan.tableShardBytes);
+    this.successors = new SuccessorBuffer(table, this.store, this.clock);
+    this.stage = new ExpandStage(width, router);
+    const input = new BatchPool(plan.batchRecords, moduli.length);
+    const pools = { input, successors: new BatchPool(MAX_SUCCESSORS * plan.batchRecords, moduli.length) };
+    const { store, successors, stage, clock } = this;
+    const onBatch = () => this.onProgress(stage.statesIn);
+    this.step = new WorkerStep({ store, memory: () => this.memory(), stage, router, successors, pools, clock, onBatch });
     // The peer inbox: a peer's successors for this worker join its own.
-    router?.handleInbound((states, residues, from, to) => this.successors.add(states, residues, from, to));
+    router?.handleInbound((states, residues, from, to) => successors.add(states, residues, from, to));
   }
 
   /** Step 0: the all-edge state, in the worker that owns it; with toFiles also as a run file. */
@@ -121,17 +132,8 @@ export class WorkerRunner {
     this.clock.reset();
     successors.beginStep(step + 1, (y + 1) % width, lastColumn);
     this.router?.beginStep(outModuli.length);
-    const source = this.openSource(step, files);
     this.onProgress = onProgress;
-    try {
-      await this.flow().run(source.batches);
-      this.router?.endStep();
-      successors.settle();
-    } catch (error) {
-      source.close();
-      successors.clear();
-      throw error;
-    }
+    await this.step.run(step, files);
     const { table } = successors;
     return {
       statesIn: stage.statesIn,
@@ -148,10 +150,8 @@ export class WorkerRunner {
   finish(toFiles: boolean): StepEnd {
     const { successors, options } = this;
     const { table } = successors;
-    let runs: RunSummary[] = [];
     // Sorted only when the next step may overflow the table: then its runs need the order.
-    if (!toFiles) successors.toMemory(this.memory(), options.plan.mayOverflow && table.size > table.maxLoad / 3);
-    else runs = successors.toFiles();
+    const runs = this.step.end(toFiles, options.plan.mayOverflow && table.size > table.maxLoad / 3);
     return { runs, phases: this.clock.snapshot(), probes: table.probes };
   }
 
@@ -181,41 +181,6 @@ export class WorkerRunner {
       this.store.openStep(step, files).drainTo(sink);
     }
     return Array.from(sums);
-  }
-
-  /**
-   * The stream pipeline every step runs through, made once: a step's batches go in, then a step
-   * end behind them. Made anew only after a step failed, which leaves a pipeline destroyed.
-   */
-  private flow(): StepFlow {
-    if (!this.stepFlow?.open) {
-      const { stage, clock, router } = this;
-      this.stepFlow = new StepFlow(
-        expandTransform(stage, this.successorPool, this.inputPool, clock, EXPAND, () => this.onProgress(stage.statesIn), router),
-        accumulateTransform(this.successors, this.successorPool),
-      );
-    }
-    return this.stepFlow;
-  }
-
-  /** The step's states as a stream of batches, each state once. */
-  private openSource(step: number, files: string[] | null): { batches: Iterable<Batch>; close: () => void } {
-    const { plan } = this.options;
-    if (files === null) return { batches: this.memory().batches(plan.batchRecords), close: () => {} };
-    const merger = this.store.openStep(step, files);
-    const pool = this.inputPool;
-    const clock = this.clock;
-    function* batches(): Generator<Batch> {
-      for (;;) {
-        const batch = pool.take();
-        if (!clock.time(READ, () => merger.fill(batch))) {
-          pool.give(batch);
-          return;
-        }
-        yield batch;
-      }
-    }
-    return { batches: batches(), close: () => merger.close() };
   }
 
   /**

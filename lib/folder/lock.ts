@@ -10,7 +10,7 @@ import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../shared/errors.js';
-import { LOCK_FILE, tempPath } from '../format/count-folder.js';
+import { LOCK_FILE, tempPath } from '../format/folder-names.js';
 
 export interface LockHolder {
   readonly pid: number;

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import fse from 'fs-extra';
 import { GocountError, InvalidOptionError } from '../shared/errors.js';
-import { MANIFEST_FILE, RUN_SUFFIX, stepFilesEndingIn } from '../format/count-folder.js';
+import { MANIFEST_FILE, RUN_SUFFIX, stepFilesEndingIn } from '../format/folder-names.js';
 import { readManifest, StepManifest } from '../format/manifest.js';
 import { runHeaderProblem } from '../format/layout.js';
 import { readWholeRun } from '../format/section-reader.js';

@@ -1,6 +1,6 @@
 /**
  * Where a count keeps its files: one folder per sweep and modulus set under the scratch directory
- * (format/count-folder.ts names them), so passes with other moduli, and other boards, never share
+ * (format/folder-names.ts names them), so passes with other moduli, and other boards, never share
  * files. A folder found in place is reused (the count resumes) only when its count.json names the
  * same count.
  */
@@ -27,7 +27,7 @@ import {
   stepOfFolder,
   TEMP_SUFFIX,
   tempPath,
-} from '../format/count-folder.js';
+} from '../format/folder-names.js';
 import { counted } from '../shared/plural.js';
 
 /** How a count's states are shared out: partition tasks (1 in one process), each of `workers` workers. */

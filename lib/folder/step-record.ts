@@ -5,7 +5,7 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { MANIFEST_FILE, tempPath } from '../format/count-folder.js';
+import { MANIFEST_FILE, tempPath } from '../format/folder-names.js';
 import { buildManifest, StepManifest, writeManifest } from '../format/manifest.js';
 import type { RunSummary } from '../format/run-writer.js';
 import { liftResidues, moduliAt } from '../residues/growth.js';

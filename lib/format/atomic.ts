@@ -2,7 +2,7 @@
 
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { tempPath } from './count-folder.js';
+import { tempPath } from './folder-names.js';
 import { chargeWrite } from './write-faults.js';
 
 /**

@@ -8,7 +8,7 @@
 import { openSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { commitTempFile, discardTempFile, writeAll } from './atomic.js';
-import { tempPath } from './count-folder.js';
+import { tempPath } from './folder-names.js';
 
 export class BufferedTempFile {
   readonly path: string;

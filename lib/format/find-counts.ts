@@ -7,7 +7,7 @@
 import { readdirSync, Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../shared/errors.js';
-import { TEMP_SUFFIX } from './count-folder.js';
+import { TEMP_SUFFIX } from './folder-names.js';
 import { pathProblem } from './make-folder.js';
 
 /** How deep below a path to look for count folders: scratch / board / moduli. */

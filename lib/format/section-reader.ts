@@ -12,7 +12,7 @@ import { crc32 } from 'node:zlib';
 import { RunFileError } from '../shared/errors.js';
 import { counted } from '../shared/plural.js';
 import { RecordReader, RunReader } from './run-reader.js';
-import { parseSplitRunFileName } from './count-folder.js';
+import { parseSplitRunFileName } from './folder-names.js';
 import { basename } from 'node:path';
 import type { RunHeader } from './layout.js';
 import {

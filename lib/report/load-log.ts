@@ -9,7 +9,7 @@ import path from 'node:path';
 import fse from 'fs-extra';
 import { UsageError } from '../shared/errors.js';
 import { isStale, readLockHolder } from '../folder/lock.js';
-import { COUNT_FILE, LOCK_FILE } from '../format/count-folder.js';
+import { COUNT_FILE, LOCK_FILE } from '../format/folder-names.js';
 import { findCountFolders, statUserPath } from '../format/find-counts.js';
 import { parsePassResults, PassResultLine, STEP_LOG_FILE, STEP_LOG_FORMAT, StepLogEntry, stepLogEntries } from '../format/step-log.js';
 

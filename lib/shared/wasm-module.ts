@@ -1,6 +1,7 @@
 /**
- * Loading the WebAssembly modules that `npm run build` compiles from lib/wasm/ (AssemblyScript).
- * Each module is compiled once per thread and instantiated once per user, with its own memory.
+ * Loading the WebAssembly modules that `npm run build` compiles from the AssemblyScript kernels
+ * (lib/…/x.as.ts, beside x.ts, the TypeScript that drives it, into dist/lib/…/x.wasm). Each module is
+ * compiled once per thread and instantiated once per user, with its own memory.
  */
 
 import { readFileSync } from 'node:fs';
@@ -23,12 +24,12 @@ export const align8 = (bytes: number): number => Math.ceil(bytes / 8) * 8;
 
 const compiled = new Map<string, object>();
 
-/** A new instance of dist/lib/wasm/<name>.wasm; `what` names it in the error its abort() raises. */
-export function instantiate<Exports>(name: string, what: string): Exports {
-  let module = compiled.get(name);
+/** A new instance of the module at `file` (x.wasm beside its driver); `what` names it in the error its abort() raises. */
+export function instantiate<Exports>(file: URL, what: string): Exports {
+  let module = compiled.get(file.href);
   if (!module) {
-    module = new WebAssembly.Module(readFileSync(new URL(`../wasm/${name}.wasm`, import.meta.url)));
-    compiled.set(name, module);
+    module = new WebAssembly.Module(readFileSync(file));
+    compiled.set(file.href, module);
   }
   const instance = new WebAssembly.Instance(module, {
     env: {

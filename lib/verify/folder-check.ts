@@ -22,7 +22,7 @@ import {
   stepFolderName,
   stepOfFolder,
   sweepFolderName,
-} from '../format/count-folder.js';
+} from '../format/folder-names.js';
 
 /** The name of a sweep's folder: 9x9, 13x19. */
 const SWEEP_NAME = /^\d+x\d+$/;

@@ -10,7 +10,7 @@ import { SplitFooter, SplitHeader, SPLIT_MAGIC } from '../format/split-layout.js
 import { stringArgument, wholeNumber } from '../shared/arguments.js';
 import { GocountError, RunFileError, UsageError } from '../shared/errors.js';
 import { decodeTrailer, HEADER_MAGIC, RunHeader, RunTrailer, trailerBytes } from '../format/layout.js';
-import { RUN_SUFFIX } from '../format/count-folder.js';
+import { RUN_SUFFIX } from '../format/folder-names.js';
 import { pathProblem } from '../format/make-folder.js';
 import { MAX_WIDTH } from '../border/layout.js';
 import { RunReader } from '../format/run-reader.js';

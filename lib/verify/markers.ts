@@ -8,7 +8,7 @@
 
 import path from 'node:path';
 import { GocountError } from '../shared/errors.js';
-import { MANIFEST_FILE, parseTaskMarkerName, taskMarkerName } from '../format/count-folder.js';
+import { MANIFEST_FILE, parseTaskMarkerName, taskMarkerName } from '../format/folder-names.js';
 import type { StepManifest } from '../format/manifest.js';
 import { readTaskMarker, TaskMarker } from '../format/task-marker.js';
 import type { Problem } from './problems.js';

@@ -5,7 +5,7 @@
  * right worker), residues below their moduli. It sums the residues, and at a column boundary those
  * of the legal final states. Also the header checks both kinds of run file share.
  *
- * Independent on purpose: the engine's encoders and decoders (lib/wasm/record-codec.ts,
+ * Independent on purpose: the engine's encoders and decoders (lib/engine/record-codec.as.ts,
  * lib/format/varint.ts) would otherwise judge their own output, and a fault common to both
  * sides of one codec would pass its own check.
  */

@@ -18,7 +18,7 @@ import {
   stepFilesEndingIn,
   stepOfFolder,
   TEMP_SUFFIX,
-} from '../format/count-folder.js';
+} from '../format/folder-names.js';
 import { checkMarkers } from './markers.js';
 import { readManifest, StepManifest } from '../format/manifest.js';
 import { sumResidueVectors } from '../residues/sums.js';

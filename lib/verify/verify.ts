@@ -9,7 +9,7 @@ import path from 'node:path';
 import fse from 'fs-extra';
 import { callbackOption, stringArgument } from '../shared/arguments.js';
 import { UsageError } from '../shared/errors.js';
-import { COUNT_FILE, MANIFEST_FILE, parseSplitRunFileName, RUN_SUFFIX, stepOfFolder } from '../format/count-folder.js';
+import { COUNT_FILE, MANIFEST_FILE, parseSplitRunFileName, RUN_SUFFIX, stepOfFolder } from '../format/folder-names.js';
 import { SPLIT_MAGIC } from '../format/split-layout.js';
 import { HEADER_MAGIC } from '../format/layout.js';
 import { pathProblem } from '../format/make-folder.js';

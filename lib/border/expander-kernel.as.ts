@@ -1,5 +1,5 @@
 /**
- * AssemblyScript: the successor expansion of lib/border/expander.ts, compiled to WebAssembly by
+ * AssemblyScript: the successor expansion of lib/border/expander.ts (expander-kernel.ts drives it), compiled to WebAssembly by
  * `npm run build` (asc). It gives the successors of Expander.expand in the same order; what differs
  * is the state, held here as one 64-bit integer (hi · 2^30 + lo, the field slots of
  * lib/border/layout.ts), which spares the two-word shifts, the decoding, which reads only the strings
@@ -11,7 +11,7 @@
  * successors and the per-parent counts above heapBase().
  */
 
-import { ownerOf } from './ownership';
+import { ownerOf } from './ownership.as';
 
 // Field codes, as in lib/border/border.ts.
 const EMPTY_CODE: u64 = 1;

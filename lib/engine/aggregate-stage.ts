@@ -1,6 +1,6 @@
 /**
- * Stages 3 and 4 of a step: successors go into the worker's SuccessorBuffer, where equal states
- * combine and a full table becomes a sorted run file (a peer's batches go there too, outside this
+ * The aggregate stage of a step: successors go into the worker's SuccessorBuffer, where equal states
+ * combine and a full table spills a sorted run file (a peer's batches go there too, outside this
  * stream). What is left at the end of the step stays there for the worker to keep or write.
  */
 
@@ -8,7 +8,7 @@ import through2 from 'through2';
 import { type Batch, type BatchPool, STEP_END } from './batch.js';
 import type { SuccessorBuffer } from './successor-buffer.js';
 
-export function accumulateTransform(successors: SuccessorBuffer, pool: BatchPool) {
+export function aggregateTransform(successors: SuccessorBuffer, pool: BatchPool) {
   return through2.obj({ highWaterMark: 2 }, function (batch: Batch, _encoding, done) {
     // The step's end goes on to the end of the pipeline; everything before it has been added.
     if (batch === STEP_END) return done(null, batch);

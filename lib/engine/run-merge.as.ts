@@ -12,7 +12,7 @@
  * A state is one 64-bit integer here, hi · 2^30 + lo: the order of the runs.
  */
 
-import { readVarint, varintEnd } from './record-codec';
+import { readVarint, varintEnd } from './record-codec.as';
 
 const LOW_BITS: u64 = 30;
 const HIGH_UNIT: u64 = 1 << LOW_BITS;

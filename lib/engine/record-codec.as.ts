@@ -1,7 +1,7 @@
 /**
  * AssemblyScript: a run record's key, the one encoder and decoder of the WebAssembly modules. The
- * state table (state-table.ts) and the owner split (owner-split.ts) encode with putKey, the merge
- * (run-merge.ts) decodes with readVarint. The bytes are in docs/formats.md; lib/format/varint.ts
+ * state table (table-shard.as.ts) and the owner split (owner-split.as.ts) encode with putKey, the merge
+ * (run-merge.as.ts) decodes with readVarint. The bytes are in docs/formats.md; lib/format/varint.ts
  * and the run writer and reader are the TypeScript pair, and `verify` keeps a decoder of its own.
  *
  * A key continues from the previous record's state (prevHi, prevLo): a new high word (or the

@@ -12,8 +12,8 @@
  * with memory.grow, which detaches the caller's views: it renews them after stage().
  */
 
-import { ownerOf } from './ownership';
-import { putKey } from './record-codec';
+import { ownerOf } from '../border/ownership.as';
+import { putKey } from './record-codec.as';
 
 const PAGE_BYTES: u64 = 65536;
 

@@ -1,6 +1,6 @@
 /**
  * AssemblyScript: which worker owns a state, exactly as ownerOf in lib/border/ownership.ts, for the
- * modules that compute it (expander.ts in its fan-out, owner-split.ts when a partitioned worker's
+ * kernels that compute it (expander-kernel.as.ts in its fan-out, lib/engine/owner-split.as.ts when a partitioned worker's
  * run is split by owner). `shift` is ownerShift(width) of that file.
  */
 

@@ -1,6 +1,6 @@
 /**
- * AssemblyScript: the hot loops of lib/engine/state-table.ts, compiled to WebAssembly by
- * `npm run build` (asc). The JavaScript class keeps the plan (bucket ranges, sizes, when to drain)
+ * AssemblyScript: the hot loops of a shard of lib/engine/state-table.ts (table-shard.ts loads this
+ * module, one instance per shard), compiled to WebAssembly by `npm run build` (asc). The JavaScript class keeps the plan (bucket ranges, sizes, when to drain)
  * and the sinks; this module appends records to their buckets, combines equal states in a small
  * hash index per bucket, and turns a bucket into sort keys and back into records in key order.
  *
@@ -15,7 +15,7 @@
  * views: the caller renews them after each call that may grow (see the exports below).
  */
 
-import { putKey } from './record-codec';
+import { putKey } from './record-codec.as';
 
 const NONE: i32 = -1;
 const LOW_BITS: u64 = 30;

@@ -1,0 +1,57 @@
+/**
+ * A worker's step on one screen: the states after `step` points become those after step + 1.
+ *   source     this worker's states: its run files of the step merged (RunStore), or its in-memory run
+ *   expand     each state's 2 or 3 successors, in the WebAssembly kernel (ExpandStage)
+ *   route      those another worker owns to its ring (PeerRouter), the rest on, in the expand transform
+ *   aggregate  into the state table with what peers route here: equal states combine (SuccessorBuffer)
+ *   spill      a full table to a sorted run; at the step's end the rest to one more, or into memory (end)
+ * One stream pipeline (StepFlow) carries every step; a failed step makes it anew.
+ */
+
+import { PHASE_INDEX } from '../observe/phase-clock.js';
+import { aggregateTransform } from './aggregate-stage.js';
+import { expandTransform } from './expand-stage.js';
+import { StepFlow } from './step-flow.js';
+import type { StepParts } from './worker-runner.js';
+
+export class WorkerStep {
+  private flow?: StepFlow;
+  constructor(private readonly parts: StepParts) {}
+
+  /** source → expand → route → aggregate, spilling as the table fills, until every peer's records are in. */
+  async run(step: number, files: string[] | null): Promise<void> {
+    const { stage, router, successors, pools, clock, onBatch } = this.parts;
+    if (!this.flow?.open)
+      this.flow = new StepFlow(expandTransform(stage, pools, clock, onBatch, router), aggregateTransform(successors, pools.successors));
+    const source = this.source(step, files);
+    try {
+      await this.flow.run(source.batches);
+      router?.endStep();
+      successors.settle();
+    } catch (error) {
+      source.close();
+      successors.clear();
+      throw error;
+    }
+  }
+
+  /** spill at the step's end: the rest to run files (returned), or into the in-memory run, sorted if asked. */
+  end(toFiles: boolean, sorted: boolean) {
+    if (toFiles) return this.parts.successors.toFiles();
+    this.parts.successors.toMemory(this.parts.memory(), sorted);
+    return [];
+  }
+
+  /** The step's states as batches, each state once. */
+  private source(step: number, files: string[] | null) {
+    const { store, memory, pools, clock } = this.parts;
+    if (files === null) return { batches: memory().batches(pools.input.capacity), close: () => {} };
+    const merger = store.openStep(step, files);
+    function* batches() {
+      let batch = pools.input.take();
+      for (; clock.time(PHASE_INDEX.read, () => merger.fill(batch)); batch = pools.input.take()) yield batch;
+      pools.input.give(batch);
+    }
+    return { batches: batches(), close: () => merger.close() };
+  }
+}
