@@ -4,7 +4,7 @@ import test from 'ava';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AbortedError, countLegal } from '../../lib/index.js';
-import { COUNT_FILE } from '../../lib/format/count-folder.js';
+import { COUNT_FILE } from '../../lib/format/folder-names.js';
 import { copyFixtureRuns, filesUnder, fixtureCount } from '../support/fixture-runs.js';
 import { runCli } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';

@@ -10,7 +10,7 @@ import { ignoreProgress } from '../../lib/observe/progress.js';
 import type { Sweep } from '../../lib/board/shape.js';
 import { tempScratch } from '../support/scratch.js';
 import { buildColumnTransfer, exactTerms } from '../../lib/paper/recurrence/column-transfer.js';
-import { MANIFEST_FILE, stepFolderName } from '../../lib/format/count-folder.js';
+import { MANIFEST_FILE, stepFolderName } from '../../lib/format/folder-names.js';
 
 const engineDefaults = (t: import('ava').ExecutionContext) => ({
   memory: 64 << 20,

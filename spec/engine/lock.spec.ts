@@ -4,7 +4,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readLockHolder } from '../../lib/folder/lock.js';
-import { LOCK_FILE } from '../../lib/format/count-folder.js';
+import { LOCK_FILE } from '../../lib/format/folder-names.js';
 import { paper } from '../support/paper.js';
 import { runCliAsync as runCli } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';

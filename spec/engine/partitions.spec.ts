@@ -9,7 +9,7 @@ import { InvalidOptionError } from '../../lib/shared/errors.js';
 import { unitsOf } from '../../lib/cluster/local-launcher.js';
 import { countWithEngine, EngineOptions } from '../../lib/count/with-engine.js';
 import { ignoreProgress } from '../../lib/observe/progress.js';
-import { COUNT_FILE, RESULT_FILE, RUN_SUFFIX, stepFolderName, taskMarkerName } from '../../lib/format/count-folder.js';
+import { COUNT_FILE, RESULT_FILE, RUN_SUFFIX, stepFolderName, taskMarkerName } from '../../lib/format/folder-names.js';
 import { filesUnder } from '../support/fixture-runs.js';
 import { below, replayableRandom } from '../support/random.js';
 import { runCliAsync as runCli } from '../support/run-cli.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import test from 'ava';
 import type { ExecutionContext } from 'ava';
 import { countLegal } from '../../lib/count/count-legal.js';
-import { COUNT_FILE, LOCK_FILE } from '../../lib/format/count-folder.js';
+import { COUNT_FILE, LOCK_FILE } from '../../lib/format/folder-names.js';
 import { formatStepLog, readStepLog, STEP_LOG_FILE, STEP_LOG_FORMAT, STEP_LOG_VERSION, StepLogEntry } from '../../lib/format/step-log.js';
 import { renderReport } from '../../lib/report/html-report.js';
 import { countStep, loadReport, replayEta } from '../../lib/report/report-data.js';

@@ -13,7 +13,7 @@ import {
   stepFolderName,
   stepOfFolder,
   tempPath,
-} from '../../lib/format/count-folder.js';
+} from '../../lib/format/folder-names.js';
 import { runCli } from '../support/run-cli.js';
 import { L77, spilling } from '../support/spilling.js';
 import { tempScratch } from '../support/scratch.js';

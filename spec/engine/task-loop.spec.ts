@@ -16,7 +16,7 @@ import { countWithEngine } from '../../lib/count/with-engine.js';
 import { CountLock } from '../../lib/folder/lock.js';
 import { ignoreProgress } from '../../lib/observe/progress.js';
 import { GocountError } from '../../lib/shared/errors.js';
-import { LOCK_FILE, MANIFEST_FILE, RESULT_FILE, stepFolderName } from '../../lib/format/count-folder.js';
+import { LOCK_FILE, MANIFEST_FILE, RESULT_FILE, stepFolderName } from '../../lib/format/folder-names.js';
 import { tempScratch } from '../support/scratch.js';
 
 test('a task process needs its driver, waits for the next step, and stops when the lock is gone, not refreshed, or its process dead', async (t) => {

@@ -11,7 +11,7 @@ import { RunFileError } from '../../lib/shared/errors.js';
 import { checkSplitFile } from '../../lib/verify/split-check.js';
 import { verifyPath } from '../../lib/verify/verify.js';
 import { copyFixtureRuns, filesUnder, fixtureCount, fixtureRuns } from '../support/fixture-runs.js';
-import { COUNT_FILE, MANIFEST_FILE, moduliFolderName, runFileName, stepFolderName, tempPath } from '../../lib/format/count-folder.js';
+import { COUNT_FILE, MANIFEST_FILE, moduliFolderName, runFileName, stepFolderName, tempPath } from '../../lib/format/folder-names.js';
 import { runCli } from '../support/run-cli.js';
 import { testRefusals } from '../support/refusals.js';
 import { tempScratch } from '../support/scratch.js';

@@ -6,7 +6,7 @@ import test from 'ava';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { countInMemory } from '../../lib/count/in-memory.js';
-import { stepFolderName, taskMarkerName } from '../../lib/format/count-folder.js';
+import { stepFolderName, taskMarkerName } from '../../lib/format/folder-names.js';
 import { readTaskMarker } from '../../lib/format/task-marker.js';
 import { runCliAsync as runCli } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { MANIFEST_FILE, stepFolderName } from '../../lib/format/count-folder.js';
+import { MANIFEST_FILE, stepFolderName } from '../../lib/format/folder-names.js';
 import { killAfter, runCliAsync } from '../support/run-cli.js';
 import { L77, spilling } from '../support/spilling.js';
 import { tempScratch } from '../support/scratch.js';

@@ -2,7 +2,7 @@
 import { cpSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fixturesDir } from './paths.js';
-import { moduliFolderName } from '../../lib/format/count-folder.js';
+import { moduliFolderName } from '../../lib/format/folder-names.js';
 
 export const fixtureRuns = path.join(fixturesDir, 'runs');
 
