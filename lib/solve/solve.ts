@@ -384,7 +384,7 @@ function solveGraph(graph: MoveGraph, rule: CycleRule, memory: number, onProgres
     return solvedBoard(graph, values, stats);
   }
   const aids = { tableBytes: tableBudget(graph, memory), ...settings };
-  const search = solveNoCycle(graph, parts!, values, known, stats, phase('history search'), aids);
+  const search = solveNoCycle(graph, { parts: parts!, values, known, stats, progress: phase('history search'), ...aids });
   onProgress('history search', 1, 1);
   return solvedBoard(graph, values, stats, search, settings.emptyBoardOnly, settings.checkpoint);
 }

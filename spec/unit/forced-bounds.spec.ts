@@ -14,7 +14,7 @@ function noCycleValues(m: number, n: number, scoring: Scoring, bounded: boolean)
   const known = new Uint8Array(graph.states);
   forwardCheck(graph, values, known);
   const stats = { searchNodes: 0, revised: 0 } as RetrogradeStats;
-  solveNoCycle(graph, positionComponents(graph), values, known, stats, undefined, { bounded, tableBytes: 0, deepening: bounded });
+  solveNoCycle(graph, { parts: positionComponents(graph), values, known, stats, bounded, tableBytes: 0, deepening: bounded });
   return { graph, values, nodes: stats.searchNodes };
 }
 

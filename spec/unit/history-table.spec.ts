@@ -23,7 +23,7 @@ function noCycleValues(
   const known = new Uint8Array(graph.states);
   forwardCheck(graph, values, known);
   const stats = { searchNodes: 0, revised: 0, tableHits: 0, fromImages: 0 } as RetrogradeStats;
-  solveNoCycle(graph, componentsOf(graph), values, known, stats, undefined, aids);
+  solveNoCycle(graph, { parts: componentsOf(graph), values, known, stats, ...aids });
   return { values, nodes: stats.searchNodes, hits: stats.tableHits, fromImages: stats.fromImages };
 }
 

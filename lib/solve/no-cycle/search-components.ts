@@ -107,19 +107,18 @@ export interface ComponentSearch extends Omit<SearchAids, 'bounded'> {
   readonly progress?: PhaseProgress;
 }
 
-/**
- * no-cycle: every state's value with no earlier history. `values` and `known` come from forward
- * checking and are completed (and revised where a repetition matters) in place.
- */
-export function solveNoCycle(
-  graph: MoveGraph,
-  parts: Components,
-  values: Int8Array,
-  known: Uint8Array,
-  stats: RetrogradeStats,
-  progress: PhaseProgress = () => {},
-  aids: SearchAids = {},
-): HistorySearch {
+/** What solveNoCycle values: the components of the move graph, the arrays it completes, and the search's aids. */
+export interface NoCycleSolve extends SearchAids {
+  readonly parts: Components;
+  /** From forward checking, completed (and revised where a repetition matters) in place. */
+  readonly values: Int8Array;
+  readonly known: Uint8Array;
+  readonly stats: RetrogradeStats;
+  readonly progress?: PhaseProgress;
+}
+
+/** no-cycle: every state's value with no earlier history, the moves in memory. */
+export function solveNoCycle(graph: MoveGraph, { parts, values, known, stats, progress = () => {}, ...aids }: NoCycleSolve): HistorySearch {
   const guide = solveCycleDraw(graph);
   orderMoves(graph, guide);
   const bounds = (aids.bounded ?? true) ? ForcedBounds.of(graph) : undefined;
