@@ -67,12 +67,14 @@ testRefusals([
 
 const injected = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'support', 'inject-internal-error.js');
 
-test('an unexpected internal error prints one line and exit code 1; its stack only with --debug', (t) => {
-  const env = { NODE_OPTIONS: `--import=${injected}` };
-  const plain = runCli(['3x3'], { env });
+test('an unexpected internal error prints one line and exit code 1', (t) => {
+  const plain = runCli(['3x3'], { env: { NODE_OPTIONS: `--import=${injected}` } });
   t.is(plain.status, 1);
   t.is(plain.stderr, 'gocount: internal error: injected failure (run again with --debug for details)\n');
-  const debug = runCli(['3x3', '--debug'], { env });
+});
+
+test('an unexpected internal error prints its stack with --debug', (t) => {
+  const debug = runCli(['3x3', '--debug'], { env: { NODE_OPTIONS: `--import=${injected}` } });
   t.is(debug.status, 1);
   t.true(debug.stderr.startsWith('gocount: internal error: injected failure'));
   t.regex(debug.stderr, /\n\s+at .*count\/options/);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableMemory } from '../../lib/shared/available-memory.js';
 import { planCount } from '../../lib/count/plan.js';
@@ -9,12 +9,21 @@ import { STEP_LOG_FILE, parseStepLog } from '../../lib/format/step-log.js';
 import { cliPath } from '../support/paths.js';
 import { runCli, runCliAsync } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';
+import { once, sharedScratch } from '../support/shared.js';
 
 const L9 = '103919148791293834318983090438798793469';
 
-test('--plan prints the memory plan, moduli, passes, states per column, disk and time, writes nothing, exits 0', (t) => {
-  const scratch = path.join(tempScratch(t), 'not-yet');
-  const run = runCli(['13x13', '--memory', '512M', '--residues-per-pass', '3', '--plan', '-T', scratch]);
+/** What the tests below share, each made once. */
+const shared = sharedScratch();
+
+/** A --plan of 13×13 with a scratch folder not yet made, once for the tests below. */
+const plan13 = once(() => {
+  const scratch = path.join(shared, 'not-yet');
+  return { scratch, run: runCli(['13x13', '--memory', '512M', '--residues-per-pass', '3', '--plan', '-T', scratch]) };
+});
+
+test('--plan prints the memory plan, moduli, passes, states per column, disk and time, and exits 0', (t) => {
+  const { run } = plan13();
   t.is(run.status, 0);
   t.is(run.stderr, '');
   for (const line of [
@@ -27,7 +36,14 @@ test('--plan prints the memory plan, moduli, passes, states per column, disk and
     /^ {2}column 13 +50\.3M {2}on disk$/m,
   ])
     t.regex(run.stdout, line);
+});
+
+test('--plan writes nothing, not even its scratch folder', (t) => {
+  const { scratch } = plan13();
   t.false(existsSync(scratch));
+});
+
+test('--plan --json gives the plan as JSON', (t) => {
   const json = JSON.parse(runCli(['9x9', '--plan', '--json', '--memory', '64M']).stdout);
   t.like(json, { steps: 81, memory: 64 * 2 ** 20, moduli: { length: 5 }, passes: { length: 1 }, columns: { length: 9 } });
   t.true(json.columns.every((column: { inMemory: boolean }) => column.inMemory));
@@ -68,16 +84,22 @@ test('sizes as GNU sort takes them: 50% of the available memory, -S/--buffer-siz
   t.deepEqual(readdirSync(scratch), ['3x4']);
 });
 
-test('a budget over the available memory is counted, with a warning naming both; --plan gives the same warning', (t) => {
-  const scratch = tempScratch(t);
-  const run = runCli(['3x3', '--memory', '900T', '--scratch', scratch]);
+/** A count with a budget over the available memory, once for the two tests below. */
+const overBudget = once(() => runCli(['3x3', '--memory', '900T', '--scratch', mkdtempSync(path.join(shared, 'over-budget-'))]));
+
+test('a budget over the available memory is counted, with a warning naming both', (t) => {
+  const run = overBudget();
   t.is(run.status, 0);
   t.is(run.stdout, '12675\n');
   t.regex(
     run.stderr,
     /^gocount: the memory budget, 900 TiB, is more than the .* of (physical memory|the cgroup limit in .*): the count may swap or be killed\n$/,
   );
-  const plan = runCli(['3x3', '--memory', '900T', '--scratch', scratch, '--plan', '--json']);
+});
+
+test('--plan gives the warning of a budget over the available memory that the count gives', (t) => {
+  const run = overBudget();
+  const plan = runCli(['3x3', '--memory', '900T', '--scratch', tempScratch(t), '--plan', '--json']);
   t.is(plan.status, 0);
   t.is(plan.stderr, run.stderr);
   t.deepEqual(JSON.parse(plan.stdout).warnings, [run.stderr.slice('gocount: '.length, -1)]);
@@ -126,13 +148,16 @@ test('--stats-json: one line per step of every pass, rewritten as the count goes
   t.true(log.every((entry) => entry.seconds >= 0 && typeof entry.nsPerState.expand === 'number'));
 });
 
-test('--json --stats has the per-step log; without --stats it does not', (t) => {
+test('--json --stats has the per-step log', (t) => {
   const out = JSON.parse(runCli(['3x3', '--json', '--stats', '--quiet', '--scratch', tempScratch(t)]).stdout);
   t.is(out.legal, '12675');
   t.deepEqual(
     out.steps.map((entry: { step: number }) => entry.step),
     [1, 2, 3, 4, 5, 6, 7, 8, 9],
   );
+});
+
+test('--json without --stats has no per-step log', (t) => {
   t.is(JSON.parse(runCli(['3x3', '--json', '--quiet', '--scratch', tempScratch(t)]).stdout).steps, undefined);
 });
 
@@ -166,26 +191,41 @@ function findLogs(scratch: string): string[] {
     .filter(existsSync);
 }
 
+/** What a count stopped between steps says: the step it stopped before, the last complete one, its folder, and where it resumes. */
+const stoppedAt = (stderr: string) =>
+  /stopped before step (\d+) of 81; steps 1–(\d+) are complete in (.*), and the same command resumes at step (\d+)\n$/.exec(stderr);
+
 for (const [signal, code, workers] of [
   ['SIGINT', 130, '1'],
   ['SIGTERM', 143, '2'],
 ] as const) {
-  test(`${signal} stops the count between steps, says where its files are, exits ${code}; the same command resumes`, async (t) => {
-    const scratch = tempScratch(t);
-    const stopped = await stopCount(scratch, signal, 20, workers);
-    t.is(stopped.status, code);
-    const said = /stopped before step (\d+) of 81; steps 1–(\d+) are complete in (.*), and the same command resumes at step (\d+)\n$/.exec(
-      stopped.stderr,
-    );
-    t.truthy(said, stopped.stderr);
+  /** A 9×9 count stopped by `signal`, once for the two tests below: what it said, and its step log as it left it. */
+  const stopped = once(async () => {
+    const scratch = mkdtempSync(path.join(shared, `${signal}-`));
+    const run = await stopCount(scratch, signal, 20, workers);
+    const folder = stoppedAt(run.stderr)?.[3];
+    const log = folder === undefined ? '' : readFileSync(path.join(folder, STEP_LOG_FILE), 'utf8');
+    return { scratch, ...run, log };
+  });
+
+  test(`${signal} stops the count between steps, says where its files are, and exits ${code}`, async (t) => {
+    const { status, stderr, log } = await stopped();
+    t.is(status, code);
+    const said = stoppedAt(stderr);
+    t.truthy(said, stderr);
     const [, next, done, folder, resumeAt] = said!;
     t.is(Number(done), Number(next) - 1);
     t.is(resumeAt, next);
     t.true(existsSync(folder));
-    t.regex(stopped.stderr, new RegExp(`^gocount: ${signal}: stopping after the step under way`, 'm'));
-    const log = parseStepLog(readFileSync(path.join(folder, STEP_LOG_FILE), 'utf8'));
-    t.is(log.at(-1)!.step, Number(done));
+    t.regex(stderr, new RegExp(`^gocount: ${signal}: stopping after the step under way`, 'm'));
+    t.is(parseStepLog(log).at(-1)!.step, Number(done));
+  });
 
+  test(`after ${signal}, the same command resumes the count, keeping its step log`, async (t) => {
+    const { scratch, stderr } = await stopped();
+    const said = stoppedAt(stderr);
+    if (!said) return t.fail(stderr);
+    const [, next, done, folder] = said;
     const resumed = await runCliAsync(['9x9', '--workers', workers, '--memory', '6M', '--scratch', scratch, '--keep']);
     t.is(resumed.stdout, `${L9}\n`);
     t.regex(resumed.stderr, new RegExp(`steps 1–${done} of 81 are complete in .*: resuming at step ${next}`));
@@ -198,11 +238,12 @@ for (const [signal, code, workers] of [
   });
 }
 
-test('a second SIGINT stops the count at once, gives back its lock, and exits 130; the same command resumes', async (t) => {
-  const scratch = tempScratch(t);
-  const args = ['9x9', '--workers', '2', '--memory', '8M', '--quiet', '--scratch', scratch];
+/** A 9×9 count stopped by a second SIGINT while a step is under way, once for the two tests below; and the locks it left. */
+const ARGS_STOPPED_TWICE = ['9x9', '--workers', '2', '--memory', '8M', '--quiet'];
+const stoppedTwice = once(async () => {
+  const scratch = mkdtempSync(path.join(shared, 'twice-'));
   const stopped = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, ...ARGS_STOPPED_TWICE, '--scratch', scratch], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const poll = setInterval(() => {
@@ -220,39 +261,64 @@ test('a second SIGINT stops the count at once, gives back its lock, and exits 13
       resolve({ status, stderr });
     });
   });
-  t.is(stopped.status, 130);
-  t.regex(stopped.stderr, /stopped at once by a second SIGINT; the same command resumes from the last complete step|stopped before step/);
   // Stopped before its first step on disk, the count removes the folders it made: then no lock is left either.
   const board = path.join(scratch, '9x9');
   const locks = existsSync(board) ? readdirSync(board).filter((name) => existsSync(path.join(board, name, 'lock.json'))) : [];
+  return { scratch, ...stopped, locks };
+});
+
+test('a second SIGINT stops the count at once, gives back its lock, and exits 130', async (t) => {
+  const { status, stderr, locks } = await stoppedTwice();
+  t.is(status, 130);
+  t.regex(stderr, /stopped at once by a second SIGINT; the same command resumes from the last complete step|stopped before step/);
   t.deepEqual(locks, []);
-  const resumed = await runCliAsync(args);
+});
+
+test('after a second SIGINT, the same command resumes the count, with no lock to take over', async (t) => {
+  const { scratch } = await stoppedTwice();
+  const resumed = await runCliAsync([...ARGS_STOPPED_TWICE, '--scratch', scratch]);
   t.is(resumed.stdout, `${L9}\n`);
   t.notRegex(resumed.stderr, /took over the lock/);
 });
 
-test('flags: one without its value is refused, a choice outside the list names the list, one given twice takes its last value', async (t) => {
+test('flags: one without its value is refused', async (t) => {
   const scratch = tempScratch(t);
   for (const [args, line] of [
     [['3x3', '--scratch'], 'gocount: --scratch needs a value\n'],
     [['report', scratch, '-o'], 'gocount: -o needs a value\n'],
-    [['solve', '2x2', '--rule', 'foo'], 'gocount: --rule foo: must be no-cycle or cycle-draw (see gocount --help)\n'],
-    [['3x3', '--json=maybe'], 'gocount: --json=maybe: --json takes no value (or true or false)\n'],
   ] as const) {
     const run = await runCliAsync([...args]);
     t.is(run.status, 2, args.join(' '));
     t.is(run.stderr, line);
   }
+});
+
+test('flags: a choice outside the list names the list', async (t) => {
+  const run = await runCliAsync(['solve', '2x2', '--rule', 'foo']);
+  t.is(run.status, 2, 'solve 2x2 --rule foo');
+  t.is(run.stderr, 'gocount: --rule foo: must be no-cycle or cycle-draw (see gocount --help)\n');
+});
+
+test('flags: one that takes no value is refused one', async (t) => {
+  const run = await runCliAsync(['3x3', '--json=maybe']);
+  t.is(run.status, 2, '3x3 --json=maybe');
+  t.is(run.stderr, 'gocount: --json=maybe: --json takes no value (or true or false)\n');
+});
+
+test('flags: one given twice takes its last value', async (t) => {
+  const scratch = tempScratch(t);
   // 1K is below what any count needs: refused when it is the value that counts, the last one.
   t.is((await runCliAsync(['3x3', '--memory', '1K', '--memory', '300M', '--scratch', scratch])).stdout, '12675\n');
-  // -S4M as GNU sort takes it.
-  t.is((await runCliAsync(['3x3', '-S4M', '--scratch', scratch])).stdout, '12675\n');
   const last = await runCliAsync(['3x3', '--memory', '300M', '--memory', '1K', '--scratch', scratch]);
   t.regex(last.stderr, /^gocount: --memory 1.0 KiB: too small/);
   t.is((await runCliAsync(['solve', '2x2', '--rule', 'foo', '--rule', 'cycle-draw', '--json'])).status, 0);
 });
 
-test('output files are checked before the work; a full output device or scratch under /proc gets one line', async (t) => {
+test('flags: -S4M is taken as GNU sort takes it', async (t) => {
+  t.is((await runCliAsync(['3x3', '-S4M', '--scratch', tempScratch(t)])).stdout, '12675\n');
+});
+
+test('an output file in a folder that does not exist is refused before the work', async (t) => {
   const missing = path.join(tempScratch(t), 'no-such-folder');
   const solve = await runCliAsync(['solve', '2x3', '--db', path.join(missing, 'x.db')]);
   t.is(solve.status, 2);
@@ -260,6 +326,9 @@ test('output files are checked before the work; a full output device or scratch 
   const recurrence = await runCliAsync(['recurrence', '3', '--coefficients', path.join(missing, 'c.txt')]);
   t.is(recurrence.status, 2);
   t.is(recurrence.stderr, `gocount: --coefficients ${path.join(missing, 'c.txt')}: its folder ${missing} does not exist\n`);
+});
+
+test('a scratch folder under /proc is refused in one line', async (t) => {
   // Node's recursive mkdir spins for ever under /proc.
   const spill = await runCliAsync(
     ['solve', '2x3', '--rule', 'cycle-draw', '--no-symmetry', '--memory', '32K', '--quiet', '--scratch', '/proc/gocount-x'],
@@ -269,6 +338,9 @@ test('output files are checked before the work; a full output device or scratch 
   );
   t.is(spill.status, 2);
   t.is(spill.stderr, 'gocount: scratch folder /proc/gocount-x: cannot create /proc/gocount-x: the file system does not allow it\n');
+});
+
+test('a full output device stops the command in one line, exit code 1', async (t) => {
   const device = openSync('/dev/full', 'w');
   const full = await runCliAsync(['3x3', '--quiet', '--scratch', tempScratch(t)], { stdout: device });
   closeSync(device);

@@ -1,7 +1,7 @@
 // The library's surface, in process: countLegal against the oracle, its events, its abort and its
 // errors (which name options, never flags).
 import test from 'ava';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   AbortedError,
@@ -14,24 +14,46 @@ import {
 } from '../../lib/index.js';
 import { countInMemoryByColumn } from '../../lib/count/in-memory.js';
 import { tempScratch } from '../support/scratch.js';
+import { once, sharedScratch } from '../support/shared.js';
 
-test('countLegal counts 5×7 as the oracle does, every column prefix with allColumns, and leaves its scratch folder empty', async (t) => {
-  const scratch = tempScratch(t);
-  const result = await countLegal({ m: 5, n: 7, memory: '64M', workers: 1, scratch, allColumns: true });
-  const oracle = countInMemoryByColumn({ width: 5, columns: 7 });
+/** What several tests below share, each made once. */
+const shared = sharedScratch();
+
+/** 5×7 counted with allColumns in a scratch folder of its own (made before, so kept), and by the oracle: once, for the tests below. */
+const SCRATCH_5X7 = path.join(shared, '5x7');
+const count5x7 = once(() => {
+  mkdirSync(SCRATCH_5X7);
+  return countLegal({ m: 5, n: 7, memory: '64M', workers: 1, scratch: SCRATCH_5X7, allColumns: true });
+});
+const oracle5x7 = once(() => countInMemoryByColumn({ width: 5, columns: 7 }));
+
+test('countLegal counts 5×7 as the oracle does', async (t) => {
+  const result = await count5x7();
   t.is(result.legal, 21026744638200555n);
-  t.is(result.legal, oracle[6]);
+  t.is(result.legal, oracle5x7()[6]);
   t.deepEqual(result.sweep, { width: 5, columns: 7 });
+});
+
+test('countLegal with allColumns counts every column prefix as the oracle does', async (t) => {
+  const result = await count5x7();
   t.deepEqual(
     result.columns,
-    oracle.map((legal, k) => ({ m: 5, n: k + 1, legal })),
+    oracle5x7().map((legal, k) => ({ m: 5, n: k + 1, legal })),
   );
+});
+
+test("countLegal's result has every step's report, and the states expanded are theirs summed", async (t) => {
+  const result = await count5x7();
   t.is(result.steps.length, 35);
   t.is(
     result.stats.statesExpanded,
     result.steps.reduce((n, step) => n + step.states, 0),
   );
-  t.deepEqual(readdirSync(scratch), []);
+});
+
+test('countLegal leaves its scratch folder empty', async (t) => {
+  await count5x7();
+  t.deepEqual(readdirSync(SCRATCH_5X7), []);
 });
 
 test('the progress events come in order: pass-start, then step-start … step-end for each step, then done', async (t) => {
@@ -84,25 +106,35 @@ test('a step-end report is the step log entry (1-based step and pass, states, ns
   t.true(reports.every((report) => Object.keys(report.nsPerState).join() === 'read,expand,aggregate,sort,write,drain'));
 });
 
-test('an aborted count stops between steps with GOCOUNT_ABORTED, and the same count resumes to the exact number', async (t) => {
-  const scratch = tempScratch(t);
+/** 7×7 with a budget small enough that every step goes to files, in a scratch folder of its own. */
+const ABORTED = { m: 7, n: 7, memory: 300 << 10, fanIn: 4, workers: 1, scratch: path.join(shared, '7x7') };
+
+/** The 7×7 count aborted after its step 21, once for the two tests below: a promise that rejects with what the abort threw. */
+const abortedCount = once(() => {
+  mkdirSync(ABORTED.scratch);
   const controller = new AbortController();
-  // Small enough a budget that every step of 7×7 goes to files.
-  const options = { m: 7, n: 7, memory: 300 << 10, fanIn: 4, workers: 1, scratch };
-  const stopped = await t.throwsAsync(
-    countLegal({
-      ...options,
-      signal: controller.signal,
-      onProgress: (event) => {
-        if (event.type === 'step-end' && event.report.step === 21) controller.abort();
-      },
-    }),
-    { instanceOf: AbortedError },
-  );
+  return countLegal({
+    ...ABORTED,
+    signal: controller.signal,
+    onProgress: (event) => {
+      if (event.type === 'step-end' && event.report.step === 21) controller.abort();
+    },
+  });
+});
+
+test('an aborted count stops between steps with GOCOUNT_ABORTED', async (t) => {
+  const stopped = await t.throwsAsync(abortedCount(), { instanceOf: AbortedError });
   t.is(stopped?.code, 'GOCOUNT_ABORTED');
   t.regex(stopped?.message ?? '', /^stopped before step 22 of 49; steps 1–21 are complete in .*, and the same command resumes at step 22$/);
+});
+
+test('the same count resumes an aborted one to the exact number, saying where', async (t) => {
+  const stopped = await abortedCount().then(
+    () => undefined,
+    (error: Error) => error,
+  );
   const notes: string[] = [];
-  const resumed = await countLegal({ ...options, onProgress: (event) => event.type === 'note' && notes.push(event.message) });
+  const resumed = await countLegal({ ...ABORTED, onProgress: (event) => event.type === 'note' && notes.push(event.message) });
   t.is(resumed.legal, 83677847847984287628595n);
   const folder = stopped?.message.split(' are complete in ')[1].split(',')[0];
   t.deepEqual(notes, [`steps 1–21 of 49 are complete in ${folder}: resuming at step 22`]);

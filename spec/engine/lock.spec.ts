@@ -1,6 +1,6 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readLockHolder } from '../../lib/folder/lock.js';
@@ -8,6 +8,7 @@ import { LOCK_FILE } from '../../lib/format/folder-names.js';
 import { paper } from '../support/paper.js';
 import { runCliAsync as runCli } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';
+import { once, sharedScratch } from '../support/shared.js';
 
 const L88 = paper.legalSquare.values['8'];
 /** 8×8 through files at 2M takes a few seconds: long enough for a second count to meet the first. */
@@ -47,25 +48,51 @@ test('a second count in the same folder is refused with one line naming the hold
   t.deepEqual(readdirSync(scratch), [], 'the lock went with the finished count');
 });
 
-test("a lock left by a dead process of this host is taken over with a note; another host's lock is never taken", async (t) => {
+/** A 3×3 count, kept: counted once for the tests below, which copy it. */
+const SCRATCH_3X3 = path.join(sharedScratch(), '3x3-kept');
+const kept3x3 = once(async () => {
+  mkdirSync(SCRATCH_3X3);
+  return runCli(['3x3', '--scratch', SCRATCH_3X3, '--keep', '--quiet']);
+});
+
+/** A copy of the kept count, the test's own: its scratch folder, and the lock file's path in its count folder. */
+async function copyOfKept3x3(t: ExecutionContext): Promise<{ scratch: string; count: string; lock: string }> {
+  await kept3x3();
   const scratch = tempScratch(t);
-  t.is((await runCli(['3x3', '--scratch', scratch, '--keep', '--quiet'])).status, 0);
+  cpSync(SCRATCH_3X3, scratch, { recursive: true });
   const count = path.join(scratch, '3x3', readdirSync(path.join(scratch, '3x3'))[0]);
-  // A process that has exited: its pid is free.
+  return { scratch, count, lock: path.join(count, LOCK_FILE) };
+}
+
+/** The pid of a process that has exited: free. */
+async function pidOfAGoneProcess(): Promise<number> {
   const gone = spawn(process.execPath, ['-e', '0']);
   await new Promise((resolve) => gone.on('exit', resolve));
-  const lock = path.join(count, LOCK_FILE);
-  writeFileSync(lock, JSON.stringify({ pid: gone.pid, host: os.hostname(), started: '2026-01-01T00:00:00.000Z' }));
-  // Not a count running: verify checks the steps.
+  return gone.pid!;
+}
+
+test('verify checks the steps of a count whose lock was left by a dead process of this host: not a count running', async (t) => {
+  t.is((await kept3x3()).status, 0);
+  const { count, lock } = await copyOfKept3x3(t);
+  writeFileSync(lock, JSON.stringify({ pid: await pidOfAGoneProcess(), host: os.hostname(), started: '2026-01-01T00:00:00.000Z' }));
   const verify = await runCli(['verify', count]);
   t.is(verify.status, 0, verify.stdout);
   t.regex(verify.stdout, /checked 1 count, 10 steps, .*: no problems\n$/);
+});
+
+test('a lock left by a dead process of this host is taken over with a note, and released at the end', async (t) => {
+  const { scratch, lock } = await copyOfKept3x3(t);
+  const gone = await pidOfAGoneProcess();
+  writeFileSync(lock, JSON.stringify({ pid: gone, host: os.hostname(), started: '2026-01-01T00:00:00.000Z' }));
   const taken = await runCli(['3x3', '--scratch', scratch, '--keep']);
   t.is(taken.status, 0, taken.stderr);
   t.is(taken.stdout, '12675\n');
-  t.regex(taken.stderr, new RegExp(`took over the lock of .* from process ${gone.pid}, which is no longer running`));
+  t.regex(taken.stderr, new RegExp(`took over the lock of .* from process ${gone}, which is no longer running`));
   t.false(existsSync(lock), 'released at the end');
+});
 
+test("another host's lock is never taken", async (t) => {
+  const { scratch, lock } = await copyOfKept3x3(t);
   writeFileSync(lock, JSON.stringify({ pid: process.pid, host: 'elsewhere.example', started: '2026-01-01T00:00:00.000Z' }));
   const refused = await runCli(['3x3', '--scratch', scratch]);
   t.is(refused.status, 2);

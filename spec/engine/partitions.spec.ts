@@ -1,5 +1,5 @@
-import test from 'ava';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import test, { type ExecutionContext } from 'ava';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { boardOf, sweepOf } from '../../lib/board/shape.js';
@@ -14,9 +14,13 @@ import { filesUnder } from '../support/fixture-runs.js';
 import { below, replayableRandom } from '../support/random.js';
 import { runCliAsync as runCli } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';
+import { once, sharedScratch } from '../support/shared.js';
 import { verifyPath } from '../../lib/verify/verify.js';
 
-const partitioned = (t: import('ava').ExecutionContext, m: number, n: number, options: Partial<EngineOptions> = {}) =>
+/** What several tests below share, each made once. */
+const shared = sharedScratch();
+
+const partitioned = (t: ExecutionContext, m: number, n: number, options: Partial<EngineOptions> = {}) =>
   countWithEngine({
     sweep: sweepOf(boardOf(m, n), false),
     memory: 16 << 20,
@@ -129,36 +133,64 @@ test('a task killed after writing part of its runs is launched again, and the co
   t.regex(run.stderr, /step 7: task 2 did not finish; launching again \(retry 1 of 1\)/);
 });
 
-test('without retries a killed task stops the count with one line; the same command resumes and finishes exact', async (t) => {
-  const scratch = tempScratch(t);
+/** The arguments of a 3x3 count in 4 partitions without retries, in `scratch`. */
+function withoutRetries(scratch: string): string[] {
+  return ['3x3', '--partitions', '4', '--scratch', scratch, '--memory', '8M', '--retries', '0', '--quiet'];
+}
+
+/** A count without retries whose task 3 is killed (GOCOUNT_KILL_TASK 5:3), once for the two tests below; and the markers of step 6 it left. */
+const stoppedByAKilledTask = once(async () => {
+  const scratch = mkdtempSync(path.join(shared, 'killed-'));
   const flag = path.join(scratch, 'killed');
-  const args = ['3x3', '--partitions', '4', '--scratch', path.join(scratch, 's'), '--memory', '8M', '--retries', '0', '--quiet'];
   // Task 3 is last in its process also where fewer cores make parts 1 and 3 share one.
-  const failed = await runCli(args, { env: { GOCOUNT_KILL_TASK: `5:3:${flag}` } });
+  const failed = await runCli(withoutRetries(path.join(scratch, 's')), { env: { GOCOUNT_KILL_TASK: `5:3:${flag}` } });
+  const count = countFolder(path.join(scratch, 's'), '3x3');
+  const markers = readdirSync(path.join(count, stepFolderName(6))).filter((name) => name.startsWith('done-'));
+  return { scratch: path.join(scratch, 's'), failed, markers };
+});
+
+test("without retries a killed task stops the count with one line, the other tasks' markers kept", async (t) => {
+  const { failed, markers } = await stoppedByAKilledTask();
   t.is(failed.status, 1);
   t.regex(
     failed.stderr,
     /^gocount: step 6: task 3 did not finish after 0 retries; their output is in .*logs, and the same command resumes with the tasks still missing\n$/,
   );
-  const count = countFolder(path.join(scratch, 's'), '3x3');
   // The other tasks of step 5 finished: their markers stay, and only task 3 runs again.
-  t.deepEqual(
-    readdirSync(path.join(count, stepFolderName(6))).filter((name) => name.startsWith('done-')),
-    [0, 1, 2].map(taskMarkerName),
-  );
-  const resumed = await runCli(args.filter((arg) => arg !== '--quiet'));
+  t.deepEqual(markers, [0, 1, 2].map(taskMarkerName));
+});
+
+test('a count stopped by a killed task resumes with the same command, and finishes exact', async (t) => {
+  const { scratch } = await stoppedByAKilledTask();
+  const resumed = await runCli(withoutRetries(scratch).filter((arg) => arg !== '--quiet'));
   t.is(resumed.status, 0, resumed.stderr);
   t.is(resumed.stdout, '12675\n');
   t.regex(resumed.stderr, /steps 1–5 of 9 are complete in .*: resuming at step 6/);
 });
 
-test('verify checks a partitioned count folder, and catches a flipped byte in a run file and in a done-marker', async (t) => {
-  const scratch = tempScratch(t);
+/** A copy of a kept count's scratch folder, the test's own to change, and the count folder in it. */
+function copyOf(t: ExecutionContext, scratch: string): { scratch: string; count: string } {
+  const copy = tempScratch(t);
+  cpSync(scratch, copy, { recursive: true });
+  return { scratch: copy, count: countFolder(copy, '3x3') };
+}
+
+/** A 3x3 count in 2 partitions of 2 workers each, kept: counted once by the command for the tests below. */
+const twoByTwoWorkers = once(async () => {
+  const scratch = mkdtempSync(path.join(shared, 'two-by-two-'));
   const run = await runCli(['3x3', '--partitions', '2', '--workers', '2', '--keep', '--quiet', '--scratch', scratch, '--memory', '8M']);
+  return { run, scratch };
+});
+
+test('a partitioned count of 2 tasks of 2 workers each, kept, counts 3x3 exactly', async (t) => {
+  const { run } = await twoByTwoWorkers();
   t.is(run.status, 0, run.stderr);
   t.is(run.stdout, '12675\n');
-  const count = countFolder(scratch, '3x3');
-  // Each task process served its parts for all 9 steps: one log per process, not per step and part.
+});
+
+test('each task process of a partitioned count serves its parts for all 9 steps, in one log per process', async (t) => {
+  const count = countFolder((await twoByTwoWorkers()).scratch, '3x3');
+  // One log per process, not per step and part.
   const units = unitsOf(2, Math.floor(os.availableParallelism() / 2));
   t.deepEqual(
     readdirSync(path.join(count, 'logs'))
@@ -171,14 +203,27 @@ test('verify checks a partitioned count folder, and catches a flipped byte in a 
     const done = [...log.matchAll(/^task (\d+) of step (\d+) done: /gm)].map(([, part, step]) => `${step}:${part}`);
     t.deepEqual(done, Array.from({ length: 9 }, (_, step) => parts.map((part) => `${step}:${part}`)).flat(), log);
   }
-  const clean = await runCli(['verify', scratch]);
+});
+
+test('the runs of a partitioned count of several workers a task are split runs', async (t) => {
+  const count = countFolder((await twoByTwoWorkers()).scratch, '3x3');
+  const runFiles = Array.from({ length: 9 }, (_, i) => filesUnder(path.join(count, stepFolderName(i + 1))))
+    .flat()
+    .filter((file) => file.endsWith(RUN_SUFFIX));
+  t.true(runFiles.every((file) => /\/step-\d{5}\/split-w\d+-\d{5}\.run$/.test(file)));
+});
+
+test('verify checks a partitioned count folder', async (t) => {
+  const clean = await runCli(['verify', (await twoByTwoWorkers()).scratch]);
   t.is(clean.status, 0, clean.stdout);
   t.regex(clean.stdout, /^checked 1 count, 10 steps, \d+ run files, \d+ records: no problems\n$/);
+});
 
+test('verify catches a flipped byte in a run file and in a done-marker of a partitioned count folder, and checks it once it is put back', async (t) => {
+  const { scratch, count } = copyOf(t, (await twoByTwoWorkers()).scratch);
   const random = replayableRandom(t, 'file and byte');
   const step = path.join(count, stepFolderName(1 + below(random, 9)));
   const runFiles = filesUnder(step).filter((file) => file.endsWith(RUN_SUFFIX));
-  t.true(runFiles.every((file) => /\/step-\d{5}\/split-w\d+-\d{5}\.run$/.test(file)));
   for (const file of [runFiles[below(random, runFiles.length)], path.join(step, taskMarkerName(below(random, 2)))]) {
     const bytes = readFileSync(file);
     const original = Buffer.from(bytes);
@@ -199,17 +244,39 @@ test('verify checks a partitioned count folder, and catches a flipped byte in a 
   t.is((await runCli(['verify', scratch])).status, 0);
 });
 
-test('a partitioned count resumes with its partitions and workers, given or not, and refuses others; a task says when it was done already', async (t) => {
-  const scratch = tempScratch(t);
-  const base = ['3x3', '--scratch', scratch, '--memory', '8M', '--quiet'];
-  t.is((await runCli([...base, '--partitions', '2', '--keep'])).status, 0);
-  const count = countFolder(scratch, '3x3');
-  const recorded = JSON.parse(readFileSync(path.join(count, COUNT_FILE), 'utf8'));
+/** A 3x3 count in 2 partitions, kept: counted once by the command for the tests below, which copy it to change it. */
+const resumable = once(async () => {
+  const scratch = mkdtempSync(path.join(shared, 'resumable-'));
+  const run = await runCli(['3x3', '--scratch', scratch, '--memory', '8M', '--quiet', '--partitions', '2', '--keep']);
+  return { run, scratch };
+});
+
+/** The arguments that count 3x3 in `scratch` as `resumable` did, less --partitions and --keep. */
+const resumeArgs = (scratch: string) => ['3x3', '--scratch', scratch, '--memory', '8M', '--quiet'];
+
+/** A copy of the resumable count whose result is not one: the next command resumes at its last step. */
+async function unfinishedCopy(t: ExecutionContext): Promise<{ scratch: string; count: string }> {
+  const copy = copyOf(t, (await resumable()).scratch);
+  writeFileSync(path.join(copy.count, RESULT_FILE), '{}');
+  return copy;
+}
+
+test('a partitioned count records its partitions and workers', async (t) => {
+  const { run, scratch } = await resumable();
+  t.is(run.status, 0);
+  const recorded = JSON.parse(readFileSync(path.join(countFolder(scratch, '3x3'), COUNT_FILE), 'utf8'));
   t.like(recorded, { partitions: 2, workers: 1 });
+});
+
+test('a task of a step whose part is done says it was done already', async (t) => {
+  const { count } = copyOf(t, (await resumable()).scratch);
   const again = await runCli(['task', count, '--step', '3', '--part', '1']);
   t.is(again.status, 0, again.stderr);
   t.is(again.stdout, 'task 1 of step 3 was done already\n');
-  // Its marker gone, the task of a committed step is refused, and the step is left as it was.
+});
+
+test('the task of a committed step whose marker is gone is refused, and the step is left as it was', async (t) => {
+  const { count } = copyOf(t, (await resumable()).scratch);
   const marker = path.join(count, stepFolderName(4), taskMarkerName(1));
   const kept = readFileSync(marker);
   rmSync(marker);
@@ -218,25 +285,44 @@ test('a partitioned count resumes with its partitions and workers, given or not,
   t.regex(late.stderr, /^gocount: step 4 is complete in .*: the tasks of step 3 have nothing left to do\n$/);
   writeFileSync(marker, kept);
   t.is((await runCli(['verify', count])).status, 0);
+});
+
+test('a task in a folder that is not a count folder is refused in one line', async (t) => {
+  const { scratch } = copyOf(t, (await resumable()).scratch);
   const notThere = await runCli(['task', scratch, '--step', '3', '--part', '1']);
   t.is(notThere.status, 2);
   t.regex(notThere.stderr, /^gocount: .* is not a count folder: it has no readable count\.json\n$/);
+});
+
+test('a task of a part the count does not have is refused in one line', async (t) => {
+  const { count } = copyOf(t, (await resumable()).scratch);
   t.regex((await runCli(['task', count, '--step', '3', '--part', '2'])).stderr, /^gocount: part 2: this count has partitions 0 to 1\n$/);
+});
+
+test('a task given a --part that is not partition numbers is refused in one line', async (t) => {
+  const { count } = copyOf(t, (await resumable()).scratch);
   const notParts = await runCli(['task', count, '--part', '1,x']);
   t.is(notParts.status, 2);
   t.is(notParts.stderr, 'gocount: --part 1,x: not a partition number, nor numbers separated by commas\n');
+});
 
-  const result = path.join(count, RESULT_FILE);
-  writeFileSync(result, '{}');
-  const other = await runCli([...base, '--partitions', '3']);
+test('a partitioned count resumed with other partitions is refused in one line', async (t) => {
+  const { scratch } = await unfinishedCopy(t);
+  const other = await runCli([...resumeArgs(scratch), '--partitions', '3']);
   t.is(other.status, 2);
   t.regex(other.stderr, /^gocount: --partitions 3: step 9 in .* was written by 2 partitions: resume it with 2\n$/);
-  // Without --partitions it resumes with the partitions it recorded, as it does with its workers.
-  const unsaid = await runCli(base);
+});
+
+test('a partitioned count resumed without --partitions resumes with the partitions it recorded, as with its workers', async (t) => {
+  const { scratch } = await unfinishedCopy(t);
+  const unsaid = await runCli(resumeArgs(scratch));
   t.is(unsaid.status, 0, unsaid.stderr);
   t.is(unsaid.stdout, '12675\n');
-  writeFileSync(result, '{}');
-  const resumed = await runCli([...base, '--partitions', '2']);
+});
+
+test('a partitioned count resumes with its partitions given again', async (t) => {
+  const { scratch } = await unfinishedCopy(t);
+  const resumed = await runCli([...resumeArgs(scratch), '--partitions', '2']);
   t.is(resumed.status, 0, resumed.stderr);
   t.is(resumed.stdout, '12675\n');
 });
@@ -250,7 +336,7 @@ test('the local launcher deals the parts out in turn to at most cores / workers 
   t.deepEqual(unitsOf(3, 0), [[0, 1, 2]]);
 });
 
-test('partition options are checked: range, launcher, retries, threads and task timeout only with partitions', async (t) => {
+test('the command checks partition options: range, launcher, retries, threads and task timeout only with partitions', async (t) => {
   for (const [args, message] of [
     [['--partitions', '0'], /--partitions 0: must be an integer from 1 to 4096/],
     [['--partitions', '4097'], /--partitions 4097: must be an integer from 1 to 4096/],
@@ -265,7 +351,9 @@ test('partition options are checked: range, launcher, retries, threads and task 
     t.is(run.status, 2, args.join(' '));
     t.regex(run.stderr, message);
   }
-  // The library refuses the same way, naming its options.
+});
+
+test('the library checks partition options the same way, naming its options', (t) => {
   const scratch = tempScratch(t);
   for (const [given, message] of [
     [{ threads: 2 }, 'threads 2: only for a count split into partitions'],

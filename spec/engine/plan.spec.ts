@@ -34,19 +34,28 @@ test("--plan's bytes written: 11x11 at 256M wrote 642 MiB, 14x14 at 20G 271 GiB;
   t.is(planCount({ m: 9, n: 9, workers: 2, scratch }).bytesWritten, 0);
 });
 
-test('--cores plans for another machine, in days past a day, and only with --plan', (t) => {
-  const scratch = tempScratch(t);
+test('--cores plans for another machine, in days past a day', (t) => {
   const args = ['19x19', '--partitions', '16', '--workers', '64', '--threads', '16', '--memory', '60G', '--launcher', 'slurm'];
-  const plan = runCli([...args, '--plan', '--cores', '256', '--scratch', scratch]);
+  const plan = runCli([...args, '--plan', '--cores', '256', '--scratch', tempScratch(t)]);
   t.is(plan.status, 0, plan.stderr);
   t.regex(plan.stdout, /^time {6}about \dd\d\dh on 256 cores like the reference machine's/m);
   t.regex(plan.stdout, /^written {3}about \d+ TiB of runs in all$/m);
+});
+
+test('twice the cores plan about half the time, the tasks then each getting cores of their own', (t) => {
+  const scratch = tempScratch(t);
   // Twice the cores, about half the time: the 16 tasks then each get cores of their own.
   const seconds = (cores: number) =>
     planCount({ m: 19, n: 19, partitions: 16, workers: 64, threads: 16, memory: '60G', launcher: 'slurm', cores, scratch }).seconds;
   t.true(seconds(128) > 1.9 * seconds(256));
-  const refused = runCli(['9x9', '--cores', '4', '--scratch', scratch]);
+});
+
+test('--cores is refused without --plan', (t) => {
+  const refused = runCli(['9x9', '--cores', '4', '--scratch', tempScratch(t)]);
   t.is(refused.status, 2);
   t.is(refused.stderr, 'gocount: --cores: only with --plan, which plans the time for that many cores\n');
-  t.throws(() => planCount({ m: 9, n: 9, cores: 0, scratch }), { message: /cores 0: must be an integer from 1 to 65536/ });
+});
+
+test('planCount refuses cores 0', (t) => {
+  t.throws(() => planCount({ m: 9, n: 9, cores: 0, scratch: tempScratch(t) }), { message: /cores 0: must be an integer from 1 to 65536/ });
 });

@@ -248,7 +248,7 @@ test('report: the page is self-contained: no script, nothing fetched, and text f
   t.regex(svg, /data-series="x&#34;y" data-step="1" data-value="0.30000000000000004"/);
 });
 
-test('report refuses the folders of different boards, and two logs of one pass, naming them', (t) => {
+test('report refuses the folders of different boards, naming them', (t) => {
   const scratch = tempScratch(t);
   countFolder(scratch, 'moduli-1-aaaaaaaaaa', syntheticLog(3, 3, 1));
   countFolder(scratch, 'moduli-1-bbbbbbbbbb', syntheticLog(2, 3, 1));
@@ -259,10 +259,25 @@ test('report refuses the folders of different boards, and two logs of one pass, 
     run.stderr,
     `gocount: ${scratch}: holds the logs of different counts: 2x3 (2x3/moduli-1-bbbbbbbbbb); 3x3 (3x3/moduli-1-aaaaaaaaaa); name one count's folder\n`,
   );
+});
+
+/** A board folder holding two logs of one pass, in a scratch folder of the test's own. */
+function twoLogsOfOnePass(t: ExecutionContext): string {
+  const scratch = tempScratch(t);
+  countFolder(scratch, 'moduli-1-aaaaaaaaaa', syntheticLog(3, 3, 1));
   countFolder(scratch, 'moduli-1-cccccccccc', syntheticLog(3, 3, 1));
+  return scratch;
+}
+
+test('report refuses two logs of one pass, naming them', (t) => {
+  const scratch = twoLogsOfOnePass(t);
   t.throws(() => loadReport(path.join(scratch, '3x3')), {
     message: `${path.join(scratch, '3x3')}: pass 1 is logged in two folders, moduli-1-aaaaaaaaaa and moduli-1-cccccccccc; name one count's folder`,
   });
+});
+
+test("report takes one count's folder of a board folder holding two logs of one pass", (t) => {
+  const scratch = twoLogsOfOnePass(t);
   t.is(loadReport(path.join(scratch, '3x3', 'moduli-1-aaaaaaaaaa')).stepsDone, 9);
 });
 

@@ -1,6 +1,6 @@
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { copyFixtureRuns, filesUnder, fixtureCount, fixtureRunsV3Partitioned } from '../support/fixture-runs.js';
 import { countLegal } from '../../lib/count/count-legal.js';
 import { UsageError } from '../../lib/shared/errors.js';
@@ -17,7 +17,11 @@ import {
 import { runCli } from '../support/run-cli.js';
 import { L77, spilling } from '../support/spilling.js';
 import { tempScratch } from '../support/scratch.js';
+import { once, sharedScratch } from '../support/shared.js';
 import { below, replayableRandom } from '../support/random.js';
+
+/** What several tests below share, each made once. */
+const shared = sharedScratch();
 
 test('a finished count is renamed before its files go: what a kill then leaves is passed over by verify and cleared by the next count', (t) => {
   const runs = copyFixtureRuns(tempScratch(t));
@@ -33,16 +37,38 @@ test('a finished count is renamed before its files go: what a kill then leaves i
   t.deepEqual(readdirSync(runs), ['3x3'], 'the half-removed folder and the emptied board folder are gone');
 });
 
-test('a resume without --workers takes the number the count recorded; another number is refused', (t) => {
-  const scratch = tempScratch(t);
-  t.is(runCli(['5x5', '--keep', '--memory', '900K', '--fan-in', '2', '--quiet', '--scratch', scratch, '--workers', '3']).status, 0);
-  const count = path.join(scratch, '5x5', readdirSync(path.join(scratch, '5x5'))[0]);
-  t.is(JSON.parse(readFileSync(path.join(count, COUNT_FILE), 'utf8')).workers, 3);
+/**
+ * A 5×5 count of 3 workers, kept, then made to look interrupted after its step 12 (no result, no
+ * later steps): counted once for the tests below; what the command said, and its folder.
+ */
+const SCRATCH_3_WORKERS = path.join(shared, '3-workers');
+const countOf3Workers = once(() => {
+  mkdirSync(SCRATCH_3_WORKERS);
+  const run = runCli(['5x5', '--keep', '--memory', '900K', '--fan-in', '2', '--quiet', '--scratch', SCRATCH_3_WORKERS, '--workers', '3']);
+  const count = path.join(SCRATCH_3_WORKERS, '5x5', readdirSync(path.join(SCRATCH_3_WORKERS, '5x5'))[0]);
   rmSync(path.join(count, RESULT_FILE));
   for (let step = 13; step <= 25; step++) rmSync(path.join(count, stepFolderName(step)), { recursive: true });
-  const other = runCli(['5x5', '--scratch', scratch, '--workers', '2']);
+  return { run, count };
+});
+
+test('a count records the number of its workers', (t) => {
+  const { run, count } = countOf3Workers();
+  t.is(run.status, 0);
+  t.is(JSON.parse(readFileSync(path.join(count, COUNT_FILE), 'utf8')).workers, 3);
+});
+
+test('a resume with another number of workers than the count recorded is refused', (t) => {
+  countOf3Workers();
+  const other = runCli(['5x5', '--scratch', SCRATCH_3_WORKERS, '--workers', '2']);
   t.is(other.status, 2);
   t.regex(other.stderr, /^gocount: --workers 2: step 12 in .* was written by 3 workers: resume it with 3, or leave the number out\n$/);
+});
+
+test('a resume without --workers takes the number the count recorded', (t) => {
+  countOf3Workers();
+  // A copy, the test's own to resume: the other tests look at the interrupted count.
+  const scratch = tempScratch(t);
+  cpSync(SCRATCH_3_WORKERS, scratch, { recursive: true });
   const run = runCli(['5x5', '--scratch', scratch]);
   t.is(run.status, 0, run.stderr);
   t.is(run.stdout, '414295148741\n');
@@ -83,23 +109,33 @@ test('a flipped byte in the step a count would resume from is caught; the count 
   }
 });
 
-test('disk full: a clear message, exit 1, no temporary file left, finished steps kept; the rerun resumes exactly', (t) => {
-  const scratch = tempScratch(t);
-  const args = ['7x7', ...spilling, '--scratch', scratch, '--workers', '2'];
-  const full = runCli(args, { env: { GOCOUNT_DISK_FULL_AFTER: '1000000' } });
+/** The arguments of a 7×7 count through files in `scratch`. */
+const spilling7x7 = (scratch: string) => ['7x7', ...spilling, '--scratch', scratch, '--workers', '2'];
+
+/** A 7×7 count stopped by a full disk, once for the two tests below: what it said, and the files it left. */
+const stoppedByAFullDisk = once(() => {
+  const scratch = mkdtempSync(path.join(shared, 'disk-full-'));
+  const full = runCli(spilling7x7(scratch), { env: { GOCOUNT_DISK_FULL_AFTER: '1000000' } });
+  return { scratch, full, left: filesUnder(scratch) };
+});
+
+test('disk full: a clear message, exit 1, no temporary file left, finished steps kept', (t) => {
+  const { full, left } = stoppedByAFullDisk();
   t.is(full.status, 1);
   t.is(full.stdout, '');
   t.regex(
     full.stderr,
     /^gocount: disk full while writing .*\.run; finished steps are kept: free some space and run the same count again to resume\n$/,
   );
-  const left = filesUnder(scratch);
   t.deepEqual(
     left.filter((file) => file.endsWith('.tmp')),
     [],
   );
   t.true(left.some((file) => file.endsWith(MANIFEST_FILE)));
-  const again = runCli(args);
+});
+
+test('after a full disk the same count resumes exactly', (t) => {
+  const again = runCli(spilling7x7(stoppedByAFullDisk().scratch));
   t.is(again.status, 0, again.stderr);
   t.is(again.stdout, `${L77}\n`);
 });
@@ -167,11 +203,15 @@ test('a folder of another count, format, ownership rule or worker count is refus
   t.is(readFileSync(path.join(stranger, 'notes.txt'), 'utf8'), 'mine');
 });
 
-test('a partitioned count folder of version 3 is refused in one line naming both versions, and left as it is; one of a count in one process resumes', async (t) => {
-  const scratch = tempScratch(t);
-  const copy = path.join(scratch, 'v3');
+/** A copy of the fixture's partitioned count folder of version 3, the test's own: its scratch folder and count folder. */
+function partitionedVersion3(t: ExecutionContext): { copy: string; count: string } {
+  const copy = path.join(tempScratch(t), 'v3');
   cpSync(fixtureRunsV3Partitioned, copy, { recursive: true });
-  const count = fixtureCount(copy, '3x3');
+  return { copy, count: fixtureCount(copy, '3x3') };
+}
+
+test('a partitioned count folder of version 3 is refused in one line naming both versions, and left as it is', async (t) => {
+  const { copy, count } = partitionedVersion3(t);
   const files = filesUnder(count).map((file) => [file, readFileSync(file)]);
   const refusal = `scratch folder ${count} holds format version 3, this gocount writes 4; remove it or choose another scratch folder`;
   const refused = runCli(['3x3', '--partitions', '2', '--scratch', copy, '--memory', '8M']);
@@ -183,14 +223,21 @@ test('a partitioned count folder of version 3 is refused in one line naming both
     filesUnder(count).map((file) => [file, readFileSync(file)]),
     files,
   );
+});
+
+test('verify names a partitioned count folder of version 3, and does not check its steps', (t) => {
+  const { copy, count } = partitionedVersion3(t);
   t.deepEqual(verifyPath(copy).problems, [
     {
       file: path.join(count, COUNT_FILE),
       problem: 'a partitioned count of format version 3, this gocount reads 4: its steps were not checked',
     },
   ]);
+});
+
+test('a count folder of version 3 of a count in one process resumes', async (t) => {
   // A count in one process writes what version 3 did: its folder resumes, and stays version 3.
-  const runs = copyFixtureRuns(scratch);
+  const runs = copyFixtureRuns(tempScratch(t));
   const inProcess = fixtureCount(runs, '3x3');
   rmSync(path.join(inProcess, RESULT_FILE));
   for (let step = 6; step <= 9; step++) rmSync(path.join(inProcess, stepFolderName(step)), { recursive: true });

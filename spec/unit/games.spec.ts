@@ -7,6 +7,7 @@ import { AbortedError, games } from '../../lib/index.js';
 import { paper } from '../support/paper.js';
 import { cliPath } from '../support/paths.js';
 import { runCli } from '../support/run-cli.js';
+import { once } from '../support/shared.js';
 
 const tables = paper as unknown as {
   gameGraphs: Record<string, { nodes: number; edges?: number }>;
@@ -38,12 +39,24 @@ test('Table 8: the average outdegree of every board up to 3×4; the nodes are th
   }
 });
 
-test('Table 7: 1, 9, 907 and 2098407841 games on 1×1 … 1×4; a long count reports the paths searched as it goes', async (t) => {
+/** The games of 1×1 … 1×4 counted once, for the two tests below, and the reports of paths searched as they went. */
+const table7 = once(async () => {
   const reports: number[] = [];
+  const counted: Record<string, number> = {};
   for (const board of ['1x1', '1x2', '1x3', '1x4']) {
     const [m, n] = board.split('x').map(Number);
-    t.is((await countGames(buildGameGraph(m, n), undefined, (paths) => reports.push(paths))).games, tables.games[board], board);
+    counted[board] = (await countGames(buildGameGraph(m, n), undefined, (paths) => reports.push(paths))).games;
   }
+  return { counted, reports };
+});
+
+test('Table 7: 1, 9, 907 and 2098407841 games on 1×1 … 1×4', async (t) => {
+  const { counted } = await table7();
+  for (const board of ['1x1', '1x2', '1x3', '1x4']) t.is(counted[board], tables.games[board], board);
+});
+
+test('a long count of games reports the paths searched as it goes', async (t) => {
+  const { reports } = await table7();
   // 1×4 searches 2 of its 8 first moves, 524,601,960 paths (2098407840 / 4), with a report every
   // 2^26 paths of each: the paths searched so far, the first move's path itself counted.
   t.is(reports.length, 7);
@@ -70,7 +83,7 @@ test('counting by symmetry equals counting every first move', async (t) => {
   }
 });
 
-test('gocount games prints the graph and the games, and its help the time of 2×2; larger boards get the graph only; bad input exits 2', (t) => {
+test('gocount games prints the graph and the games', (t) => {
   const run = runCli(['games', '1x3']);
   t.is(run.status, 0);
   t.deepEqual(run.stdout.split('\n').slice(0, 3), [
@@ -78,11 +91,19 @@ test('gocount games prints the graph and the games, and its help the time of 2×
     'average outdegree 2.800',
     '907 games: simple paths from the empty position under positional superko (2 of 6 first moves searched, the rest by symmetry)',
   ]);
+});
+
+test('gocount games gives boards larger than 2×2 the graph only', (t) => {
   const json = JSON.parse(runCli(['games', '2x3', '--json']).stdout);
   t.like(json, { m: 2, n: 3, nodes: 489, edges: 2312 });
   t.is(json.games, undefined);
-  // --help says what 2×2 costs before it is started.
+});
+
+test('gocount games --help says what 2×2 costs before it is started', (t) => {
   t.regex(runCli(['games', '--help']).stdout, /2×2\s+searches\s+48\s+billion\s+simple\s+paths,\s+about\s+15\s+minutes/);
+});
+
+test('gocount games refuses a board of more than 12 points with exit code 2', (t) => {
   const bad = runCli(['games', '4x4']);
   t.is(bad.status, 2);
   t.regex(bad.stderr, /^gocount: board 4x4: games handles boards of up to 12 points\n$/);

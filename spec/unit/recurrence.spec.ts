@@ -92,7 +92,7 @@ test('λ_1 and a_1 to 25 digits agree with an independent computation: L(1,n+1)/
   t.is(r.a, `0.${a.toString().padStart(25, '0')}`);
 });
 
-test('gocount recurrence 2 prints the recurrence, λ_2 and a_2; --json; bad heights exit 2', (t) => {
+test('gocount recurrence 2 prints the recurrence, λ_2 and a_2', (t) => {
   const run = runCli(['recurrence', '2', '--digits', '15']);
   t.is(run.status, 0);
   const lines = run.stdout.split('\n');
@@ -101,10 +101,19 @@ test('gocount recurrence 2 prints the recurrence, λ_2 and a_2; --json; bad heig
   t.is(lines[3], 'λ_2        = 8.533652512071763');
   t.is(lines[4], 'λ_2^(1/2)  = 2.921241604535948');
   t.regex(lines[5], /^a_2 +(= )0\.776059206484432 /);
+});
+
+test('gocount recurrence --json gives the coefficients', (t) => {
   const json = JSON.parse(runCli(['recurrence', '3', '--json']).stdout);
   t.is(json.coefficients.length, 19);
   t.is(json.coefficients[0], '33');
+});
+
+test('recurrenceOf refuses a height over 6', (t) => {
   t.throws(() => recurrenceOf(7, 10), { instanceOf: UsageError });
+});
+
+test('gocount recurrence refuses a height of 0 with exit code 2', (t) => {
   const bad = runCli(['recurrence', '0']);
   t.is(bad.status, 2);
   t.regex(bad.stderr, /^gocount: height 0: recurrence handles heights 1 to 6/);
