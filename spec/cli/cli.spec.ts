@@ -18,6 +18,7 @@ import { formatPlan } from '../../cli/plan-text.js';
 import { formatSummary } from '../../cli/stats-tables.js';
 import { planCount } from '../../lib/count/plan.js';
 import { counted } from '../../lib/shared/plural.js';
+import { once } from '../support/shared.js';
 import { verifyPath } from '../../lib/verify/verify.js';
 import { runCli } from '../support/run-cli.js';
 import { testRefusals } from '../support/refusals.js';
@@ -77,18 +78,31 @@ test('--help describes every option', (t) => {
   for (const option of ['--json', '--keep-orientation', '--help', '--version', 'MxN']) t.true(run.stdout.includes(option), option);
 });
 
-test('--help shows placeholders, not types, wraps at word boundaries to the width, and lists the exit codes', (t) => {
-  const run = runCli(['--help']);
+const help = once(() => runCli(['--help']).stdout);
+
+test('--help shows placeholders, not types', (t) => {
   for (const flag of ['-S, --memory, --buffer-size SIZE', '-T, --scratch, --temporary-directory DIR', '--stats-json FILE', '--workers N'])
-    t.true(run.stdout.includes(flag), flag);
-  t.false(/\[(string|number|boolean)\]/.test(run.stdout.split('Positionals:')[1].split('Examples:')[0]));
-  // Not a terminal: 80 columns. Only an unbreakable word may be longer.
-  for (const line of run.stdout.split('\n')) t.true(line.length <= 80 || !line.trim().includes(' '), line);
+    t.true(help().includes(flag), flag);
+  t.false(/\[(string|number|boolean)\]/.test(help().split('Positionals:')[1].split('Examples:')[0]));
+});
+
+test('--help wraps at word boundaries to the width: 80 columns when not a terminal', (t) => {
+  // Only an unbreakable word may be longer.
+  for (const line of help().split('\n')) t.true(line.length <= 80 || !line.trim().includes(' '), line);
+});
+
+test('--help lists the exit codes', (t) => {
   t.regex(
-    run.stdout.replace(/\n\s*/g, ' '),
+    help().replace(/\n\s*/g, ' '),
     /Exit codes: 0 done \(verify: clean\); 1 a count failed, or verify found damage; 2 input that cannot be used .*; 3 verify found no damage, only a count running or stopped before its end/,
   );
-  t.regex(run.stdout.replace(/\n\s*/g, ' '), /--all-columns also print L\(w,1\) … L\(w,c\).* w is the board's narrower side/);
+});
+
+test("--help says --all-columns prints every column prefix of the board's narrower side", (t) => {
+  t.regex(help().replace(/\n\s*/g, ' '), /--all-columns also print L\(w,1\) … L\(w,c\).* w is the board's narrower side/);
+});
+
+test("a command's --help has yargs' -h line", (t) => {
   t.regex(runCli(['verify', '--help']).stdout, /^ {2}-h, --help +Show help$/m);
 });
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { countInMemory, countInMemoryByColumn } from '../../lib/count/in-memory.js';
 import { countWithEngine, EngineOptions, setUpEngine } from '../../lib/count/with-engine.js';
@@ -9,6 +9,7 @@ import { paper } from '../support/paper.js';
 import { ignoreProgress } from '../../lib/observe/progress.js';
 import type { Sweep } from '../../lib/board/shape.js';
 import { tempScratch } from '../support/scratch.js';
+import { once, sharedScratch as makeSharedScratch } from '../support/shared.js';
 import { buildColumnTransfer, exactTerms } from '../../lib/paper/recurrence/column-transfer.js';
 import { MANIFEST_FILE, stepFolderName } from '../../lib/format/folder-names.js';
 
@@ -23,6 +24,8 @@ const engineDefaults = (t: import('ava').ExecutionContext) => ({
 
 const engine = (t: import('ava').ExecutionContext, sweep: Sweep, options: Partial<EngineOptions> = {}) =>
   countWithEngine({ sweep, ...engineDefaults(t), ...options });
+
+const sharedScratch = makeSharedScratch();
 
 const boards: Array<[number, number]> = [];
 for (let m = 1; m <= 6; m++) for (let n = m; n <= 6; n++) boards.push([m, n]);
@@ -46,15 +49,33 @@ const engineEqualsOracle = test.macro({
 
 for (const [m, n] of boards) test(engineEqualsOracle, m, n);
 
-test('the sums at column boundaries are L(m,1) … L(m,n); the scratch folder is left empty', async (t) => {
+/** 6×7 with some steps on files, once for the two tests below, and its scratch folder after it. */
+const columnsCount = once(async () => {
   const sweep = { width: 6, columns: 7 };
-  const scratchDir = tempScratch(t);
-  const result = await engine(t, sweep, { memory: 200 << 10, fanIn: 4, scratchDir });
+  const scratchDir = mkdtempSync(path.join(sharedScratch, 'columns-'));
+  const result = await countWithEngine({
+    sweep,
+    memory: 200 << 10,
+    fanIn: 4,
+    scratchDir,
+    keep: false,
+    workers: 1,
+    onProgress: ignoreProgress,
+  });
+  return { sweep, scratchDir, result };
+});
+
+test('the sums at column boundaries are L(m,1) … L(m,n), with some steps on files', async (t) => {
+  const { sweep, result } = await columnsCount();
   t.deepEqual(result.perColumn, countInMemoryByColumn(sweep));
   t.true(
     result.reports.some((r) => r.runsOut > 0),
     'some step went to files',
   );
+});
+
+test('a count that went to files leaves its scratch folder empty', async (t) => {
+  const { scratchDir } = await columnsCount();
   t.deepEqual(readdirSync(scratchDir), []);
 });
 

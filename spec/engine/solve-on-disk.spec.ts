@@ -14,8 +14,10 @@ import { StateSpace } from '../../lib/solve/rules/state-space.js';
 import { BoardSymmetry } from '../../lib/solve/rules/symmetry.js';
 import { runCli } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';
+import { once, sharedScratch as makeSharedScratch } from '../support/shared.js';
 
 const quiet = { moves: () => {}, retrograde: () => {} };
+const sharedScratch = makeSharedScratch();
 
 test('cycle-draw with the states on disk gives every state the value the in-memory retrograde gives it', (t) => {
   const dir = tempScratch(t);
@@ -43,19 +45,28 @@ test('cycle-draw with the states on disk gives every state the value the in-memo
   t.deepEqual(readdirSync(dir), [], 'nothing named in the scratch folder, to be left behind by a killed solve');
 });
 
-test('a cycle-draw budget below what the states hold in memory puts them on disk: the same database, and a clear line below its floor', (t) => {
+/** 3x3 under cycle-draw solved in memory, and its database, once for the tests below. */
+const cycleDrawInMemory = once(() => {
+  const solved = solveBoard({ m: 3, n: 3, rule: 'cycle-draw' });
+  const db = path.join(sharedScratch, 'cycle-draw-memory.db');
+  writeSolveDb(db, solved);
+  return { solved, db };
+});
+
+test('a cycle-draw budget below what the states hold in memory puts them on disk, to the same moves and values', (t) => {
   const dir = tempScratch(t);
-  const inMemory = solveBoard({ m: 3, n: 3, rule: 'cycle-draw' });
+  const { solved: inMemory } = cycleDrawInMemory();
   t.false(inMemory.stats.statesOnDisk);
-  const expected = path.join(dir, 'memory.db');
-  writeSolveDb(expected, inMemory);
   // 3x3 folded: 1,824 positions and 3,718 states hold about 128 KiB in memory.
   const onDisk = solveBoard({ m: 3, n: 3, rule: 'cycle-draw', memory: 90 * 1024, scratch: dir });
   t.true(onDisk.stats.statesOnDisk);
   t.true(onDisk.stats.rounds > 16, `${onDisk.stats.rounds} rounds`);
   t.deepEqual(solveResult(onDisk, 0).moves, solveResult(inMemory, 0).moves);
   t.deepEqual(solveResult(onDisk, 0).valueCounts, solveResult(inMemory, 0).valueCounts);
+});
 
+test('gocount solve with a cycle-draw budget below the states writes byte for byte the database solved in memory, and says it kept them on disk', (t) => {
+  const dir = tempScratch(t);
   const file = path.join(dir, 'disk.db');
   const cli = runCli(['solve', '3x3', '--rule', 'cycle-draw', '--memory', '90K', '--scratch', dir, '--db', file, '--stats', '--quiet']);
   t.is(cli.status, 0, cli.stderr);
@@ -64,16 +75,20 @@ test('a cycle-draw budget below what the states hold in memory puts them on disk
     /forward checking: not run, the states were kept on disk \(beyond --memory\); threshold games: \d+ rounds; working files: [\d.]+ [KMG]iB at most/,
   );
   t.regex(cli.stdout, /^3x3, rule cycle-draw: \+9 for Black/);
-  t.deepEqual(readFileSync(file), readFileSync(expected), 'byte for byte the database solved in memory');
+  t.deepEqual(readFileSync(file), readFileSync(cycleDrawInMemory().db), 'byte for byte the database solved in memory');
   t.is(runCli(['verify', file]).status, 0);
+  t.deepEqual(readdirSync(dir), ['disk.db'], 'no working file left behind');
+});
 
+test('a cycle-draw budget below its floor is refused in one line, leaving no working file', (t) => {
+  const dir = tempScratch(t);
   const refused = runCli(['solve', '3x3', '--rule', 'cycle-draw', '--memory', '80K', '--scratch', dir, '--quiet']);
   t.is(refused.status, 2);
   t.is(
     refused.stderr.trim(),
     'gocount: board 3x3, rule cycle-draw: its 3718 states need at least 82 KiB in memory, more than --memory 80 KiB',
   );
-  t.deepEqual(readdirSync(dir).sort(), ['disk.db', 'memory.db'], 'no working file left behind');
+  t.deepEqual(readdirSync(dir), [], 'no working file left behind');
 });
 
 test('an arena hands out aligned arrays from one allocation and refuses more than it holds', (t) => {
@@ -110,7 +125,7 @@ test('bucket files return what was pushed, in order, buffered or written, and re
   t.deepEqual(readdirSync(dir), []);
 });
 
-test('no-cycle below what its states hold in memory: the moves generated, the guide and bounds from games on disk, the same database', (t) => {
+test('no-cycle below what its states hold in memory: the moves generated, the guide and bounds from games on disk, the same values and moves', (t) => {
   const dir = tempScratch(t);
   // Each budget just above the least (15 bytes a state, 50 a position, 64 KiB of work).
   const boards: Array<[number, number, 'tromp-taylor' | 'split-shared', number]> = [
@@ -131,12 +146,19 @@ test('no-cycle below what its states hold in memory: the moves generated, the gu
     inMemory.dispose();
   }
   t.deepEqual(readdirSync(dir), [], 'nothing named in the scratch folder, to be left behind by a killed solve');
+});
 
+test('gocount solve with a no-cycle budget below the states writes byte for byte the database solved in memory', (t) => {
+  const dir = tempScratch(t);
   const inMemoryDb = path.join(dir, 'in-memory.db');
   const generatedDb = path.join(dir, 'generated.db');
   t.is(runCli(['solve', '2x4', '--db', inMemoryDb, '--quiet']).status, 0);
   t.is(runCli(['solve', '2x4', '--memory', '400K', '--scratch', dir, '--db', generatedDb, '--quiet']).status, 0);
   t.deepEqual(readFileSync(generatedDb), readFileSync(inMemoryDb));
+});
+
+test('a no-cycle budget below its floor is refused in one line', (t) => {
+  const dir = tempScratch(t);
   const refused = runCli(['solve', '2x4', '--memory', '300K', '--scratch', dir, '--quiet']);
   t.is(refused.status, 2);
   t.is(
