@@ -67,6 +67,15 @@ function drainChecked(t: ExecutionContext, table: StateTable, expected: Map<bigi
   return seen;
 }
 
+/** A memory run's states and their residues (of three moduli), read in batches of `batchRecords`. */
+function contentsOf(run: MemoryRun, batchRecords: number): Map<bigint, number[]> {
+  const contents = new Map<bigint, number[]>();
+  for (const batch of run.batches(batchRecords))
+    for (let i = 0; i < batch.size; i++)
+      contents.set(stateKey(batch.states[2 * i], batch.states[2 * i + 1]), Array.from(batch.residues.subarray(3 * i, 3 * i + 3)));
+  return contents;
+}
+
 /**
  * Adds records [0, n) to a table that holds them all without filling, then checks that it holds
  * the expected states, drains them each once in strictly increasing order, and is empty after.
@@ -129,11 +138,7 @@ test('drainTo a memory run keeps every state once, with its summed residues', (t
   const run = new MemoryRun(table.maxLoad, 3);
   table.drainTo(run, false);
   t.is(run.count, expected.size);
-  const drained = new Map<bigint, number[]>();
-  for (const batch of run.batches(64))
-    for (let i = 0; i < batch.size; i++)
-      drained.set(stateKey(batch.states[2 * i], batch.states[2 * i + 1]), Array.from(batch.residues.subarray(3 * i, 3 * i + 3)));
-  t.deepEqual(byKey(drained), byKey(expected));
+  t.deepEqual(byKey(contentsOf(run, 64)), byKey(expected));
 });
 
 test('a memory run refuses a state past its capacity instead of dropping it', (t) => {
@@ -245,11 +250,7 @@ test('a bucket larger than the module copies out at once drains into a memory ru
   t.is(table.addBatch(states, residues, 0, 40000), 40000);
   const run = new MemoryRun(table.maxLoad, 3);
   table.drainTo(run, false);
-  const drained = new Map<bigint, number[]>();
-  for (const batch of run.batches(4096))
-    for (let i = 0; i < batch.size; i++)
-      drained.set(stateKey(batch.states[2 * i], batch.states[2 * i + 1]), Array.from(batch.residues.subarray(3 * i, 3 * i + 3)));
-  t.deepEqual(byKey(drained), byKey(expected));
+  t.deepEqual(byKey(contentsOf(run, 4096)), byKey(expected));
 });
 
 // Shards: tables split over several WebAssembly memories of MIN_SHARD_BYTES of records each.
@@ -320,9 +321,5 @@ test('a table of several shards drains into a memory run every state once', (t) 
   t.is(table.addBatch(states, residues, 0, 20000), 20000);
   const run = new MemoryRun(table.maxLoad, 3);
   table.drainTo(run, false);
-  const drained = new Map<bigint, number[]>();
-  for (const batch of run.batches(4096))
-    for (let i = 0; i < batch.size; i++)
-      drained.set(stateKey(batch.states[2 * i], batch.states[2 * i + 1]), Array.from(batch.residues.subarray(3 * i, 3 * i + 3)));
-  t.deepEqual(byKey(drained), byKey(expected));
+  t.deepEqual(byKey(contentsOf(run, 4096)), byKey(expected));
 });
