@@ -23,6 +23,7 @@ import { taskCommand } from './task-command.js';
 import { verifyCommand } from './verify-command.js';
 import { valuesRequired } from './values-required.js';
 import { unknownArgumentsLine } from './unknown-arguments.js';
+import { markInUse } from '../lib/shared/in-use.js';
 
 /** System calls in words, for the error line of a file that cannot be used. */
 const SYSCALL_WORDS: Record<string, string> = {
@@ -62,6 +63,8 @@ function fail(error: unknown): never {
 }
 
 async function main(): Promise<void> {
+  // A build in this checkout refuses while the command runs from it (cli/build.mjs).
+  markInUse();
   // Output into a full device or a closed pipe (gocount … | head) stops the command: one line for a
   // full device, nothing for a pipe whose reader has gone.
   process.stdout.on('error', (error: NodeJS.ErrnoException) =>

@@ -3,8 +3,15 @@
  * the paper's other computations. Everything public is exported here, and only here.
  */
 
-import { registerSolveFileChecks } from './solve/files/file-checks.js';
+// The declarations use Node's types (Buffer, NodeJS.ErrnoException, streams): this line, kept in
+// index.d.ts, loads them for a consumer's compiler, which since TypeScript 7 includes no @types/* unasked.
+/// <reference types="node" preserve="true" />
 
+import { registerSolveFileChecks } from './solve/files/file-checks.js';
+import { markInUse } from './shared/in-use.js';
+
+// A build in the checkout this process runs from waits for it (cli/build.mjs).
+markInUse();
 // verify knows the solver's files only through the checks the solver registers with it.
 registerSolveFileChecks();
 

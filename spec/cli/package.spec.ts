@@ -1,15 +1,26 @@
-// The package as others get it: packed by npm, installed into a new project, imported by name from
-// plain JavaScript (the README's example among it) and from type-checked TypeScript, and required
-// from CommonJS; its licence and its source maps' files come with it.
+// The package as others get it: packed by npm, installed into a new project (once, for all the tests
+// of this file), imported by name from plain JavaScript (the README's example among it) and from
+// TypeScript checked by each compiler a consumer may have, and required from CommonJS; its licence,
+// its docs and its source maps' files come with it, and it asks the consumer to run no script.
 import test from 'ava';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { repoRoot } from '../support/paths.js';
-import { tempScratch } from '../support/scratch.js';
+import { once, sharedScratch } from '../support/shared.js';
 
 const L55 = '414295148741';
 const L33 = '12675';
+
+/** The compilers a consumer's TypeScript is checked with, as package.json pins them (one aliased). */
+const COMPILERS = [
+  { version: '5.8.3', tsc: path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc') },
+  { version: '7.0.2', tsc: path.join(repoRoot, 'node_modules', 'typescript-7', 'bin', 'tsc') },
+];
+/** What a consumer installs beside gocount for its types: Node's, at the version gocount is built against. */
+const TYPES_NODE = `@types/node@${JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).devDependencies['@types/node']}`;
+/** Scripts that npm runs, or asks to allow, when a consumer installs a package from a tarball. */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
 
 function run(command: string, args: string[], cwd: string) {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 120_000 });
@@ -36,27 +47,51 @@ function mapReferences(packageDir: string): { all: string[]; dangling: string[] 
   return { all, dangling };
 }
 
-test('the packed package installs into a new project and counts from JavaScript, TypeScript and CommonJS', (t) => {
-  const dir = tempScratch(t);
-  const packed = run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], repoRoot);
-  t.is(packed.status, 0, packed.output);
-  const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
-  t.truthy(tarball, packed.output);
+const dir = sharedScratch();
 
+/** The package packed and installed into a new project, beside Node's types and nothing else. */
+const consumer = once(() => {
+  const packed = run('npm', ['pack', '--ignore-scripts', '--pack-destination', dir], repoRoot);
+  const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
+  if (packed.status !== 0 || !tarball) throw new Error(`npm pack: ${packed.output}`);
   const project = path.join(dir, 'consumer');
-  const scratch = path.join(dir, 'scratch');
   mkdirSync(project);
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  const installed = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball!)], project);
-  t.is(installed.status, 0, installed.output);
+  const installed = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, tarball), TYPES_NODE], project);
+  if (installed.status !== 0) throw new Error(`npm install: ${installed.output}`);
+  return { project, scratch: path.join(dir, 'scratch'), shipped: path.join(project, 'node_modules', 'gocount'), output: installed.output };
+});
 
-  const shipped = path.join(project, 'node_modules', 'gocount');
+test('installing the packed package runs no script of it and asks to allow none', (t) => {
+  const { shipped, output } = consumer();
+  t.notRegex(output, /install-scripts|allowScripts/);
+  const scripts = Object.keys(JSON.parse(readFileSync(path.join(shipped, 'package.json'), 'utf8')).scripts ?? {});
+  t.deepEqual(
+    scripts.filter((name) => INSTALL_SCRIPTS.includes(name)),
+    [],
+  );
+});
+
+test('the package holds its licence and every file its source maps name', (t) => {
+  const { shipped } = consumer();
   t.regex(readFileSync(path.join(shipped, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) 2026 the gocount contributors\n/);
   const maps = mapReferences(shipped);
   t.true(maps.all.length > 100, maps.all.join('\n'));
   t.deepEqual(maps.dangling, []);
+});
 
-  // CommonJS requires the ES module (Node ≥ 20.19), with nothing on stderr.
+test("README's links into docs/ lead to files of the package as installed", (t) => {
+  const { shipped } = consumer();
+  const links = [...readFileSync(path.join(shipped, 'README.md'), 'utf8').matchAll(/\]\((docs\/[^)#]+)/g)].map(([, link]) => link);
+  t.true(links.length >= 5, links.join(' '));
+  t.deepEqual(
+    links.filter((link) => !existsSync(path.join(shipped, link))),
+    [],
+  );
+});
+
+test('CommonJS requires the package (Node ≥ 20.19) and counts, with nothing on stderr', (t) => {
+  const { project, scratch } = consumer();
   writeFileSync(
     path.join(project, 'count.cjs'),
     `const { countLegal, GocountError } = require('gocount');
@@ -68,7 +103,10 @@ countLegal({ m: 3, n: 3, memory: '64M', workers: 1, scratch: ${JSON.stringify(sc
   const cjs = run('node', ['count.cjs'], project);
   t.is(cjs.status, 0, cjs.output);
   t.is(cjs.output, `${JSON.stringify({ legal: L33, typeofLegal: 'bigint', errors: 'function' })}\n`);
+});
 
+test('an ES module imports the package by name, counts, and gets its refusals as coded errors', (t) => {
+  const { project, scratch } = consumer();
   writeFileSync(
     path.join(project, 'count.mjs'),
     `import { countLegal, InvalidOptionError } from 'gocount';
@@ -85,8 +123,10 @@ console.log(JSON.stringify({ legal: result.legal.toString(), typeofLegal: typeof
   const js = run('node', ['count.mjs'], project);
   t.is(js.status, 0, js.output);
   t.deepEqual(JSON.parse(js.output), { legal: L55, typeofLegal: 'bigint', refused: 'GOCOUNT_INVALID_OPTION fanIn' });
+});
 
-  // The README's library example, as written there.
+test("README's library example runs as written and its progress handler sees the last step", (t) => {
+  const { project } = consumer();
   const readme = readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
   const example = /<!-- library-example -->\n```js\n([\s\S]*?)```/.exec(readme);
   t.truthy(example, 'README.md has the library example');
@@ -94,26 +134,27 @@ console.log(JSON.stringify({ legal: result.legal.toString(), typeofLegal: typeof
   const fromReadme = run('node', ['example.mjs'], project);
   t.is(fromReadme.status, 0, fromReadme.output);
   t.regex(fromReadme.output, new RegExp(`^L\\(5,5\\) = ${L55}$`, 'm'));
-  // Its progress handler sees the last step, 25, by the step log's numbering.
+  // The last step, 25, by the step log's numbering.
   t.regex(fromReadme.output, /^last step: 14 states$/m);
+});
 
-  const typeRoots = path.join(repoRoot, 'node_modules', '@types');
-  const tsconfig = {
-    compilerOptions: {
-      module: 'NodeNext',
-      moduleResolution: 'NodeNext',
-      target: 'ES2022',
-      strict: true,
-      noEmit: true,
-      types: ['node'],
-      typeRoots: [typeRoots],
-    },
-  };
-  // count.ts is checked; count.cts, CommonJS, is compiled to out/count.cjs and run.
-  const emitting = { ...tsconfig.compilerOptions, noEmit: false, outDir: 'out' };
-  writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: emitting, files: ['count.ts', 'count.cts'] }));
+/**
+ * A consumer's TypeScript project in a folder of its own under the consumer: strict, nodenext, and
+ * no types, typeRoots or skipLibCheck, so that the declarations must bring in Node's types
+ * themselves (TypeScript 7 includes no @types/* unasked). count.ts is checked; count.cts, CommonJS,
+ * is compiled to out/count.cjs; wrong.ts takes the count for a string.
+ */
+function typeScriptProject(project: string, scratch: string, name: string): string {
+  const folder = path.join(project, name);
+  mkdirSync(folder);
+  const compilerOptions = { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, outDir: 'out' };
+  writeFileSync(path.join(folder, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['count.ts', 'count.cts'] }));
   writeFileSync(
-    path.join(project, 'count.ts'),
+    path.join(folder, 'tsconfig.wrong.json'),
+    JSON.stringify({ compilerOptions: { ...compilerOptions, noEmit: true }, files: ['wrong.ts'] }),
+  );
+  writeFileSync(
+    path.join(folder, 'count.ts'),
     `import { countLegal, type CountResult, type ProgressEvent } from 'gocount';
 const steps: number[] = [];
 const onProgress = (event: ProgressEvent) => {
@@ -125,7 +166,7 @@ console.log(legal, steps.length);
 `,
   );
   writeFileSync(
-    path.join(project, 'count.cts'),
+    path.join(folder, 'count.cts'),
     `import { countLegal, type CountResult } from 'gocount';
 countLegal({ m: 3, n: 3, memory: '64M', workers: 1, scratch: ${JSON.stringify(scratch)} }).then((result: CountResult) => {
   const legal: bigint = result.legal;
@@ -133,20 +174,32 @@ countLegal({ m: 3, n: 3, memory: '64M', workers: 1, scratch: ${JSON.stringify(sc
 });
 `,
   );
-  const tsc = path.join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-  const checked = run('node', [tsc, '-p', 'tsconfig.json'], project);
-  t.is(checked.status, 0, checked.output);
-  const cts = run('node', [path.join('out', 'count.cjs')], project);
-  t.is(cts.status, 0, cts.output);
-  t.is(cts.output, `${L33}\n`);
-
-  // The types are real: a count is a bigint, not a string (nor any).
   writeFileSync(
-    path.join(project, 'wrong.ts'),
+    path.join(folder, 'wrong.ts'),
     `import { countLegal } from 'gocount';\nconst legal: string = (await countLegal({ m: 5, n: 5 })).legal;\nconsole.log(legal);\n`,
   );
-  writeFileSync(path.join(project, 'tsconfig.wrong.json'), JSON.stringify({ ...tsconfig, files: ['wrong.ts'] }));
-  const wrong = run('node', [tsc, '-p', 'tsconfig.wrong.json'], project);
-  t.not(wrong.status, 0);
-  t.regex(wrong.output, /wrong\.ts.*TS2322: Type 'bigint' is not assignable to type 'string'/);
-});
+  return folder;
+}
+
+for (const { version, tsc } of COMPILERS) {
+  test(`TypeScript ${version} type-checks a consumer's strict nodenext project with Node's types and nothing else`, (t) => {
+    // A compiler that is missing fails the test: it is pinned in package.json, so npm install brings it.
+    t.true(existsSync(tsc), `TypeScript ${version} is not installed at ${tsc}`);
+    t.is(run('node', [tsc, '--version'], repoRoot).output, `Version ${version}\n`);
+    const { project, scratch } = consumer();
+    const folder = typeScriptProject(project, scratch, `typescript-${version}`);
+    const checked = run('node', [tsc, '-p', 'tsconfig.json'], folder);
+    t.is(checked.status, 0, checked.output);
+    const cts = run('node', [path.join('out', 'count.cjs')], folder);
+    t.is(cts.status, 0, cts.output);
+    t.is(cts.output, `${L33}\n`);
+  });
+
+  test(`TypeScript ${version} refuses a consumer that takes the count for a string: the types are real`, (t) => {
+    const { project, scratch } = consumer();
+    const folder = typeScriptProject(project, scratch, `typescript-${version}-wrong`);
+    const wrong = run('node', [tsc, '-p', 'tsconfig.wrong.json'], folder);
+    t.not(wrong.status, 0);
+    t.regex(wrong.output, /wrong\.ts.*TS2322: Type 'bigint' is not assignable to type 'string'/);
+  });
+}
