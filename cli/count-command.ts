@@ -178,7 +178,8 @@ export const countCommand: CommandModule<object, CountArgs> = {
       })
       .option('cores', {
         ...numberOption('cores'),
-        describe: "with --plan: plan the time for a machine of N cores (default: this machine's)",
+        describe:
+          "with --plan: plan for a machine of N cores, its workers (one per core unless --workers says) and its time (default: this machine's)",
       })
       .option('oracle', {
         type: 'boolean',
@@ -217,7 +218,8 @@ export const countCommand: CommandModule<object, CountArgs> = {
     const out: Record<string, unknown> = { m: board.m, n: board.n };
     const lines: string[] = [];
 
-    if (args.cores !== undefined && !args.plan) throw new UsageError('--cores: only with --plan, which plans the time for that many cores');
+    if (args.cores !== undefined && !args.plan)
+      throw new UsageError('--cores: only with --plan, which plans for a machine of that many cores');
     if (args.plan) {
       stop.dispose();
       const plan = planCount({ ...options, cores: args.cores });

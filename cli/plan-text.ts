@@ -20,7 +20,7 @@ export function formatPlan(plan: CountPlan): string {
       `batches of ${perWorker.batchRecords} records`,
     `moduli    ${plan.moduli.length}: ${plan.moduli.join(' ')}`,
     `passes    ${plan.passes.length}${plan.passes.length > 1 ? `: ${plan.passes.map((p) => p.length).join(' + ')} moduli` : ', all moduli at once'}`,
-    `disk      ${diskText(plan.disk)}`,
+    `disk      ${diskText(plan.disk)}${plan.diskFree ? ` (${formatBytes(plan.diskFree.bytes)} free in ${plan.diskFree.at})` : ''}`,
     `written   about ${formatBytes(plan.bytesWritten)} of runs in all`,
     `time      about ${formatDuration(plan.seconds)} on ${counted(plan.cores, 'core')} like the reference machine's (the states expected of each step at its measured cost per state)`,
     '',

@@ -7,12 +7,13 @@
 import os from 'node:os';
 import type { Board, Sweep } from '../board/shape.js';
 import { maxStatesAfter } from '../board/table1.js';
-import { AvailableMemory, availableMemory } from '../shared/available-memory.js';
+import type { AvailableMemory } from '../shared/available-memory.js';
 import { type MemoryPlan, statesInMemory } from '../engine/budget.js';
 import { residuesAt } from '../residues/growth.js';
 import { DiskEstimate, setUpEngine } from './with-engine.js';
 import { CountOptions, normalizeCountOptions } from './options.js';
-import { countWarnings } from './warnings.js';
+import { countWarnings, thisMachine } from './warnings.js';
+import type { FreeSpace } from '../shared/disk-space.js';
 import { InvalidOptionError } from '../shared/errors.js';
 
 /**
@@ -87,7 +88,9 @@ export interface CountPlan {
   readonly disk: DiskEstimate;
   /** The disk budget given (--disk), if any. */
   readonly diskBudget?: number;
-  /** Cores the time is planned for: as given, else this machine's. */
+  /** The disk free on the scratch folder's file system, where the system says. */
+  readonly diskFree?: FreeSpace;
+  /** Cores the count is planned for, its workers and its time: as given, else this machine's. */
   readonly cores: number;
   /** A rough time: the expected states of every step at the measured cost per state (COST_MODEL). */
   readonly seconds: number;
@@ -97,7 +100,7 @@ export interface CountPlan {
   readonly warnings: string[];
 }
 
-/** What `planCount` takes beside a count's options: the cores to plan the time for (default: this machine's). */
+/** What `planCount` takes beside a count's options: the cores of the machine to plan for (default: this machine's). */
 export interface PlanOptions extends CountOptions {
   readonly cores?: number;
 }
@@ -109,7 +112,7 @@ export function planCount(options: PlanOptions): CountPlan {
   const cores = coresGiven ?? os.availableParallelism();
   const normalized = normalizeCountOptions(countOptions);
   const { sweep } = normalized;
-  const setup = setUpEngine(normalized);
+  const setup = setUpEngine(normalized, cores);
   const partitions = normalized.partitioned?.partitions ?? 1;
   // The states a step keeps in memory: its counts' residues take fewer words early on.
   const inMemory = (step: number) =>
@@ -137,13 +140,13 @@ export function planCount(options: PlanOptions): CountPlan {
     const last = (c + 1) * sweep.width;
     return { column: c + 1, maxStates: maxStatesAfter(sweep.width, last), inMemory: inMemory(last) };
   });
-  const available = availableMemory();
+  const machine = { ...thisMachine(normalized.scratchDir), cores };
   return {
     board: normalized.board,
     sweep,
     steps,
     memory: normalized.memory,
-    available,
+    available: machine.available,
     workers: setup.workers,
     partitions,
     perWorker: setup.plans[0],
@@ -152,9 +155,10 @@ export function planCount(options: PlanOptions): CountPlan {
     columns,
     disk: setup.disk,
     diskBudget: normalized.disk,
+    diskFree: machine.scratchFree,
     cores,
     seconds: seconds * setup.passes.length,
     bytesWritten,
-    warnings: countWarnings(normalized, setup, available),
+    warnings: countWarnings(normalized, setup, machine),
   };
 }

@@ -11,13 +11,20 @@ import { largestStates } from '../board/table1.js';
 import type { EngineOptions, EngineSetup } from './with-engine.js';
 import { counted } from '../shared/plural.js';
 import { formatBytes } from '../shared/units.js';
+import { type FreeSpace, freeSpace } from '../shared/disk-space.js';
 
-/** What a warning may look at: the count's options, what setUpEngine decided, and the machine (its memory and cores). */
-export interface WarningContext {
-  readonly options: Omit<EngineOptions, 'onProgress'>;
-  readonly setup: EngineSetup;
+/** The machine a count is for: its memory, its cores, and the disk free where the count writes. */
+export interface Machine {
   readonly available: AvailableMemory;
   readonly cores: number;
+  /** Undefined where the system cannot say. */
+  readonly scratchFree: FreeSpace | undefined;
+}
+
+/** What a warning may look at: the count's options, what setUpEngine decided, and the machine. */
+export interface WarningContext extends Machine {
+  readonly options: Omit<EngineOptions, 'onProgress'>;
+  readonly setup: EngineSetup;
 }
 
 /** A warning's message when it applies, else undefined. */
@@ -39,14 +46,20 @@ const WARNINGS: readonly Warning[] = [
     options.memory > available.bytes
       ? `the memory budget, ${formatBytes(options.memory)}, is more than the ${formatBytes(available.bytes)} of ${available.source}: the count may swap or be killed`
       : undefined,
+  ({ options, setup, scratchFree }) =>
+    scratchFree !== undefined && setup.disk.bytes > scratchFree.bytes
+      ? `the count may need up to ${formatBytes(setup.disk.bytes)} of disk, more than the ${formatBytes(scratchFree.bytes)} free ` +
+        `on the file system of ${options.scratchDir}: it may stop on a full disk (and resume once there is room)`
+      : undefined,
 ];
 
-/** The warnings of a count, in a fixed order. */
-export function countWarnings(
-  options: Omit<EngineOptions, 'onProgress'>,
-  setup: EngineSetup,
-  available: AvailableMemory = availableMemory(),
-): string[] {
-  const cores = os.availableParallelism();
-  return WARNINGS.map((warning) => warning({ options, setup, available, cores })).filter((message) => message !== undefined);
+/** This machine, for a count that runs on it. */
+export function thisMachine(scratchDir: string): Machine {
+  return { available: availableMemory(), cores: os.availableParallelism(), scratchFree: freeSpace(scratchDir) };
+}
+
+/** The warnings of a count, in a fixed order; `machine` defaults to this one, a part at a time. */
+export function countWarnings(options: Omit<EngineOptions, 'onProgress'>, setup: EngineSetup, machine: Partial<Machine> = {}): string[] {
+  const context = { ...thisMachine(options.scratchDir), ...machine, options, setup };
+  return WARNINGS.map((warning) => warning(context)).filter((message) => message !== undefined);
 }

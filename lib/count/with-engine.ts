@@ -115,6 +115,16 @@ export interface EngineSetup {
   readonly disk: DiskEstimate;
 }
 
+/**
+ * A partition task's workers when none are asked for. The local launcher runs the tasks side by side
+ * on this machine, so they share its cores: as many each as fill them. A Slurm task runs on cores
+ * of its own, one worker each, the tasks filling the cluster's cores.
+ */
+function taskWorkers(partitioned: NonNullable<EngineOptions['partitioned']>, cores: number): number {
+  if (partitioned.launcher !== 'local') return 1;
+  return Math.max(1, Math.min(MAX_PARTITIONED_WORKERS, Math.floor(cores / partitioned.partitions)));
+}
+
 /** The count folder of the first pass: where an earlier run of this count recorded its layout. */
 export function firstPassFolder(sweep: Sweep, scratchDir: string, residuesPerPass?: number): ScratchFolder {
   const moduli = moduliFor(sweep.width * sweep.columns);
@@ -122,18 +132,24 @@ export function firstPassFolder(sweep: Sweep, scratchDir: string, residuesPerPas
   return new ScratchFolder(scratchDir, { width: sweep.width, columns: sweep.columns, moduli: first });
 }
 
-export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>): EngineSetup {
+/**
+ * The setup of a count on a machine of `cores` cores (default: this one's; --plan --cores plans for
+ * another): one worker per core, and in a partitioned count run by the local launcher as many per
+ * task as fill the cores between the tasks.
+ */
+export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>, cores: number = os.availableParallelism()): EngineSetup {
   const { sweep, fanIn, partitioned } = options;
   const moduli = moduliFor(sweep.width * sweep.columns);
   const passes = splitIntoPasses(moduli, options.residuesPerPass ?? Math.min(moduli.length, MOST_RESIDUES));
   const folder = new ScratchFolder(options.scratchDir, { width: sweep.width, columns: sweep.columns, moduli: passes[0] });
   const recorded = folder.recordedLayout().workers;
-  // A partition task's workers share its cores with the other tasks of a machine: one each by default.
   const most = partitioned ? MAX_PARTITIONED_WORKERS : MAX_WORKERS;
-  const asked = options.workers ?? (recorded !== undefined && recorded <= most ? recorded : partitioned ? 1 : defaultWorkers());
+  const asked =
+    options.workers ??
+    (recorded !== undefined && recorded <= most ? recorded : partitioned ? taskWorkers(partitioned, cores) : defaultWorkers(cores));
   // A resumed count keeps the workers it recorded; a new one starts only those its board can use.
   const workers = partitioned || asked === recorded ? asked : Math.min(asked, usableWorkers(sweep));
-  const threads = partitioned ? Math.min(partitioned.threads ?? defaultThreads(workers), workers) : undefined;
+  const threads = partitioned ? Math.min(partitioned.threads ?? defaultThreads(workers, cores), workers) : undefined;
   const owners = partitioned ? { owners: partitioned.partitions * workers, served: Math.ceil(workers / threads!) } : undefined;
   const plans = passes.map((passModuli) => {
     const plan = (wholeSteps: boolean) =>

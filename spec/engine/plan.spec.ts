@@ -3,10 +3,12 @@
  * 16-core machine (docs/performance.md): within 1.5 times either way.
  */
 import test from 'ava';
+import path from 'node:path';
 import { planCount, PlanOptions } from '../../lib/count/plan.js';
 import { formatDuration } from '../../lib/shared/units.js';
 import { runCli } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';
+import { canMount, smallFileSystem } from '../support/small-file-system.js';
 
 /** Measured wall seconds (lowest and highest of the runs) of counts, with the cores they had. */
 const MEASURED: ReadonlyArray<[string, PlanOptions, number, number]> = [
@@ -53,9 +55,74 @@ test('twice the cores plan about half the time, the tasks then each getting core
 test('--cores is refused without --plan', (t) => {
   const refused = runCli(['9x9', '--cores', '4', '--scratch', tempScratch(t)]);
   t.is(refused.status, 2);
-  t.is(refused.stderr, 'gocount: --cores: only with --plan, which plans the time for that many cores\n');
+  t.is(refused.stderr, 'gocount: --cores: only with --plan, which plans for a machine of that many cores\n');
 });
 
 test('planCount refuses cores 0', (t) => {
   t.throws(() => planCount({ m: 9, n: 9, cores: 0, scratch: tempScratch(t) }), { message: /cores 0: must be an integer from 1 to 65536/ });
+});
+
+test('--cores N plans one worker per core of that machine, and its time for them', (t) => {
+  const plan = runCli(['15x15', '--memory', '20G', '--cores', '16', '--plan', '--scratch', tempScratch(t)]);
+  t.is(plan.status, 0, plan.stderr);
+  t.regex(plan.stdout, /^memory {4}20 GiB for 16 workers \(/m);
+  t.is(planCount({ m: 15, n: 15, memory: '20G', cores: 16, scratch: tempScratch(t) }).workers, 16);
+  // The time is 16 workers' time, as --workers 16 plans it.
+  const asked = runCli(['15x15', '--memory', '20G', '--cores', '16', '--workers', '16', '--plan', '--scratch', tempScratch(t)]);
+  t.is(/^time .*$/m.exec(plan.stdout)![0], /^time .*$/m.exec(asked.stdout)![0]);
+});
+
+test('--cores N --workers N gives no warning that the workers take turns on this machine', (t) => {
+  const plan = runCli(['15x15', '--memory', '20G', '--cores', '16', '--workers', '16', '--plan', '--scratch', tempScratch(t)]);
+  t.is(plan.status, 0, plan.stderr);
+  t.notRegex(plan.stderr, /take turns/);
+});
+
+test('--cores N plans a partitioned count run locally with the tasks filling the cores; through Slurm, one worker a task', (t) => {
+  const scratch = tempScratch(t);
+  const local = planCount({ m: 15, n: 15, memory: '20G', partitions: 2, cores: 16, scratch });
+  t.deepEqual([local.partitions, local.workers], [2, 8]);
+  const slurm = planCount({ m: 15, n: 15, memory: '20G', partitions: 2, launcher: 'slurm', cores: 16, scratch });
+  t.deepEqual([slurm.partitions, slurm.workers], [2, 1]);
+  // On this project's 2 cores, two local tasks have a core each.
+  t.is(planCount({ m: 11, n: 11, memory: '128M', partitions: 2, cores: 2, scratch }).workers, 1);
+});
+
+const diskWarning = (scratch: string) =>
+  `gocount: the count may need up to 16 MiB of disk, more than the 4.0 MiB free on the file system of ${scratch}: it may stop on a full disk (and resume once there is room)\n`;
+
+(canMount ? test : test.skip)('--plan on a file system smaller than the peak disk says both figures in one line', (t) => {
+  const scratch = path.join(smallFileSystem(t, '4m'), 'scratch');
+  const plan = runCli(['9x9', '--memory', '8M', '--plan', '--scratch', scratch]);
+  t.is(plan.status, 0, plan.stderr);
+  t.is(plan.stderr, diskWarning(scratch));
+  t.regex(plan.stdout, /^disk {6}up to 16 MiB, first at its peak after step \d+ \(4\.0 MiB free in \//m);
+});
+
+(canMount ? test : test.skip)('a count on a file system smaller than its peak disk warns before its first step, and goes on', (t) => {
+  const scratch = path.join(smallFileSystem(t, '4m'), 'scratch');
+  const count = runCli(['9x9', '--memory', '8M', '--workers', '1', '--scratch', scratch]);
+  t.is(count.status, 1);
+  const lines = count.stderr.split('\n');
+  t.is(`${lines[0]}\n`, diskWarning(scratch));
+  t.regex(lines[1], /^step \d+\/81: /);
+  t.regex(
+    count.stderr,
+    /\ngocount: disk full while writing .*\.run; finished steps are kept: free some space and run the same count again to resume\n$/,
+  );
+});
+
+(canMount ? test : test.skip)('--disk below the peak disk refuses as before; above it, the plan still warns of the free space', (t) => {
+  const scratch = path.join(smallFileSystem(t, '4m'), 'scratch');
+  const refused = runCli(['9x9', '--memory', '8M', '--disk', '8M', '--scratch', scratch]);
+  t.is(refused.status, 2);
+  t.is(refused.stderr, 'gocount: --disk 8.0 MiB: less than the 16 MiB of disk this count may need\n');
+  const plan = runCli(['9x9', '--memory', '8M', '--disk', '1G', '--plan', '--scratch', scratch]);
+  t.is(plan.stderr, diskWarning(scratch));
+});
+
+test('no disk warning where the scratch folder has room for the peak', (t) => {
+  const plan = runCli(['9x9', '--memory', '8M', '--plan', '--scratch', tempScratch(t)]);
+  t.is(plan.status, 0, plan.stderr);
+  t.is(plan.stderr, '');
 });
