@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     .example('gocount 13x13 --memory 50% -T /data/gocount --plan', 'what a count would need, before starting it')
     .example('gocount verify scratch/', 'check every run file and manifest left in scratch/')
     .example('gocount report scratch/13x13 -o 13x13.html', 'charts of a running or finished count')
-    .example('gocount 15x15 --partitions 8 --launcher slurm --scratch /shared/gocount', 'count through Slurm, one job array per step')
+    .example('gocount 15x15 --partitions 8 --launcher slurm --scratch /shared/gocount', 'count through Slurm, one job array per pass')
     .epilog(EXIT_CODES)
     .option('debug', { type: 'boolean', default: false, describe: 'print the stack of an internal error', global: true })
     .strict()

@@ -102,6 +102,13 @@ test("--help says --all-columns prints every column prefix of the board's narrow
   t.regex(help().replace(/\n\s*/g, ' '), /--all-columns also print L\(w,1\) … L\(w,c\).* w is the board's narrower side/);
 });
 
+test("--help's Slurm example says what --launcher slurm does: one job array per pass", (t) => {
+  const text = help().replace(/\n\s*/g, ' ');
+  t.regex(text, /gocount 15x15 --partitions 8 --launcher slurm --scratch \/shared\/gocount count through Slurm, one job array per pass/);
+  t.regex(text, /or slurm \(one job array per pass\)/);
+  t.notRegex(text, /job arrays? per step/);
+});
+
 test("a command's --help has yargs' -h line", (t) => {
   t.regex(runCli(['verify', '--help']).stdout, /^ {2}-h, --help +Show help$/m);
 });
