@@ -218,6 +218,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
     const lines: string[] = [];
 
     if (args.cores !== undefined && !args.plan) throw new UsageError('--cores: only with --plan, which plans the time for that many cores');
+    if (args.oracle) refuseEngineFlags(args);
     if (args.plan) {
       stop.dispose();
       const plan = planCount({ ...options, cores: args.cores });
@@ -233,7 +234,6 @@ export const countCommand: CommandModule<object, CountArgs> = {
     }
     if (args.oracle) {
       stop.dispose(); // the oracle does not stop between steps: a signal ends it as usual
-      refuseEngineFlags(args);
       const legal = countLegalInMemory({ m: board.m, n: board.n, keepOrientation: args['keep-orientation'] });
       out.legal = legal.toString();
       lines.push(String(legal));
@@ -279,7 +279,7 @@ function refuseCommandTypo(words: (string | number)[]): void {
   );
 }
 
-/** --oracle counts in memory, without the engine: the engine's flags would be ignored, so they are refused. */
+/** --oracle counts in memory, without the engine: the engine's flags, and its plan, would be ignored, so they are refused. */
 function refuseEngineFlags(args: CountArgs): void {
   const given: Array<[string, boolean]> = [
     ['--memory', args.memory !== undefined],
@@ -299,6 +299,8 @@ function refuseEngineFlags(args: CountArgs): void {
     ['--residues', args.residues],
     ['--stats', args.stats],
     ['--stats-json', args['stats-json'] !== undefined],
+    ['--plan', args.plan],
+    ['--cores', args.cores !== undefined],
   ];
   refuseFlags(
     given,

@@ -256,6 +256,22 @@ test("--oracle refuses the engine's flags instead of ignoring them", (t) => {
   t.is(json.stdout, '{"m":3,"n":3,"legal":"12675"}\n');
 });
 
+test("--oracle --plan is refused: the plan is the engine's, and --oracle has none", (t) => {
+  const run = runCli(['13x13', '--oracle', '--plan']);
+  t.is(run.status, 2);
+  t.is(run.stdout, '');
+  t.is(run.stderr, 'gocount: --oracle counts in memory without the engine: --plan does not apply to it\n');
+  t.is(
+    runCli(['3x3', '--oracle', '--plan', '--cores', '4', '--json']).stderr,
+    'gocount: --oracle counts in memory without the engine: --plan, --cores do not apply to it\n',
+  );
+  // --disk is refused as the engine's too, before any disk plan is made for it.
+  t.is(
+    runCli(['3x3', '--oracle', '--disk', '1K']).stderr,
+    'gocount: --oracle counts in memory without the engine: --disk does not apply to it\n',
+  );
+});
+
 test('--oracle counts with the in-memory BigInt counter', (t) => {
   const run = runCli(['6x6', '--oracle']);
   t.is(run.status, 0);
@@ -265,7 +281,7 @@ test('--oracle counts with the in-memory BigInt counter', (t) => {
 test('--oracle refuses at once a board whose steps outgrow its Map (width 13 and more); a sweep 13 wide and 1 long is counted', (t) => {
   // runCli kills the command after 60 s: filling the Map first took minutes at 13x13.
   const run = runCli(['13x13', '--oracle']);
-  t.is(run.status, 1);
+  t.is(run.status, 2); // a board the counter cannot take is input it cannot use
   t.is(run.stderr, 'gocount: width 13 needs more states than the in-memory counter can hold (about 16 million per step)\n');
   t.is(runCli(['13x1', '--oracle', '--keep-orientation']).stdout, '391049\n'); // L(1,13), as the engine counts 1x13
 });
