@@ -23,6 +23,7 @@ import { taskCommand } from './task-command.js';
 import { verifyCommand } from './verify-command.js';
 import { valuesRequired } from './values-required.js';
 import { unknownArgumentsLine } from './unknown-arguments.js';
+import { missingPositionalLine } from './missing-positional.js';
 
 /** System calls in words, for the error line of a file that cannot be used. */
 const SYSCALL_WORDS: Record<string, string> = {
@@ -102,6 +103,8 @@ async function main(): Promise<void> {
       if (error?.name === 'YError') fail(new UsageError(oneLine(error.message)));
       const unknown = /^Unknown arguments?: (.+)$/.exec(message ?? '');
       if (!error && unknown) fail(new UsageError(unknownArgumentsLine(unknown[1].split(', '), hideBin(process.argv))));
+      const missing = error ? undefined : missingPositionalLine(message ?? '');
+      if (missing) fail(new UsageError(missing));
       fail(error ?? new UsageError(`${oneLine(message)} (see gocount --help)`));
     });
   // Help and version come back as text: placeholders go in before it is printed.

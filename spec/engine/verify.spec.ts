@@ -324,7 +324,6 @@ const badInput: Array<[string[], RegExp]> = [
   [['verify', 'package.json'], /package.json: not a gocount run file \(it does not start with GOCNTRUN or GOCNTSPL\)/],
   [['verify', 'no/such/place'], /no\/such\/place: no such file or folder/],
   [['verify', 'lib'], /lib: holds no gocount count folder/],
-  [['verify'], /Not enough non-option arguments/],
   [['inspect', 'package.json'], /package.json: not a gocount run file/],
   [['inspect', 'no/such.run'], /no\/such.run: no such file/],
   [['inspect', path.join(count4, stepFolderName(6), runFileName(1)), '--first', '-1'], /--first -1: must be a whole number/],
