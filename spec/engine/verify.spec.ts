@@ -5,7 +5,7 @@ import { decodeHeader, FORMAT_VERSION, RunHeader, trailerBytes } from '../../lib
 import { writeManifest } from '../../lib/format/manifest.js';
 import { RunWriter } from '../../lib/format/run-writer.js';
 import { RunReader } from '../../lib/format/run-reader.js';
-import { readWholeRun } from '../../lib/format/section-reader.js';
+import { readWholeRun, SectionReader } from '../../lib/format/section-reader.js';
 import { RunStore } from '../../lib/engine/run-store.js';
 import { RunFileError } from '../../lib/shared/errors.js';
 import { checkSplitFile } from '../../lib/verify/split-check.js';
@@ -318,6 +318,38 @@ test('inspect of a run file with a byte changed past the records it prints exits
   t.is(run.status, 1);
   t.regex(run.stdout, /^ {7}1 {2}/m, 'the record asked for is printed');
   t.regex(run.stderr, /^gocount: .*: (residue sum \d+ is|CRC-32 mismatch)[^\n]*\n$/);
+});
+
+test("a CRC-32 prints in hex, 8 digits, in inspect's and verify's lines alike", (t) => {
+  const file = path.join(tempScratch(t), runFileName(1));
+  const changed = readFileSync(path.join(count4, stepFolderName(6), runFileName(1)));
+  changed.writeUInt32LE(1, changed.length - 4); // the trailer's CRC-32
+  writeFileSync(file, changed);
+  const mismatch = 'CRC-32 mismatch: trailer says 0x00000001, content gives 0x8db9b002';
+  const inspected = runCli(['inspect', file, '--first', '0']);
+  t.is(inspected.status, 1);
+  t.is(inspected.stderr, `gocount: ${file}: ${mismatch}\n`);
+  t.is(runCli(['verify', file]).stdout, `${file}: ${mismatch}\nchecked 1 run file, 93 records: 1 problem\n`);
+  // A split run: its footer's CRC-32 and a section's in the index, as the engine's reader reports them.
+  const { file: split } = splitRunOfFixture(t);
+  const whole = readFileSync(split);
+  const footerCrc = Buffer.from(whole);
+  footerCrc.writeUInt32LE(1, footerCrc.length - 4);
+  writeFileSync(split, footerCrc);
+  t.throws(() => readWholeRun(split, Buffer.alloc(1 << 12)), {
+    message: `${split}: CRC-32 mismatch: the footer says 0x00000001, content gives 0x292d3b2c`,
+  });
+  const sectionCrc = Buffer.from(whole);
+  const indexOffset = sectionCrc.readUInt32LE(sectionCrc.lastIndexOf('GOCNTIDX') + 8);
+  sectionCrc.writeUInt32LE(1, indexOffset + 16); // worker 0's entry: first chunk, chunks, records (2 × u32), CRC-32
+  writeFileSync(split, sectionCrc);
+  const section = new SectionReader(split, 0, Buffer.alloc(1 << 12));
+  t.throws(
+    () => {
+      while (section.next());
+    },
+    { message: `${split}: worker 0's section: CRC-32 mismatch: the index says 0x00000001, its bytes give 0xdc172041` },
+  );
 });
 
 const badInput: Array<[string[], RegExp]> = [
