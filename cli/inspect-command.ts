@@ -2,7 +2,7 @@
 
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
-import { inspectRun } from '../lib/verify/inspect.js';
+import { Inspection, inspectRun } from '../lib/verify/inspect.js';
 import { counted } from '../lib/shared/plural.js';
 import { crcText } from '../lib/format/crc-text.js';
 
@@ -58,10 +58,15 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
             ]
           : []),
         '',
-        `${sections ? `${'worker'.padStart(6)}  ` : ''}${'record'.padStart(8)}  ${'state'.padEnd(stateWidth)}  code${' '.repeat(22)}residues`,
-        ...found.records.map(
-          (r) => `${worker(r)}${String(r.record).padStart(8)}  ${r.state.padEnd(stateWidth)}  ${r.code.padEnd(26)}${r.residues.join(' ')}`,
-        ),
+        ...(pastTheEnd(args.skip, found)
+          ? [`--skip ${args.skip} is past the last record: the file holds ${counted(found.trailer.records, 'record')}`]
+          : [
+              `${sections ? `${'worker'.padStart(6)}  ` : ''}${'record'.padStart(8)}  ${'state'.padEnd(stateWidth)}  code${' '.repeat(22)}residues`,
+              ...found.records.map(
+                (r) =>
+                  `${worker(r)}${String(r.record).padStart(8)}  ${r.state.padEnd(stateWidth)}  ${r.code.padEnd(26)}${r.residues.join(' ')}`,
+              ),
+            ]),
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     }
@@ -71,3 +76,8 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
     }
   },
 };
+
+/** Whether --skip passed over every record of a sound file: an empty table would not say why. */
+function pastTheEnd(skip: number, found: Inspection): found is Inspection & { trailer: { records: number } } {
+  return skip > 0 && found.error === undefined && typeof found.trailer !== 'string' && skip >= found.trailer.records;
+}

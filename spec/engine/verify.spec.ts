@@ -320,6 +320,25 @@ test('inspect of a run file with a byte changed past the records it prints exits
   t.regex(run.stderr, /^gocount: .*: (residue sum \d+ is|CRC-32 mismatch)[^\n]*\n$/);
 });
 
+test('inspect --skip past the last record says so, with the number of records the file holds', (t) => {
+  const file = path.join(count4, stepFolderName(6), runFileName(1));
+  for (const skip of ['93', '1000']) {
+    const run = runCli(['inspect', file, '--skip', skip]);
+    t.is(run.status, 0);
+    t.is(
+      run.stdout.split('\n').slice(6).join('\n'),
+      `trailer  93 records, residue sums 657, CRC-32 0x8db9b002\n\n--skip ${skip} is past the last record: the file holds 93 records\n`,
+    );
+  }
+  const { file: split } = splitRunOfFixture(t);
+  t.regex(runCli(['inspect', split, '--skip', '159']).stdout, /\n\n--skip 159 is past the last record: the file holds 159 records\n$/);
+  t.regex(
+    runCli(['inspect', file, '--skip', '92']).stdout,
+    /\n {6}93 {2}aaaa {3}hi=0x0 lo=0xbff {11}2\n$/,
+    'the last record is still printed',
+  );
+});
+
 test("a CRC-32 prints in hex, 8 digits, in inspect's and verify's lines alike", (t) => {
   const file = path.join(tempScratch(t), runFileName(1));
   const changed = readFileSync(path.join(count4, stepFolderName(6), runFileName(1)));
