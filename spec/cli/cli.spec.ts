@@ -109,6 +109,16 @@ test("--help's Slurm example says what --launcher slurm does: one job array per 
   t.notRegex(text, /job arrays? per step/);
 });
 
+test('every command\'s --help gives a default in one form, "(default: …)" in its description', (t) => {
+  const others: string[] = [];
+  for (const command of ['', 'verify', 'inspect', 'states', 'recurrence', 'estimate', 'sample', 'games', 'solve', 'report', 'task']) {
+    const text = runCli([...(command ? [command] : []), '--help']).stdout.replace(/\n\s*/g, ' ');
+    for (const { index } of text.matchAll(/default/gi))
+      if (!/^\(default: \S/.test(text.slice(index - 1))) others.push(`${command || 'count'}: …${text.slice(index - 12, index + 20)}…`);
+  }
+  t.deepEqual(others, []);
+});
+
 test("a command's --help has yargs' -h line", (t) => {
   t.regex(runCli(['verify', '--help']).stdout, /^ {2}-h, --help +Show help$/m);
 });
@@ -148,7 +158,7 @@ test("the toolkit's help: placeholders in one column of descriptions, positional
   t.deepEqual([...columns(solve)], [27]);
   const estimate = runCli(['estimate', '--help']).stdout;
   t.regex(estimate, /^Positionals:\n {2}size {2}board size as MxN or M N\n\nOptions:\n/m);
-  t.regex(estimate, /^ {6}--digits N {2}significant digits of the estimate {2}\[default: 14\]$/m);
+  t.regex(estimate, /^ {6}--digits N {2}significant digits of the estimate \(default: 14\)$/m);
   t.deepEqual([...columns(estimate)], [18]);
   const recurrence = runCli(['recurrence', '--help']).stdout;
   t.regex(recurrence, /^ {6}--coefficients FILE {2}write the coefficients to FILE/m);
