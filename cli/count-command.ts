@@ -53,7 +53,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
   builder: (y) =>
     y
       .positional('size', {
-        describe: `board size as MxN (9x9) or M N (9 9); default ${DEFAULT_BOARD}`,
+        describe: `board size as MxN (9x9) or M N (9 9) (default: ${DEFAULT_BOARD})`,
         type: 'string',
         array: true,
       })
@@ -93,7 +93,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
         type: 'string',
         describe:
           "the most bytes of records in one WebAssembly memory of a worker's state table, like 1G or 64K; a larger table " +
-          `spans several memories (default and most ${formatBytes(MAX_SHARD_BYTES)}, least ${formatBytes(MIN_SHARD_BYTES)}; not with --partitions)`,
+          `spans several memories; ${formatBytes(MIN_SHARD_BYTES)} to ${formatBytes(MAX_SHARD_BYTES)}, not with --partitions (default: ${formatBytes(MAX_SHARD_BYTES)})`,
       })
       .option('workers', {
         ...numberOption('workers'),
@@ -106,7 +106,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
         ...numberOption('partitions'),
         describe:
           `split the count into P partition tasks, 1 to ${MAX_PARTITIONS}, that exchange their states through files in --scratch ` +
-          '(on a cluster, a folder every node shares); --memory and --workers are then per task (default --workers 1)',
+          '(on a cluster, a folder every node shares); --memory and --workers are then per task (default: --workers 1)',
       })
       .option('threads', {
         ...numberOption('threads'),
@@ -122,7 +122,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       })
       .option('retries', {
         ...numberOption('retries'),
-        describe: `launches of a step's unfinished partition tasks after the first (default ${DEFAULT_RETRIES})`,
+        describe: `launches of a step's unfinished partition tasks after the first (default: ${DEFAULT_RETRIES})`,
       })
       .option('task-timeout', {
         ...numberOption('task-timeout'),
@@ -220,6 +220,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
 
     if (args.cores !== undefined && !args.plan)
       throw new UsageError('--cores: only with --plan, which plans for a machine of that many cores');
+    if (args.oracle) refuseEngineFlags(args);
     if (args.plan) {
       stop.dispose();
       const plan = planCount({ ...options, cores: args.cores });
@@ -235,7 +236,6 @@ export const countCommand: CommandModule<object, CountArgs> = {
     }
     if (args.oracle) {
       stop.dispose(); // the oracle does not stop between steps: a signal ends it as usual
-      refuseEngineFlags(args);
       const legal = countLegalInMemory({ m: board.m, n: board.n, keepOrientation: args['keep-orientation'] });
       out.legal = legal.toString();
       lines.push(String(legal));
@@ -281,7 +281,7 @@ function refuseCommandTypo(words: (string | number)[]): void {
   );
 }
 
-/** --oracle counts in memory, without the engine: the engine's flags would be ignored, so they are refused. */
+/** --oracle counts in memory, without the engine: the engine's flags, and its plan, would be ignored, so they are refused. */
 function refuseEngineFlags(args: CountArgs): void {
   const given: Array<[string, boolean]> = [
     ['--memory', args.memory !== undefined],
@@ -301,6 +301,8 @@ function refuseEngineFlags(args: CountArgs): void {
     ['--residues', args.residues],
     ['--stats', args.stats],
     ['--stats-json', args['stats-json'] !== undefined],
+    ['--plan', args.plan],
+    ['--cores', args.cores !== undefined],
   ];
   refuseFlags(
     given,

@@ -44,8 +44,13 @@ export const PLACEHOLDERS: Readonly<Record<string, string>> = {
 /** The tags of an option that takes a value: its type, or, without one, its choices. */
 const TYPE_TAG = / ?\[(?:string|number)\]/;
 const CHOICES_TAG = /\[choices: /;
-/** Tags that say nothing a reader needs: a flag without a placeholder is a switch, off unless given. */
-const NOISE = / ?\[boolean\]| ?\[default: false\]/g;
+/**
+ * Tags that say nothing a reader needs: a flag without a placeholder is a switch, off unless given,
+ * and the usage line already says that the count is the command without a name.
+ */
+const NOISE = / ?\[boolean\]| ?\[default: false\]| {2}\[default\]$/g;
+/** yargs's tag of a default value, said as the descriptions say theirs: `(default: 64)`, a string unquoted. */
+const DEFAULT_TAG = / +\[default: (?:"([^"]*)"|([^\]]*))\]/g;
 /** A positional's tags: its type, and what the usage line already says (`<size..>` is required). */
 const POSITIONAL_NOISE = / ?\[(?:string|number|array|required|default: \[\])\]/g;
 
@@ -114,7 +119,7 @@ function withPlaceholders(help: string): string {
     i = end - 1;
   }
   if (group.length > 0) align();
-  return lines.map((line) => line.replace(NOISE, '').trimEnd()).join('\n');
+  return lines.map((line) => line.replace(NOISE, '').replace(DEFAULT_TAG, ' (default: $1$2)').trimEnd()).join('\n');
 }
 
 /** An option's first line: its flags (aliases after a comma), spaces, the description. */

@@ -2,8 +2,9 @@
 
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
-import { inspectRun } from '../lib/verify/inspect.js';
+import { Inspection, inspectRun } from '../lib/verify/inspect.js';
 import { counted } from '../lib/shared/plural.js';
+import { crcText } from '../lib/format/crc-text.js';
 
 interface InspectArgs {
   file: string;
@@ -44,7 +45,7 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
         `moduli   ${header.moduli.join(' ')}`,
         typeof trailer === 'string'
           ? `trailer  ${trailer}`
-          : `${'indexOffset' in trailer ? 'footer ' : 'trailer'}  ${counted(trailer.records, 'record')}, residue sums ${trailer.sums.join(' ')}, CRC-32 ${hex(trailer.crc)}` +
+          : `${'indexOffset' in trailer ? 'footer ' : 'trailer'}  ${counted(trailer.records, 'record')}, residue sums ${trailer.sums.join(' ')}, CRC-32 ${crcText(trailer.crc)}` +
             ('indexOffset' in trailer ? `; index at byte ${trailer.indexOffset}, ${counted(trailer.chunks, 'chunk')}` : ''),
         ...(sections
           ? [
@@ -52,15 +53,20 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
               `${'worker'.padStart(6)}  ${'records'.padStart(9)}  ${'chunks'.padStart(7)}  ${'bytes'.padStart(11)}  CRC-32`,
               ...sections.map(
                 (s) =>
-                  `${String(s.worker).padStart(6)}  ${String(s.records).padStart(9)}  ${String(s.chunks).padStart(7)}  ${String(s.bytes).padStart(11)}  ${hex(s.crc)}`,
+                  `${String(s.worker).padStart(6)}  ${String(s.records).padStart(9)}  ${String(s.chunks).padStart(7)}  ${String(s.bytes).padStart(11)}  ${crcText(s.crc)}`,
               ),
             ]
           : []),
         '',
-        `${sections ? `${'worker'.padStart(6)}  ` : ''}${'record'.padStart(8)}  ${'state'.padEnd(stateWidth)}  code${' '.repeat(22)}residues`,
-        ...found.records.map(
-          (r) => `${worker(r)}${String(r.record).padStart(8)}  ${r.state.padEnd(stateWidth)}  ${r.code.padEnd(26)}${r.residues.join(' ')}`,
-        ),
+        ...(pastTheEnd(args.skip, found)
+          ? [`--skip ${args.skip} is past the last record: the file holds ${counted(found.trailer.records, 'record')}`]
+          : [
+              `${sections ? `${'worker'.padStart(6)}  ` : ''}${'record'.padStart(8)}  ${'state'.padEnd(stateWidth)}  code${' '.repeat(22)}residues`,
+              ...found.records.map(
+                (r) =>
+                  `${worker(r)}${String(r.record).padStart(8)}  ${r.state.padEnd(stateWidth)}  ${r.code.padEnd(26)}${r.residues.join(' ')}`,
+              ),
+            ]),
       ];
       process.stdout.write(`${lines.join('\n')}\n`);
     }
@@ -71,4 +77,7 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
   },
 };
 
-const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;
+/** Whether --skip passed over every record of a sound file: an empty table would not say why. */
+function pastTheEnd(skip: number, found: Inspection): found is Inspection & { trailer: { records: number } } {
+  return skip > 0 && found.error === undefined && typeof found.trailer !== 'string' && skip >= found.trailer.records;
+}

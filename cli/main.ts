@@ -24,6 +24,7 @@ import { verifyCommand } from './verify-command.js';
 import { valuesRequired } from './values-required.js';
 import { unknownArgumentsLine } from './unknown-arguments.js';
 import { markInUse } from '../lib/shared/in-use.js';
+import { missingPositionalLine } from './missing-positional.js';
 
 /** System calls in words, for the error line of a file that cannot be used. */
 const SYSCALL_WORDS: Record<string, string> = {
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
     .example('gocount 13x13 --memory 50% -T /data/gocount --plan', 'what a count would need, before starting it')
     .example('gocount verify scratch/', 'check every run file and manifest left in scratch/')
     .example('gocount report scratch/13x13 -o 13x13.html', 'charts of a running or finished count')
-    .example('gocount 15x15 --partitions 8 --launcher slurm --scratch /shared/gocount', 'count through Slurm, one job array per step')
+    .example('gocount 15x15 --partitions 8 --launcher slurm --scratch /shared/gocount', 'count through Slurm, one job array per pass')
     .epilog(EXIT_CODES)
     .option('debug', { type: 'boolean', default: false, describe: 'print the stack of an internal error', global: true })
     .strict()
@@ -105,6 +106,8 @@ async function main(): Promise<void> {
       if (error?.name === 'YError') fail(new UsageError(oneLine(error.message)));
       const unknown = /^Unknown arguments?: (.+)$/.exec(message ?? '');
       if (!error && unknown) fail(new UsageError(unknownArgumentsLine(unknown[1].split(', '), hideBin(process.argv))));
+      const missing = error ? undefined : missingPositionalLine(message ?? '');
+      if (missing) fail(new UsageError(missing));
       fail(error ?? new UsageError(`${oneLine(message)} (see gocount --help)`));
     });
   // Help and version come back as text: placeholders go in before it is printed.

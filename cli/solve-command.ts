@@ -78,12 +78,12 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .option('rule', {
         choices: CYCLE_RULES,
         describe:
-          'no-cycle (the default): no move may repeat a position (situational superko); cycle-draw: simple ko, a longer cycle is a draw',
+          'no-cycle: no move may repeat a position (situational superko); cycle-draw: simple ko, a longer cycle is a draw (default: no-cycle)',
       })
       .option('scoring', {
         choices: SCORINGS,
         describe:
-          'tromp-taylor (the default): empty points reaching both colours count for nobody; split-shared: they are split, an odd one to the player who passed first (the paper)',
+          'tromp-taylor: empty points reaching both colours count for nobody; split-shared: they are split, an odd one to the player who passed first (the paper) (default: tromp-taylor)',
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON (its value field is the value)' })
       .option('stats', {
@@ -96,7 +96,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       .option('position', { type: 'string', describe: 'look a position up in --db: rows from the top, separated by /, of X, O and .' })
       .option('to-move', {
         choices: ['black', 'white'] as const,
-        describe: 'with --position: the player to move (default black)',
+        describe: 'with --position: the player to move (default: black)',
       })
       .option('after-pass', { type: 'boolean', default: false, describe: 'with --position: the last move was a pass' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress lines on stderr' })

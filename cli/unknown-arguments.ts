@@ -18,7 +18,9 @@ export function unknownArgumentsLine(names: readonly string[], args: readonly st
   const end = args.indexOf('--');
   const flags = (end < 0 ? args : args.slice(0, end)).filter((arg) => arg.startsWith('-'));
   let allMeant = true;
-  const parts = names.map((name) => {
+  // yargs lists an unknown "--all-column" twice: as typed and as its camelCase key (allColumn).
+  const typed = names.filter((name) => !names.some((other) => other !== name && camelCase(other) === name));
+  const parts = typed.map((name) => {
     // yargs gives "--no-kep" as "kep".
     const long = flags.map((arg) => /^--((?:no-)?)([^=]*)/.exec(arg)).find((match) => match?.[2] === name);
     if (long) {
@@ -33,4 +35,9 @@ export function unknownArgumentsLine(names: readonly string[], args: readonly st
       : `unexpected argument "${name}"`;
   });
   return `${parts.join('; ')}${allMeant ? '' : ' (see gocount --help)'}`;
+}
+
+/** yargs's key for a flag of several words: all-column → allColumn. */
+function camelCase(flag: string): string {
+  return flag.replace(/-+([^-])/g, (_, letter: string) => letter.toUpperCase());
 }

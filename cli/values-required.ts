@@ -8,6 +8,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { UsageError } from '../lib/shared/errors.js';
 import { setCommandFlags } from './unknown-arguments.js';
+import { setRequiredPositional } from './missing-positional.js';
 
 /** What yargs's getOptions() gives, in part (it is missing from yargs's types). */
 interface ParsedOptions {
@@ -15,15 +16,22 @@ interface ParsedOptions {
   boolean: string[];
 }
 
+/** yargs's record of the descriptions its help prints, by option and positional (also missing from its types). */
+interface Described {
+  getInternalMethods(): { getUsageInstance(): { getDescriptions(): Record<string, string | undefined> } };
+}
+
 /**
  * The command with its builder extended: each of its options but the booleans requires a value, and
- * its flags are those a mistyped flag is compared with.
+ * its flags are those a mistyped flag is compared with, and its required positional is named, with
+ * its description, when it is missing.
  */
 export function valuesRequired<T, U>(command: CommandModule<T, U>): CommandModule<T, U> {
   const builder = command.builder;
   if (typeof builder !== 'function') return command;
   // Positionals are named in the command itself: "solve [size..]", "verify <path>".
   const positionals = new Set([...String(command.command).matchAll(/[<[]([\w-]+)/g)].map((match) => match[1]));
+  const [name, required] = [String(command.command).split(' ')[0], /<([\w-]+)/.exec(String(command.command))?.[1]];
   return {
     ...command,
     builder: (y: Argv<T>) => {
@@ -34,6 +42,10 @@ export function valuesRequired<T, U>(command: CommandModule<T, U>): CommandModul
       );
       refuseSwitchValues(boolean);
       setCommandFlags([...Object.keys(key), ...boolean.map((name) => `no-${name}`)]);
+      if (required) {
+        const described = (built as unknown as Described).getInternalMethods().getUsageInstance().getDescriptions();
+        setRequiredPositional(name, required, described[required] ?? '');
+      }
       return built.requiresArg(flags);
     },
   };

@@ -22,11 +22,13 @@ export function countInMemoryByColumn(sweep: Sweep): bigint[] {
   // A sweep at least as long as it is wide reaches about Table 1's bound (13×13: 49.8M states in a
   // step against 50.3M): from width 13 on, more than a Map holds. Refused at once, not after minutes
   // of filling one; shorter sweeps may fit, and the Map's own limit is caught below.
-  if (sweep.columns >= sweep.width && maxStates(sweep.width) > MAP_CAPACITY) throw tooLarge(sweep.width);
+  // A board refused before the work is input the counter cannot use (exit 2); one whose Map fills
+  // up on the way is a run that failed (exit 1), as the solver's limits are.
+  if (sweep.columns >= sweep.width && maxStates(sweep.width) > MAP_CAPACITY) throw tooLarge(sweep.width, 2);
   try {
     return sweepInMemory(sweep);
   } catch (error) {
-    if (error instanceof RangeError && /Map maximum size/.test(error.message)) throw tooLarge(sweep.width);
+    if (error instanceof RangeError && /Map maximum size/.test(error.message)) throw tooLarge(sweep.width, 1);
     throw error;
   }
 }
@@ -34,10 +36,10 @@ export function countInMemoryByColumn(sweep: Sweep): bigint[] {
 /** The most entries a Map holds (V8). */
 const MAP_CAPACITY = 2 ** 24;
 
-function tooLarge(width: number): GocountError {
+function tooLarge(width: number, exitCode: number): GocountError {
   return new GocountError(
     `width ${width} needs more states than the in-memory counter can hold (about 16 million per step)`,
-    1,
+    exitCode,
     'GOCOUNT_TOO_LARGE',
   );
 }

@@ -13,6 +13,7 @@ import { decodeHeader, decodeTrailer, maxRecordBytes, RunHeader, trailerBytes } 
 import { addModulo } from '../residues/sums.js';
 import { HIGH_UNIT } from '../border/layout.js';
 import { counted } from '../shared/plural.js';
+import { crcText } from './crc-text.js';
 
 /**
  * What a broken record breaks, in the words of the error: the same whichever decoder found it
@@ -224,7 +225,7 @@ export class RunReader extends RecordReader {
     this.close();
     if (typeof trailer === 'string') throw new RunFileError(this.path, trailer);
     if (trailer.crc !== this.crc)
-      throw new RunFileError(this.path, `CRC-32 mismatch: trailer says ${trailer.crc}, content gives ${this.crc}`);
+      throw new RunFileError(this.path, `CRC-32 mismatch: trailer says ${crcText(trailer.crc)}, content gives ${crcText(this.crc)}`);
     if (trailer.records !== this.records)
       throw new RunFileError(this.path, `trailer says ${counted(trailer.records, 'record')}, file holds ${this.records}`);
     for (let r = 0; r < this.sums.length; r++) {

@@ -11,6 +11,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { RunFileError } from '../shared/errors.js';
 import { counted } from '../shared/plural.js';
+import { crcText } from './crc-text.js';
 import { RecordReader, RunReader } from './run-reader.js';
 import { parseSplitRunFileName } from './folder-names.js';
 import { basename } from 'node:path';
@@ -143,7 +144,10 @@ export class SectionReader extends RecordReader {
     this.close();
     const section = `worker ${owner}'s section`;
     if (entry.crc !== this.crc)
-      throw new RunFileError(path, `${section}: CRC-32 mismatch: the index says ${entry.crc}, its bytes give ${this.crc}`);
+      throw new RunFileError(
+        path,
+        `${section}: CRC-32 mismatch: the index says ${crcText(entry.crc)}, its bytes give ${crcText(this.crc)}`,
+      );
     if (entry.records !== this.records)
       throw new RunFileError(path, `${section}: the index says ${counted(entry.records, 'record')}, the section holds ${this.records}`);
     for (let r = 0; r < this.sums.length; r++) {
@@ -177,7 +181,8 @@ export function readSplitRun(
     closeSync(fd);
   }
   const { header, footer } = index;
-  if (crc !== footer.crc) throw new RunFileError(path, `CRC-32 mismatch: the footer says ${footer.crc}, content gives ${crc}`);
+  if (crc !== footer.crc)
+    throw new RunFileError(path, `CRC-32 mismatch: the footer says ${crcText(footer.crc)}, content gives ${crcText(crc)}`);
   let records = 0;
   const sums = header.moduli.map(() => 0);
   for (let owner = 0; owner < header.owners; owner++) {

@@ -12,6 +12,7 @@ import type { Problem } from './problems.js';
 import { CUT_SHORT, DAMAGED_VARINT, headerProblems, RecordStream, type RunExpectation } from './record-stream.js';
 import { StateCheck } from './state-check.js';
 import { counted } from '../shared/plural.js';
+import { crcText } from '../format/crc-text.js';
 
 export type { RunExpectation } from './record-stream.js';
 
@@ -90,7 +91,7 @@ class RunChecker {
       return result(header, records, sums, legal);
     }
     if (trailer.crc !== this.crc)
-      problems.push({ file, problem: `CRC-32 mismatch: trailer says ${hex(trailer.crc)}, content gives ${hex(this.crc)}` });
+      problems.push({ file, problem: `CRC-32 mismatch: trailer says ${crcText(trailer.crc)}, content gives ${crcText(this.crc)}` });
     if (!complete) return result(header, records, sums, legal, trailer.crc);
     if (trailer.records !== records)
       problems.push({ file, problem: `trailer says ${counted(trailer.records, 'record')}, the file holds ${records}` });
@@ -148,5 +149,3 @@ class RunChecker {
     }
   }
 }
-
-const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;

@@ -30,6 +30,7 @@ import type { RunCheck } from './run-check.js';
 import { CUT_SHORT, DAMAGED_VARINT, headerProblems, RecordStream, type RunExpectation } from './record-stream.js';
 import { StateCheck } from './state-check.js';
 import { counted } from '../shared/plural.js';
+import { crcText } from '../format/crc-text.js';
 
 /** What a split run should be, when its step folder says so: its step's, and the count's owners. */
 export interface SplitExpectation extends RunExpectation {
@@ -110,7 +111,7 @@ class SplitChecker {
       this.report(footer);
       return result(header);
     }
-    if (footer.crc !== crc) this.report(`CRC-32 mismatch: the footer says ${hex(footer.crc)}, content gives ${hex(crc)}`);
+    if (footer.crc !== crc) this.report(`CRC-32 mismatch: the footer says ${crcText(footer.crc)}, content gives ${crcText(crc)}`);
     const place = indexPlaceProblem(header, footer, size);
     if (place) {
       this.report(place);
@@ -246,7 +247,8 @@ class SplitChecker {
     const { records, sums } = stream;
     if (damaged) return { records, sums, complete: false };
     const where = `worker ${g}'s section`;
-    if (crc !== section.crc) this.report(`${where}: CRC-32 mismatch: the index says ${hex(section.crc)}, its bytes give ${hex(crc)}`);
+    if (crc !== section.crc)
+      this.report(`${where}: CRC-32 mismatch: the index says ${crcText(section.crc)}, its bytes give ${crcText(crc)}`);
     if (records !== section.records)
       this.report(`${where}: the index says ${counted(section.records, 'record')}, the section holds ${records}`);
     section.sums.forEach((sum, r) => {
@@ -255,5 +257,3 @@ class SplitChecker {
     return { records, sums, complete: true };
   }
 }
-
-const hex = (n: number) => `0x${n.toString(16).padStart(8, '0')}`;

@@ -102,6 +102,23 @@ test("--help says --all-columns prints every column prefix of the board's narrow
   t.regex(help().replace(/\n\s*/g, ' '), /--all-columns also print L\(w,1\) … L\(w,c\).* w is the board's narrower side/);
 });
 
+test("--help's Slurm example says what --launcher slurm does: one job array per pass", (t) => {
+  const text = help().replace(/\n\s*/g, ' ');
+  t.regex(text, /gocount 15x15 --partitions 8 --launcher slurm --scratch \/shared\/gocount count through Slurm, one job array per pass/);
+  t.regex(text, /or slurm \(one job array per pass\)/);
+  t.notRegex(text, /job arrays? per step/);
+});
+
+test('every command\'s --help gives a default in one form, "(default: …)" in its description', (t) => {
+  const others: string[] = [];
+  for (const command of ['', 'verify', 'inspect', 'states', 'recurrence', 'estimate', 'sample', 'games', 'solve', 'report', 'task']) {
+    const text = runCli([...(command ? [command] : []), '--help']).stdout.replace(/\n\s*/g, ' ');
+    for (const { index } of text.matchAll(/default/gi))
+      if (!/^\(default: \S/.test(text.slice(index - 1))) others.push(`${command || 'count'}: …${text.slice(index - 12, index + 20)}…`);
+  }
+  t.deepEqual(others, []);
+});
+
 test("a command's --help has yargs' -h line", (t) => {
   t.regex(runCli(['verify', '--help']).stdout, /^ {2}-h, --help +Show help$/m);
 });
@@ -141,7 +158,7 @@ test("the toolkit's help: placeholders in one column of descriptions, positional
   t.deepEqual([...columns(solve)], [27]);
   const estimate = runCli(['estimate', '--help']).stdout;
   t.regex(estimate, /^Positionals:\n {2}size {2}board size as MxN or M N\n\nOptions:\n/m);
-  t.regex(estimate, /^ {6}--digits N {2}significant digits of the estimate {2}\[default: 14\]$/m);
+  t.regex(estimate, /^ {6}--digits N {2}significant digits of the estimate \(default: 14\)$/m);
   t.deepEqual([...columns(estimate)], [18]);
   const recurrence = runCli(['recurrence', '--help']).stdout;
   t.regex(recurrence, /^ {6}--coefficients FILE {2}write the coefficients to FILE/m);
@@ -249,6 +266,22 @@ test("--oracle refuses the engine's flags instead of ignoring them", (t) => {
   t.is(json.stdout, '{"m":3,"n":3,"legal":"12675"}\n');
 });
 
+test("--oracle --plan is refused: the plan is the engine's, and --oracle has none", (t) => {
+  const run = runCli(['13x13', '--oracle', '--plan']);
+  t.is(run.status, 2);
+  t.is(run.stdout, '');
+  t.is(run.stderr, 'gocount: --oracle counts in memory without the engine: --plan does not apply to it\n');
+  t.is(
+    runCli(['3x3', '--oracle', '--plan', '--cores', '4', '--json']).stderr,
+    'gocount: --oracle counts in memory without the engine: --plan, --cores do not apply to it\n',
+  );
+  // --disk is refused as the engine's too, before any disk plan is made for it.
+  t.is(
+    runCli(['3x3', '--oracle', '--disk', '1K']).stderr,
+    'gocount: --oracle counts in memory without the engine: --disk does not apply to it\n',
+  );
+});
+
 test('--oracle counts with the in-memory BigInt counter', (t) => {
   const run = runCli(['6x6', '--oracle']);
   t.is(run.status, 0);
@@ -258,7 +291,7 @@ test('--oracle counts with the in-memory BigInt counter', (t) => {
 test('--oracle refuses at once a board whose steps outgrow its Map (width 13 and more); a sweep 13 wide and 1 long is counted', (t) => {
   // runCli kills the command after 60 s: filling the Map first took minutes at 13x13.
   const run = runCli(['13x13', '--oracle']);
-  t.is(run.status, 1);
+  t.is(run.status, 2); // a board the counter cannot take is input it cannot use
   t.is(run.stderr, 'gocount: width 13 needs more states than the in-memory counter can hold (about 16 million per step)\n');
   t.is(runCli(['13x1', '--oracle', '--keep-orientation']).stdout, '391049\n'); // L(1,13), as the engine counts 1x13
 });

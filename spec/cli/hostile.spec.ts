@@ -63,6 +63,18 @@ testRefusals([
   [['4x4', '--workers', '2x'], /^gocount: --workers 2x: not a number$/m],
   [['states', '3.0'], /^gocount: height 3\.0: not a whole number$/m],
   [['hello'], /^gocount: "hello" is neither a command nor a board size/m],
+  // A flag of several words, mistyped: named as typed, not as yargs's camelCase copy of it.
+  [['4x4', '--all-column'], /^gocount: unknown option "--all-column": did you mean "--all-columns"\?$/m],
+  [['4x4', '--table-memry', '1G'], /^gocount: unknown option "--table-memry": did you mean "--table-memory"\?$/m],
+  // A command without its positional says what it needs, in the words of its --help.
+  [
+    ['verify'],
+    /^gocount: verify needs <path>: a \.run file, a step folder, a folder holding counts \(such as scratch\/\), or a gocount solve --db file$/m,
+  ],
+  [['inspect', '--first', '3'], /^gocount: inspect needs <file>: a \.run file$/m],
+  [['report'], /^gocount: report needs <path>: a count folder, /m],
+  [['states'], /^gocount: states needs <height>: M, the board height \(1 to 19\)$/m],
+  [['estimate'], /^gocount: estimate needs <size>: board size as MxN or M N$/m],
 ]);
 
 const injected = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'support', 'inject-internal-error.js');

@@ -5,7 +5,7 @@ import { decodeHeader, FORMAT_VERSION, RunHeader, trailerBytes } from '../../lib
 import { writeManifest } from '../../lib/format/manifest.js';
 import { RunWriter } from '../../lib/format/run-writer.js';
 import { RunReader } from '../../lib/format/run-reader.js';
-import { readWholeRun } from '../../lib/format/section-reader.js';
+import { readWholeRun, SectionReader } from '../../lib/format/section-reader.js';
 import { RunStore } from '../../lib/engine/run-store.js';
 import { RunFileError } from '../../lib/shared/errors.js';
 import { checkSplitFile } from '../../lib/verify/split-check.js';
@@ -320,11 +320,61 @@ test('inspect of a run file with a byte changed past the records it prints exits
   t.regex(run.stderr, /^gocount: .*: (residue sum \d+ is|CRC-32 mismatch)[^\n]*\n$/);
 });
 
+test('inspect --skip past the last record says so, with the number of records the file holds', (t) => {
+  const file = path.join(count4, stepFolderName(6), runFileName(1));
+  for (const skip of ['93', '1000']) {
+    const run = runCli(['inspect', file, '--skip', skip]);
+    t.is(run.status, 0);
+    t.is(
+      run.stdout.split('\n').slice(6).join('\n'),
+      `trailer  93 records, residue sums 657, CRC-32 0x8db9b002\n\n--skip ${skip} is past the last record: the file holds 93 records\n`,
+    );
+  }
+  const { file: split } = splitRunOfFixture(t);
+  t.regex(runCli(['inspect', split, '--skip', '159']).stdout, /\n\n--skip 159 is past the last record: the file holds 159 records\n$/);
+  t.regex(
+    runCli(['inspect', file, '--skip', '92']).stdout,
+    /\n {6}93 {2}aaaa {3}hi=0x0 lo=0xbff {11}2\n$/,
+    'the last record is still printed',
+  );
+});
+
+test("a CRC-32 prints in hex, 8 digits, in inspect's and verify's lines alike", (t) => {
+  const file = path.join(tempScratch(t), runFileName(1));
+  const changed = readFileSync(path.join(count4, stepFolderName(6), runFileName(1)));
+  changed.writeUInt32LE(1, changed.length - 4); // the trailer's CRC-32
+  writeFileSync(file, changed);
+  const mismatch = 'CRC-32 mismatch: trailer says 0x00000001, content gives 0x8db9b002';
+  const inspected = runCli(['inspect', file, '--first', '0']);
+  t.is(inspected.status, 1);
+  t.is(inspected.stderr, `gocount: ${file}: ${mismatch}\n`);
+  t.is(runCli(['verify', file]).stdout, `${file}: ${mismatch}\nchecked 1 run file, 93 records: 1 problem\n`);
+  // A split run: its footer's CRC-32 and a section's in the index, as the engine's reader reports them.
+  const { file: split } = splitRunOfFixture(t);
+  const whole = readFileSync(split);
+  const footerCrc = Buffer.from(whole);
+  footerCrc.writeUInt32LE(1, footerCrc.length - 4);
+  writeFileSync(split, footerCrc);
+  t.throws(() => readWholeRun(split, Buffer.alloc(1 << 12)), {
+    message: `${split}: CRC-32 mismatch: the footer says 0x00000001, content gives 0x292d3b2c`,
+  });
+  const sectionCrc = Buffer.from(whole);
+  const indexOffset = sectionCrc.readUInt32LE(sectionCrc.lastIndexOf('GOCNTIDX') + 8);
+  sectionCrc.writeUInt32LE(1, indexOffset + 16); // worker 0's entry: first chunk, chunks, records (2 × u32), CRC-32
+  writeFileSync(split, sectionCrc);
+  const section = new SectionReader(split, 0, Buffer.alloc(1 << 12));
+  t.throws(
+    () => {
+      while (section.next());
+    },
+    { message: `${split}: worker 0's section: CRC-32 mismatch: the index says 0x00000001, its bytes give 0xdc172041` },
+  );
+});
+
 const badInput: Array<[string[], RegExp]> = [
   [['verify', 'package.json'], /package.json: not a gocount run file \(it does not start with GOCNTRUN or GOCNTSPL\)/],
   [['verify', 'no/such/place'], /no\/such\/place: no such file or folder/],
   [['verify', 'lib'], /lib: holds no gocount count folder/],
-  [['verify'], /Not enough non-option arguments/],
   [['inspect', 'package.json'], /package.json: not a gocount run file/],
   [['inspect', 'no/such.run'], /no\/such.run: no such file/],
   [['inspect', path.join(count4, stepFolderName(6), runFileName(1)), '--first', '-1'], /--first -1: must be a whole number/],
