@@ -10,7 +10,7 @@ registerSolveFileChecks();
 
 export { countLegal, countLegalInMemory } from './count/count-legal.js';
 export type { ColumnCount, CountResult, InMemoryCountOptions } from './count/count-legal.js';
-export type { CountOptions } from './count/options.js';
+export type { CountOptions } from './count/option-types.js';
 export { planCount } from './count/plan.js';
 export type { ColumnPlan, CountPlan } from './count/plan.js';
 export { parseStepLog, readStepLog } from './format/step-log.js';
@@ -27,7 +27,8 @@ export { estimateBoard as estimate } from './paper/estimate/estimate-board.js';
 export { games, sample } from './paper/toolkit.js';
 export type { GamesOptions, GamesResult, SampleOptions } from './paper/toolkit.js';
 export { solve } from './solve/solve.js';
-export type { MoveValue, SolveOptions, SolvePhase, SolveProgress, SolveResult } from './solve/solve.js';
+export type { MoveValue, SolveResult } from './solve/solve.js';
+export type { SolveOptions, SolvePhase, SolveProgress } from './solve/option-types.js';
 export type { RetrogradeStats } from './solve/moves/forward-check.js';
 export { lookUp } from './solve/look-up.js';
 export type { LookUpOptions, LookUpResult } from './solve/look-up.js';

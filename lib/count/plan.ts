@@ -11,7 +11,8 @@ import { AvailableMemory, availableMemory } from '../shared/available-memory.js'
 import { type MemoryPlan, statesInMemory } from '../engine/budget.js';
 import { residuesAt } from '../residues/growth.js';
 import { DiskEstimate, setUpEngine } from './with-engine.js';
-import { CountOptions, normalizeCountOptions } from './options.js';
+import type { CountOptions } from './option-types.js';
+import { normalizeCountOptions } from './options.js';
 import { countWarnings } from './warnings.js';
 import { InvalidOptionError } from '../shared/errors.js';
 

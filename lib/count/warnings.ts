@@ -8,14 +8,29 @@ import type { AvailableMemory } from '../shared/available-memory.js';
 import { availableMemory } from '../shared/available-memory.js';
 import os from 'node:os';
 import { largestStates } from '../board/table1.js';
-import type { EngineOptions, EngineSetup } from './with-engine.js';
+import type { Sweep } from '../board/shape.js';
 import { counted } from '../shared/plural.js';
 import { formatBytes } from '../shared/units.js';
 
+/**
+ * What the warnings read of a count's options (EngineOptions) and of what setUpEngine decided
+ * (EngineSetup), both in count/with-engine.ts: named here, not imported, as with-engine.ts imports
+ * this module. A new warning that reads more adds it here.
+ */
+export interface WarnedOptions {
+  readonly sweep: Sweep;
+  readonly memory: number;
+  readonly workers?: number;
+}
+export interface WarnedSetup {
+  readonly workers: number;
+  readonly threads?: number;
+}
+
 /** What a warning may look at: the count's options, what setUpEngine decided, and the machine (its memory and cores). */
 export interface WarningContext {
-  readonly options: Omit<EngineOptions, 'onProgress'>;
-  readonly setup: EngineSetup;
+  readonly options: WarnedOptions;
+  readonly setup: WarnedSetup;
   readonly available: AvailableMemory;
   readonly cores: number;
 }
@@ -42,11 +57,7 @@ const WARNINGS: readonly Warning[] = [
 ];
 
 /** The warnings of a count, in a fixed order. */
-export function countWarnings(
-  options: Omit<EngineOptions, 'onProgress'>,
-  setup: EngineSetup,
-  available: AvailableMemory = availableMemory(),
-): string[] {
+export function countWarnings(options: WarnedOptions, setup: WarnedSetup, available: AvailableMemory = availableMemory()): string[] {
   const cores = os.availableParallelism();
   return WARNINGS.map((warning) => warning({ options, setup, available, cores })).filter((message) => message !== undefined);
 }

@@ -13,7 +13,7 @@ import { InvalidOptionError } from '../shared/errors.js';
 import { writableFile } from '../format/writable-file.js';
 import { sizeOption } from '../shared/units.js';
 import { SCORINGS, Scoring } from './rules/solve-board.js';
-import type { SolveOptions, SolveProgress } from './solve.js';
+import type { SolveOptions, SolveProgress } from './option-types.js';
 import { CYCLE_RULES, CycleRule } from './rules/state-space.js';
 
 const SOLVE_OPTIONS: OptionNames<SolveOptions> = {
