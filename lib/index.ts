@@ -25,7 +25,7 @@ export { validStates } from './paper/valid-classes.js';
 export { recurrenceOf as recurrence } from './paper/recurrence/recurrence-report.js';
 export { estimateBoard as estimate } from './paper/estimate/estimate-board.js';
 export { games, sample } from './paper/toolkit.js';
-export type { GamesOptions, GamesResult, SampleOptions } from './paper/toolkit.js';
+export type { GamesOptions, GamesResult, SampleOptions, SampleOutcome } from './paper/toolkit.js';
 export { solve } from './solve/solve.js';
 export type { MoveValue, SolveResult } from './solve/solve.js';
 export type { SolveOptions, SolvePhase, SolveProgress } from './solve/option-types.js';

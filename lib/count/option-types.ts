@@ -11,14 +11,14 @@ export interface CountOptions {
   readonly m: number;
   readonly n: number;
   /**
-   * Bytes, or a size such as "512M", "4G" or "50%" (of the memory available to the process: see
-   * shared/available-memory.ts). Default: half the free memory, at least 256 MiB.
+   * Bytes (a number or a bigint), or a size such as "512M", "4G" or "50%" (of the memory available
+   * to the process: see shared/available-memory.ts). Default: half the free memory, at least 256 MiB.
    */
-  readonly memory?: number | string;
+  readonly memory?: number | bigint | string;
   /** Folder for run files; a count in it resumes. Default: "scratch", from the working directory. */
   readonly scratch?: string;
   /** Refuse to start when the count may need more disk than this (bytes or a size). */
-  readonly disk?: number | string;
+  readonly disk?: number | bigint | string;
   /**
    * Worker threads, 1 to MAX_WORKERS. Default: the number a resumed count recorded, else one per
    * core. In a partitioned count, the workers of each task (the count's P · W workers, at most
@@ -65,5 +65,5 @@ export interface CountOptions {
    * size such as "64K"); a larger table spans several memories (engine/state-table.ts). Default and
    * most MAX_SHARD_BYTES (3.5 GiB), least MIN_SHARD_BYTES (64 KiB). Not for a partitioned count.
    */
-  readonly tableMemory?: number | string;
+  readonly tableMemory?: number | bigint | string;
 }

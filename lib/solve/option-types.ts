@@ -14,12 +14,12 @@ export interface SolveOptions {
   /** 'tromp-taylor' (the default) or 'split-shared' (points reaching both colours split, as the paper scores seki). */
   readonly scoring?: Scoring;
   /**
-   * Bytes the solve may hold, or a size such as "512M", "4G" or "50%" (of the memory available to
+   * Bytes the solve may hold (a number or a bigint), or a size such as "512M", "4G" or "50%" (of the memory available to
    * the process), as a count's memory (default: half the free memory). Moves beyond it go to files in
    * `scratch` (default: ./scratch), read back in blocks; under cycle-draw, states that do not fit
    * in it go there too (lib/solve/cycle-draw/cycle-draw-on-disk.ts).
    */
-  readonly memory?: number | string;
+  readonly memory?: number | bigint | string;
   readonly scratch?: string;
   /**
    * Under cycle-draw, keep one position of each orbit of the board's rotations and reflections
