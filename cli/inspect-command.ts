@@ -2,7 +2,7 @@
 
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
-import { Inspection, inspectRun } from '../lib/verify/inspect.js';
+import { DEFAULT_LIMIT, DEFAULT_SKIP, Inspection, inspectRun } from '../lib/verify/inspect.js';
 import { counted } from '../lib/shared/plural.js';
 import { crcText } from '../lib/format/crc-text.js';
 
@@ -19,8 +19,8 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
   builder: (y) =>
     y
       .positional('file', { type: 'string', demandOption: true, describe: 'a .run file' })
-      .option('first', { ...numberOption('first'), default: 10, describe: 'how many records to print' })
-      .option('skip', { ...numberOption('skip'), default: 0, describe: 'records to pass over before printing' })
+      .option('first', { ...numberOption('first'), default: DEFAULT_LIMIT, describe: 'how many records to print' })
+      .option('skip', { ...numberOption('skip'), default: DEFAULT_SKIP, describe: 'records to pass over before printing' })
       .option('json', { type: 'boolean', default: false, describe: 'print the inspection as JSON' })
       .epilog(
         'States, top to bottom: # edge, . empty, X O black and white stones with a liberty, letters libertyless strings (upper case black).',

@@ -4,7 +4,7 @@ import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
 import { writeFileAtomically } from '../lib/format/atomic.js';
 import { writableFile } from '../lib/format/writable-file.js';
-import { MAX_DIGITS, recurrenceOf } from '../lib/paper/recurrence/recurrence-report.js';
+import { DEFAULT_DIGITS, MAX_DIGITS, recurrenceOf } from '../lib/paper/recurrence/recurrence-report.js';
 
 interface RecurrenceArgs {
   height: number;
@@ -24,7 +24,7 @@ export const recurrenceCommand: CommandModule<object, RecurrenceArgs> = {
       .positional('height', { ...numberOption('height', 'height'), demandOption: true, describe: 'M, the board height (1 to 6)' })
       .option('digits', {
         ...numberOption('digits'),
-        default: 20,
+        default: DEFAULT_DIGITS,
         describe: `decimal digits of λ_M, λ_M^(1/M) and a_M (1 to ${MAX_DIGITS})`,
       })
       .option('coefficients', { type: 'string', describe: 'write the coefficients to FILE, one per line (c1 first)' })

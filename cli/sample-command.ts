@@ -4,7 +4,7 @@ import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
 import { parseBoard } from '../lib/board/shape.js';
 import { knownCount } from '../lib/paper/known-count.js';
-import { sample } from '../lib/paper/toolkit.js';
+import { DEFAULT_RUNS, sample } from '../lib/paper/toolkit.js';
 import { stoppedBySignals } from './stop-signals.js';
 
 interface SampleArgs {
@@ -40,17 +40,23 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
   builder: (y) =>
     y
       .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true, demandOption: true })
-      .option('runs', { ...numberOption('runs'), default: 1000, describe: 'probes to average (the standard error falls as 1/√runs)' })
+      .option('runs', {
+        ...numberOption('runs'),
+        default: DEFAULT_RUNS,
+        describe: 'probes to average (the standard error falls as 1/√runs)',
+      })
       .option('seed', { ...numberOption('seed'), describe: 'seed of the random generator, to repeat a sample (default: from the clock)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the estimate, standard error and exact count as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress lines on stderr while the probes run' }),
   handler: async (args) => {
     const board = parseBoard(args.size);
-    const seed = args.seed ?? Date.now() % 2 ** 32;
     const started = performance.now();
     const write = (line: string) => process.stderr.write(line);
     const onProgress = args.quiet || args.json ? undefined : sampleProgress(`sample ${board.m}x${board.n}`, started, write);
-    const result = await stoppedBySignals((signal) => sample({ m: board.m, n: board.n, runs: args.runs, seed, signal, onProgress }));
+    const sampled = await stoppedBySignals((signal) =>
+      sample({ m: board.m, n: board.n, runs: args.runs, seed: args.seed, signal, onProgress }),
+    );
+    const { seed, ...result } = sampled;
     const seconds = (performance.now() - started) / 1000;
     const exact = knownCount(board.m, board.n);
     const difference = exact === undefined ? undefined : result.mean - Number(exact.value);

@@ -3,6 +3,8 @@
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
 import { CYCLE_RULES, type CycleRule, lookUp, SCORINGS, type Scoring, solve, type SolveProgress, UsageError } from '../lib/index.js';
+import { DEFAULT_RULE, DEFAULT_SCORING, DEFAULT_SYMMETRY } from '../lib/solve/solve-options.js';
+import { DEFAULT_TO_MOVE } from '../lib/solve/look-up.js';
 import { refuseFlags } from './refuse-flags.js';
 import { formatLookUp, formatSolve } from './solve-text.js';
 
@@ -112,7 +114,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       })
       .option('symmetry', {
         type: 'boolean',
-        default: true,
+        default: DEFAULT_SYMMETRY,
         describe: "cycle-draw: keep one position per orbit of the board's rotations and reflections; --no-symmetry keeps them all",
       })
       .option('empty-board-only', {
@@ -129,7 +131,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     if (args.position !== undefined) {
       if (args.db === undefined) throw new UsageError('--position needs --db FILE, a database written by gocount solve MxN --db FILE');
       refuseFlags(solveOnly(args), onlyTo('a solve, not to a look-up with --position'));
-      const toMove = args['to-move'] ?? 'black';
+      const toMove = args['to-move'] ?? DEFAULT_TO_MOVE;
       const found = lookUp(args.db, { position: args.position, toMove, afterPass: args['after-pass'], ko: args.ko });
       checkAgainstDatabase(args, found.header);
       const { header, value, bestMoves, moves } = found;
@@ -139,7 +141,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     if (args.size === undefined || args.size.length === 0)
       throw new UsageError('solve needs a board size (MxN), or --db FILE with --position');
     refuseFlags(lookUpOnly(args), onlyTo('a look-up with --position'));
-    const rule = args.rule ?? 'no-cycle';
+    const rule = args.rule ?? DEFAULT_RULE;
     const { m, n } = parseBoard(args.size);
     if (args['empty-board-only'] && rule === 'no-cycle' && args.db !== undefined)
       throw new UsageError('--db needs every state valued: leave out --empty-board-only');
@@ -148,7 +150,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
       m,
       n,
       rule,
-      scoring: args.scoring ?? 'tromp-taylor',
+      scoring: args.scoring ?? DEFAULT_SCORING,
       memory: args.memory,
       scratch: args.scratch,
       symmetry: args.symmetry,

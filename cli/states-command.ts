@@ -24,7 +24,7 @@ export const statesCommand: CommandModule<object, StatesArgs> = {
   handler: (args) => {
     const m = statesHeight(args.height);
     const started = performance.now();
-    const rows = Array.from({ length: m }, (_, y) => validStates(m, y)).map((states, y) => ({ y, states, classes: classesOf(states) }));
+    const rows = validStates(m).map((states, y) => ({ y, states, classes: classesOf(states) }));
     const seconds = (performance.now() - started) / 1000;
     const most = Math.max(...rows.map((row) => row.classes));
     const bits = { fields: FIELD_BITS * m, dense: Math.ceil(Math.log2(most)) };

@@ -6,7 +6,7 @@
 
 import { MAX_WIDTH } from '../border/layout.js';
 import { shown } from '../shared/arguments.js';
-import { UsageError } from '../shared/errors.js';
+import { InvalidOptionError, UsageError } from '../shared/errors.js';
 
 export interface Board {
   /** As the user gave them. */
@@ -43,17 +43,17 @@ export function sweepOf(board: Board, keepOrientation = false): Sweep {
 /** Run files record the columns of their count in 16 bits. */
 export const MAX_COLUMNS = 65535;
 
-/** The board m × n given as numbers, checked as parseBoard checks words; anything but numbers is refused. */
+/**
+ * The board m × n given as numbers, checked as parseBoard checks words: a side that is not a number
+ * is an InvalidOptionError naming it, a number that is no board's side a board size refused.
+ */
 export function boardOf(m: number, n: number): Board {
   for (const [name, side] of [
     ['m', m],
     ['n', n],
   ] as const) {
     if (typeof side !== 'number')
-      throw new UsageError(
-        `board size ${shown(m)} ${shown(n)}: ${name} is ${side === undefined ? 'missing' : 'not a number'}`,
-        'GOCOUNT_INVALID_SIZE',
-      );
+      throw new InvalidOptionError(name, shown(side), side === undefined ? 'missing: a board is m by n points' : 'not a number');
   }
   return parseBoard([String(m), String(n)]);
 }

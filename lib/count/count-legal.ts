@@ -11,7 +11,8 @@ import type { StepLogEntry } from '../format/step-log.js';
 import { CountStats, summarize } from '../observe/stats.js';
 import type { Residue } from '../residues/crt.js';
 import { productOf } from '../residues/moduli.js';
-import { CountOptions, normalizeCountOptions } from './options.js';
+import type { CountOptions } from './option-types.js';
+import { normalizeCountOptions } from './options.js';
 import { checkFinalCount } from './final-check.js';
 import { countInMemory } from './in-memory.js';
 

@@ -1,7 +1,7 @@
 /** The names of a count's options (CountOptions), for refusing any other: the compiler keeps the list and the type alike. */
 
 import type { OptionNames } from '../shared/arguments.js';
-import type { CountOptions } from './options.js';
+import type { CountOptions } from './option-types.js';
 
 export const COUNT_OPTION_NAMES: OptionNames<CountOptions> = {
   m: true,

@@ -7,82 +7,20 @@
 import os from 'node:os';
 import path from 'node:path';
 import { InvalidOptionError } from '../shared/errors.js';
-import { checkOptionNames } from '../shared/arguments.js';
+import { callbackOption, checkOptionNames, shown, signalOption, switchOption } from '../shared/arguments.js';
 import { COUNT_OPTION_NAMES } from './option-names.js';
+import type { CountOptions } from './option-types.js';
 import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { availableMemory } from '../shared/available-memory.js';
 import { firstPassFolder, MAX_WORKERS } from './with-engine.js';
 import type { CountLayout } from '../folder/scratch.js';
 import { MAX_SHARD_BYTES, MIN_SHARD_BYTES, MOST_RESIDUES } from '../engine/state-table.js';
-import { LAUNCHERS, LauncherName } from '../cluster/launcher.js';
+import { LAUNCHERS, type LauncherName } from '../cluster/launcher.js';
 import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../cluster/driver.js';
-import type { OnProgress } from '../observe/progress.js';
-import { ignoreProgress } from '../observe/progress.js';
-import { formatBytes, parseSize } from '../shared/units.js';
+import { ignoreProgress, type OnProgress } from '../observe/progress.js';
+import { formatBytes, sizeOption } from '../shared/units.js';
 import { writableFile } from '../format/writable-file.js';
-
-export interface CountOptions {
-  /** The board: m rows (the sweep's width unless it is the wider side) by n columns. */
-  readonly m: number;
-  readonly n: number;
-  /**
-   * Bytes, or a size such as "512M", "4G" or "50%" (of the memory available to the process: see
-   * shared/available-memory.ts). Default: half the free memory, at least 256 MiB.
-   */
-  readonly memory?: number | string;
-  /** Folder for run files; a count in it resumes. Default: "scratch", from the working directory. */
-  readonly scratch?: string;
-  /** Refuse to start when the count may need more disk than this (bytes or a size). */
-  readonly disk?: number | string;
-  /**
-   * Worker threads, 1 to MAX_WORKERS. Default: the number a resumed count recorded, else one per
-   * core. In a partitioned count, the workers of each task (the count's P · W workers, at most
-   * MAX_PARTITIONED_WORKERS, each own a share of the states), which its `threads` serve.
-   */
-  readonly workers?: number;
-  /** Moduli per pass. Default: all in one pass. */
-  readonly residuesPerPass?: number;
-  /** The most run files one merge opens. Default: DEFAULT_FAN_IN. */
-  readonly fanIn?: number;
-  /** Keep every step's run files and manifests. */
-  readonly keep?: boolean;
-  /** Sweep the board m points wide as given, instead of along its narrower side. */
-  readonly keepOrientation?: boolean;
-  /** Also return L(width, k) for every column prefix k. */
-  readonly allColumns?: boolean;
-  /**
-   * Split the count into this many partition tasks (1 to MAX_PARTITIONS), run through `launcher`;
-   * `workers` is then the workers of each task (default 1), and `memory` each task's budget.
-   */
-  readonly partitions?: number;
-  /**
-   * With `partitions`: the threads of each task's process, 1 to its workers (at most MAX_WORKERS),
-   * each serving some of them in turn. Default: the workers, at most one per core.
-   */
-  readonly threads?: number;
-  /** How partition tasks run: "local" (child processes, the default) or "slurm" (job arrays). */
-  readonly launcher?: LauncherName;
-  /**
-   * Seconds a partition task may show no sign of life (its status file unchanged) before the driver
-   * ends it and launches it again. Default: derived from the step's time and the task's memory
-   * (docs/cluster.md).
-   */
-  readonly taskTimeout?: number;
-  /** Launches of a step's unfinished tasks after the first. Default: DEFAULT_RETRIES. */
-  readonly retries?: number;
-  /** Stops the count between two steps; it resumes from the scratch folder. */
-  readonly signal?: AbortSignal;
-  readonly onProgress?: OnProgress;
-  /** Also write the per-step log of every pass to this file, rewritten after each step (format/step-log.ts). */
-  readonly statsJson?: string;
-  /**
-   * The most bytes of records one WebAssembly memory of a worker's state table holds (bytes or a
-   * size such as "64K"); a larger table spans several memories (engine/state-table.ts). Default and
-   * most MAX_SHARD_BYTES (3.5 GiB), least MIN_SHARD_BYTES (64 KiB). Not for a partitioned count.
-   */
-  readonly tableMemory?: number | string;
-}
 
 export interface NormalizedCountOptions {
   readonly board: Board;
@@ -122,21 +60,19 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
   checkOptionNames('a count', options, COUNT_OPTION_NAMES);
   const board = boardOf(options.m, options.n);
   const fanIn = options.fanIn ?? DEFAULT_FAN_IN;
-  if (!Number.isInteger(fanIn) || fanIn < 2) throw new InvalidOptionError('fanIn', fanIn, 'must be an integer of at least 2');
+  if (!Number.isInteger(fanIn) || fanIn < 2) throw new InvalidOptionError('fanIn', shown(fanIn), 'must be an integer of at least 2');
   const { workers, residuesPerPass } = options;
   // A partitioned count's workers are owners of states, served by its threads: more of them are allowed (partitionOptions).
   const mostWorkers = options.partitions !== undefined ? MAX_PARTITIONED_WORKERS : MAX_WORKERS;
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= mostWorkers)) {
-    throw new InvalidOptionError('workers', workers, `must be an integer from 1 to ${mostWorkers}`);
+    throw new InvalidOptionError('workers', shown(workers), `must be an integer from 1 to ${mostWorkers}`);
   }
   if (residuesPerPass !== undefined && !(Number.isInteger(residuesPerPass) && residuesPerPass >= 1 && residuesPerPass <= MOST_RESIDUES)) {
-    throw new InvalidOptionError('residuesPerPass', residuesPerPass, `must be an integer from 1 to ${MOST_RESIDUES}`);
+    throw new InvalidOptionError('residuesPerPass', shown(residuesPerPass), `must be an integer from 1 to ${MOST_RESIDUES}`);
   }
-  const sweep = sweepOf(board, options.keepOrientation ?? false);
+  const sweep = sweepOf(board, switchOption('keepOrientation', options.keepOrientation) ?? false);
   const scratchDir = scratchOption(options.scratch);
   const partitioned = partitionOptions(options, firstPassFolder(sweep, scratchDir, residuesPerPass).recordedLayout());
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
-    throw new InvalidOptionError('signal', options.signal, 'not an AbortSignal');
   return {
     board,
     sweep,
@@ -146,18 +82,18 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
     workers,
     residuesPerPass,
     fanIn,
-    keep: options.keep ?? false,
-    allColumns: options.allColumns ?? false,
+    keep: switchOption('keep', options.keep) ?? false,
+    allColumns: switchOption('allColumns', options.allColumns) ?? false,
     partitioned,
-    signal: options.signal,
-    onProgress: options.onProgress ?? ignoreProgress,
+    signal: signalOption(options.signal),
+    onProgress: callbackOption('onProgress', options.onProgress) ?? ignoreProgress,
     statsJson: options.statsJson === undefined ? undefined : writableFile('statsJson', options.statsJson),
     tableMemory: tableMemoryOption(options.tableMemory, partitioned),
   };
 }
 
 /** The bytes of records per memory of a state table: checked, or the default. */
-function tableMemoryOption(value: number | string | undefined, partitioned: PartitionOptions | undefined): number {
+function tableMemoryOption(value: CountOptions['tableMemory'], partitioned: PartitionOptions | undefined): number {
   if (value === undefined) return MAX_SHARD_BYTES;
   const bytes = sizeOption('tableMemory', value);
   if (partitioned) throw new InvalidOptionError('tableMemory', value, 'not for a count split into partitions: its tasks take the default');
@@ -172,6 +108,14 @@ function tableMemoryOption(value: number | string | undefined, partitioned: Part
  */
 function partitionOptions(options: CountOptions, recorded: Partial<CountLayout>): PartitionOptions | undefined {
   const { launcher, retries, threads, taskTimeout } = options;
+  // What each is, before whether it applies: a wrong type is named as one.
+  if (launcher !== undefined && !(LAUNCHERS as readonly unknown[]).includes(launcher))
+    throw new InvalidOptionError('launcher', shown(launcher), `must be ${LAUNCHERS.join(' or ')}`);
+  if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0))
+    throw new InvalidOptionError('retries', shown(retries), 'must be a whole number');
+  if (threads !== undefined && typeof threads !== 'number') throw new InvalidOptionError('threads', shown(threads), 'not a number');
+  if (taskTimeout !== undefined && !(typeof taskTimeout === 'number' && Number.isFinite(taskTimeout) && taskTimeout > 0))
+    throw new InvalidOptionError('taskTimeout', shown(taskTimeout), 'must be a number of seconds above 0');
   const resumed = recorded.partitioned || (recorded.partitions ?? 1) > 1 ? recorded.partitions : undefined;
   const partitions = options.partitions ?? (resumed !== undefined && resumed <= MAX_PARTITIONS ? resumed : undefined);
   if (partitions === undefined) {
@@ -184,11 +128,7 @@ function partitionOptions(options: CountOptions, recorded: Partial<CountLayout>)
     return undefined;
   }
   if (!(Number.isInteger(partitions) && partitions >= 1 && partitions <= MAX_PARTITIONS))
-    throw new InvalidOptionError('partitions', partitions, `must be an integer from 1 to ${MAX_PARTITIONS}`);
-  if (launcher !== undefined && !(LAUNCHERS as readonly string[]).includes(launcher))
-    throw new InvalidOptionError('launcher', launcher, `must be ${LAUNCHERS.join(' or ')}`);
-  if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0))
-    throw new InvalidOptionError('retries', retries, 'must be a whole number');
+    throw new InvalidOptionError('partitions', shown(partitions), `must be an integer from 1 to ${MAX_PARTITIONS}`);
   const owners = partitions * (options.workers ?? 1);
   if (owners > MAX_PARTITIONED_WORKERS)
     throw new InvalidOptionError(
@@ -199,8 +139,6 @@ function partitionOptions(options: CountOptions, recorded: Partial<CountLayout>)
   const mostThreads = Math.min(options.workers ?? recorded.workers ?? 1, MAX_WORKERS);
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= mostThreads))
     throw new InvalidOptionError('threads', threads, `must be an integer from 1 to ${mostThreads}, the workers of each task`);
-  if (taskTimeout !== undefined && !(typeof taskTimeout === 'number' && Number.isFinite(taskTimeout) && taskTimeout > 0))
-    throw new InvalidOptionError('taskTimeout', taskTimeout, 'must be a number of seconds above 0');
   return { partitions, launcher: launcher ?? 'local', retries: retries ?? DEFAULT_RETRIES, threads, taskTimeout };
 }
 
@@ -221,10 +159,4 @@ export function scratchOption(scratch: string | undefined): string {
   if (scratch !== undefined && (typeof scratch !== 'string' || scratch.trim() === ''))
     throw new InvalidOptionError('scratch', `"${String(scratch)}"`, 'not a folder name');
   return path.resolve(scratch ?? DEFAULT_SCRATCH);
-}
-
-function sizeOption(option: string, value: number | string, whole?: number): number {
-  if (typeof value === 'string') return parseSize(value, option, whole);
-  if (!(Number.isSafeInteger(value) && value > 0)) throw new InvalidOptionError(option, value, 'not a positive whole number of bytes');
-  return value;
 }

@@ -11,10 +11,13 @@ import type { AvailableMemory } from '../shared/available-memory.js';
 import { type MemoryPlan, statesInMemory } from '../engine/budget.js';
 import { residuesAt } from '../residues/growth.js';
 import { DiskEstimate, setUpEngine } from './with-engine.js';
-import { CountOptions, normalizeCountOptions } from './options.js';
+import type { CountOptions } from './option-types.js';
+import { normalizeCountOptions } from './options.js';
 import { countWarnings, thisMachine } from './warnings.js';
 import type { FreeSpace } from '../shared/disk-space.js';
 import { InvalidOptionError } from '../shared/errors.js';
+import { checkOptionNames, type OptionNames, shown } from '../shared/arguments.js';
+import { COUNT_OPTION_NAMES } from './option-names.js';
 
 /**
  * The cost model of the plan's time, from counts timed on this project's 2-core machine
@@ -105,10 +108,13 @@ export interface PlanOptions extends CountOptions {
   readonly cores?: number;
 }
 
+const PLAN_OPTION_NAMES: OptionNames<PlanOptions> = { ...COUNT_OPTION_NAMES, cores: true };
+
 export function planCount(options: PlanOptions): CountPlan {
+  checkOptionNames('planCount', options, PLAN_OPTION_NAMES);
   const { cores: coresGiven, ...countOptions } = options;
   if (coresGiven !== undefined && !(Number.isInteger(coresGiven) && coresGiven >= 1 && coresGiven <= 65536))
-    throw new InvalidOptionError('cores', coresGiven, 'must be an integer from 1 to 65536');
+    throw new InvalidOptionError('cores', shown(coresGiven), 'must be an integer from 1 to 65536');
   const cores = coresGiven ?? os.availableParallelism();
   const normalized = normalizeCountOptions(countOptions);
   const { sweep } = normalized;

@@ -12,7 +12,7 @@ import { PHASE_INDEX } from '../observe/phase-clock.js';
 import { aggregateTransform } from './aggregate-stage.js';
 import { expandTransform } from './expand-stage.js';
 import { StepFlow } from './step-flow.js';
-import type { StepParts } from './worker-runner.js';
+import type { StepParts } from './step-parts.js';
 
 export class WorkerStep {
   private flow?: StepFlow;

@@ -64,18 +64,6 @@ export interface StepEnd {
   readonly probes: number;
 }
 
-/** What a worker's steps run through (lib/engine/step.ts), made once by the worker. */
-export interface StepParts {
-  readonly store: RunStore;
-  readonly memory: () => MemoryRun;
-  readonly stage: ExpandStage;
-  readonly router?: PeerRouter;
-  readonly successors: SuccessorBuffer;
-  readonly pools: { readonly input: BatchPool; readonly successors: BatchPool };
-  readonly clock: PhaseClock;
-  readonly onBatch: () => void;
-}
-
 export class WorkerRunner {
   readonly options: WorkerOptions;
   private readonly store: RunStore;

@@ -15,10 +15,10 @@ import { HeuristicSampler, MAX_SAMPLE_POINTS, SampleResult, seededRandom } from 
 export interface SampleOptions {
   readonly m: number;
   readonly n: number;
-  /** Probes to average, at least 2. */
-  readonly runs: number;
-  /** Seed of the generator, 0 to 2^32 − 1: the same seed gives the same sample. */
-  readonly seed: number;
+  /** Probes to average, at least 2 (default DEFAULT_RUNS, 1000). */
+  readonly runs?: number;
+  /** Seed of the generator, 0 to 2^32 − 1: the same seed gives the same sample (default: from the clock, given in the result). */
+  readonly seed?: number;
   /** Stops the sample (an AbortedError) within a few tens of milliseconds. */
   readonly signal?: AbortSignal;
   /** Hears the probes done so far, and `runs`, every few tens of milliseconds, and once all are done. */
@@ -27,18 +27,26 @@ export interface SampleOptions {
 
 const SAMPLE_OPTIONS: OptionNames<SampleOptions> = { m: true, n: true, runs: true, seed: true, signal: true, onProgress: true };
 
+/** The probes `gocount sample` and sample average unless told. */
+export const DEFAULT_RUNS = 1000;
+
+/** A sample's estimate, and the seed that repeats it. */
+export interface SampleOutcome extends SampleResult {
+  readonly seed: number;
+}
+
 /** Board points swept between two readings of the clock: a few microseconds of probing. */
 const POINTS_PER_CLOCK = 1024;
 
 /** An unbiased estimate of L(m,n) by Heuristic Sampling, with its standard error. */
-export async function sample(options: SampleOptions): Promise<SampleResult> {
+export async function sample(options: SampleOptions): Promise<SampleOutcome> {
   checkOptionNames('sample', options, SAMPLE_OPTIONS);
   const board = boardOf(options.m, options.n);
   if (board.m * board.n > MAX_SAMPLE_POINTS) {
     throw new UsageError(`board ${board.m}x${board.n}: sample handles boards of up to ${MAX_SAMPLE_POINTS} points`, 'GOCOUNT_INVALID_SIZE');
   }
-  const runs = wholeNumber('runs', options.runs, 2);
-  const seed = wholeNumber('seed', options.seed, 0, 2 ** 32 - 1);
+  const runs = wholeNumber('runs', options.runs ?? DEFAULT_RUNS, 2);
+  const seed = wholeNumber('seed', options.seed ?? Date.now() % 2 ** 32, 0, 2 ** 32 - 1);
   const signal = signalOption(options.signal);
   const onProgress = callbackOption('onProgress', options.onProgress);
   const sampler = new HeuristicSampler(sweepOf(board), seededRandom(seed));
@@ -53,7 +61,7 @@ export async function sample(options: SampleOptions): Promise<SampleResult> {
     }
   }
   onProgress?.(runs, runs);
-  return mean.result();
+  return { ...mean.result(), seed };
 }
 
 export interface GamesOptions {

@@ -58,10 +58,19 @@ function virtuallyAdjacent(above: number | undefined, node: number): boolean {
 export const statesHeight = (height: unknown): number =>
   wholeNumber('height', height, 1, MAX_WIDTH, `states handles heights 1 to ${MAX_WIDTH}`);
 
-/** Valid states (not classes) of a height at step y, 0 to height − 1. */
-export function validStates(height: number, y: number): number {
+/**
+ * Valid states (not classes) of a height at step y, 0 to height − 1; without y, at every y in turn,
+ * as `gocount states` lists them.
+ */
+export function validStates(height: number): number[];
+export function validStates(height: number, y: number): number;
+export function validStates(height: number, y?: number): number | number[] {
   const m = statesHeight(height);
-  wholeNumber('y', y, 0, m - 1);
+  if (y === undefined) return Array.from({ length: m }, (_, at) => statesAt(m, at));
+  return statesAt(m, wholeNumber('y', y, 0, m - 1));
+}
+
+function statesAt(m: number, y: number): number {
   // Index: the two nodes before point i and the stack of open down-connections.
   let counts = new Float64Array(KEYS);
   let next = new Float64Array(KEYS);

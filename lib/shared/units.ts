@@ -27,10 +27,16 @@ export function parseSize(text: string, option: string, whole?: number): number 
   return bytes;
 }
 
-/** A size option of the library: bytes, or text parseSize reads ("4G", and "50%" of `whole` when given). */
+/**
+ * A size option of the library: bytes (a number or a bigint), or text parseSize reads ("4G", and
+ * "50%" of `whole` when given).
+ */
 export function sizeOption(option: string, value: unknown, whole?: number): number {
   if (typeof value === 'string') return parseSize(value, option, whole);
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  if (typeof value === 'bigint' && value > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new InvalidOptionError(option, shown(value), 'more bytes than a number holds exactly');
+  const bytes = typeof value === 'bigint' ? Number(value) : value;
+  if (typeof bytes === 'number' && Number.isSafeInteger(bytes) && bytes > 0) return bytes;
   throw new InvalidOptionError(option, shown(value), 'not a positive whole number of bytes');
 }
 

@@ -26,6 +26,9 @@ export interface LookUpResult {
   readonly moves: MoveValue[];
 }
 
+/** The player to move in a look-up, by the library or the command, unless told. */
+export const DEFAULT_TO_MOVE = 'black';
+
 const LOOK_UP_OPTIONS: OptionNames<LookUpOptions> = { position: true, toMove: true, afterPass: true, ko: true };
 
 /** A position's value and the value of each of its moves, from a database written by solve's `db`. */
@@ -42,7 +45,7 @@ export function lookUp(file: string, options: LookUpOptions): LookUpResult {
   const { header, values } = read;
   const solved = storedBoard(header, values);
   const { space } = solved;
-  const key = parsePosition(options.position, space.board, options.toMove ?? 'black');
+  const key = parsePosition(options.position, space.board, options.toMove ?? DEFAULT_TO_MOVE);
   let ko = -1;
   if (options.ko !== undefined) {
     ko = Array.from({ length: space.board.points }, (_, p) => space.board.pointName(p)).indexOf(options.ko);

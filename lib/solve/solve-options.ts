@@ -13,8 +13,13 @@ import { InvalidOptionError } from '../shared/errors.js';
 import { writableFile } from '../format/writable-file.js';
 import { sizeOption } from '../shared/units.js';
 import { SCORINGS, Scoring } from './rules/solve-board.js';
-import type { SolveOptions, SolveProgress } from './solve.js';
+import type { SolveOptions, SolveProgress } from './option-types.js';
 import { CYCLE_RULES, CycleRule } from './rules/state-space.js';
+
+/** What a solve, by the library or the command, takes unless told. */
+export const DEFAULT_RULE: CycleRule = 'no-cycle';
+export const DEFAULT_SCORING: Scoring = 'tromp-taylor';
+export const DEFAULT_SYMMETRY = true;
 
 const SOLVE_OPTIONS: OptionNames<SolveOptions> = {
   m: true,
@@ -54,7 +59,7 @@ export interface CheckedSolveOptions {
 export function checkSolveOptions(options: SolveOptions): CheckedSolveOptions {
   checkOptionNames('solve', options, SOLVE_OPTIONS);
   const { m, n } = boardOf(options.m, options.n);
-  const { rule = 'no-cycle', scoring = 'tromp-taylor', checkpointSeconds, nodesPerReport } = options;
+  const { rule = DEFAULT_RULE, scoring = DEFAULT_SCORING, checkpointSeconds, nodesPerReport } = options;
   if (!CYCLE_RULES.includes(rule)) throw new InvalidOptionError('rule', rule, `must be one of ${CYCLE_RULES.join(', ')}`);
   if (!SCORINGS.includes(scoring)) throw new InvalidOptionError('scoring', scoring, `must be one of ${SCORINGS.join(', ')}`);
   if (checkpointSeconds !== undefined && !(typeof checkpointSeconds === 'number' && checkpointSeconds >= 0 && checkpointSeconds < Infinity))
@@ -70,7 +75,7 @@ export function checkSolveOptions(options: SolveOptions): CheckedSolveOptions {
     memory:
       options.memory === undefined ? defaultMemoryBudget(os.freemem()) : sizeOption('memory', options.memory, availableMemory().bytes),
     folder: scratchOption(options.scratch),
-    symmetry: switchOption('symmetry', options.symmetry) ?? true,
+    symmetry: switchOption('symmetry', options.symmetry) ?? DEFAULT_SYMMETRY,
     emptyBoardOnly: switchOption('emptyBoardOnly', options.emptyBoardOnly) ?? false,
     checkpointSeconds,
     nodesPerReport,

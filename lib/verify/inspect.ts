@@ -49,8 +49,12 @@ export interface Inspection {
   readonly error?: string;
 }
 
+/** What `gocount inspect` and inspectRun show unless told: the first 10 records. */
+export const DEFAULT_SKIP = 0;
+export const DEFAULT_LIMIT = 10;
+
 /** The header, trailer and records skip + 1 … skip + limit of a run file, which is read and checked whole. */
-export function inspectRun(file: string, skip: number, limit: number): Inspection {
+export function inspectRun(file: string, skip = DEFAULT_SKIP, limit = DEFAULT_LIMIT): Inspection {
   stringArgument('file', file);
   wholeNumber('skip', skip, 0);
   wholeNumber('limit', limit, 0);

@@ -52,10 +52,11 @@ export interface VerifyProgress {
   readonly totalStates?: number;
 }
 
-export function verifyPath(target: string, onProgress: (progress: VerifyProgress) => void = () => {}): VerifyReport {
-  stringArgument('path', target);
+// `path`, as its errors name it (within it the name hides node:path, which it does not use).
+export function verifyPath(path: string, onProgress: (progress: VerifyProgress) => void = () => {}): VerifyReport {
+  stringArgument('path', path);
   callbackOption('onProgress', onProgress);
-  const found = findProblems(target, onProgress);
+  const found = findProblems(path, onProgress);
   return { ...found, status: statusOf(found.problems) };
 }
 

@@ -1,14 +1,14 @@
-// The runtime imports between the modules of lib/ and cli/: no cycle, and none from a lower layer
-// to a higher one, by the layer list of docs/contributing.md ("## Layers"). It reads the compiled
-// JavaScript in dist/, not the TypeScript: type-only imports are gone from it, so every import left
-// is one that Node loads.
+// The imports between the modules of lib/ and cli/: no cycle, and none from a lower layer to a
+// higher one, by the layer list of docs/contributing.md ("## Layers"). It reads the TypeScript
+// sources, so that `import type`, `export … from` and `import('…')` types count as much as the imports
+// Node loads: a module that needs another's types depends on it as surely as one that calls it.
 import test from 'ava';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { repoRoot } from '../support/paths.js';
 
-/** A runtime import, by the source files (lib/…/x.ts) of its importer and of what it imports. */
+/** An import, by the source files (lib/…/x.ts) of its importer and of what it imports. */
 interface Import {
   readonly from: string;
   readonly to: string;
@@ -45,31 +45,70 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** The source file (lib/…/x.ts) of a compiled one (dist/lib/…/x.js). */
-const sourceOf = (compiled: string) => compiled.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+/**
+ * The modules that `source` names: import and export declarations (`import type` included), `import()`
+ * calls, and `import('…')` types, wherever they stand in the file.
+ */
+function namedModules(source: ts.SourceFile): string[] {
+  const named: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      named.push(node.moduleSpecifier.text);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      named.push(node.argument.literal.text);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0])) {
+      named.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return named;
+}
 
-/** Every runtime import between the compiled modules of lib/ and cli/, by their source files. */
-function runtimeImports(): { modules: string[]; imports: Import[] } {
-  const compiled = ['dist/lib', 'dist/cli'].flatMap(filesUnder).filter((file) => file.endsWith('.js'));
+/**
+ * The source file that a relative specifier names: `./x.js` is `./x.ts`; the AssemblyScript kernels
+ * name each other without an ending (`./x.as` is `./x.as.ts`).
+ */
+const sourceNamed = (specifier: string) => (specifier.endsWith('.js') ? specifier.replace(/\.js$/, '.ts') : `${specifier}.ts`);
+
+/** Every import between the TypeScript modules of lib/ and cli/, type-only ones included. */
+function sourceImports(): { modules: string[]; imports: Import[] } {
+  const modules = ['lib', 'cli'].flatMap(filesUnder).filter((file) => file.endsWith('.ts'));
   const imports: Import[] = [];
-  for (const file of compiled) {
-    const { importedFiles } = ts.preProcessFile(readFileSync(path.join(repoRoot, file), 'utf8'), true, true);
-    for (const { fileName } of importedFiles) {
-      if (!fileName.startsWith('.')) continue; // node: and packages
-      const target = path.posix.join(path.posix.dirname(file), fileName);
-      imports.push({ from: sourceOf(file), to: sourceOf(target) });
+  for (const file of modules) {
+    const source = ts.createSourceFile(file, readFileSync(path.join(repoRoot, file), 'utf8'), ts.ScriptTarget.Latest);
+    for (const specifier of namedModules(source)) {
+      if (!specifier.startsWith('.')) continue; // node: and packages
+      imports.push({ from: file, to: path.posix.join(path.posix.dirname(file), sourceNamed(specifier)) });
     }
   }
-  return { modules: compiled.map(sourceOf), imports };
+  return { modules, imports };
 }
 
 const layers = readLayers();
-const { modules, imports } = runtimeImports();
+const { modules, imports } = sourceImports();
 
 /** The index in `layers` of the layer that holds `file`, or -1. */
 function layerOf(file: string): number {
   return layers.findIndex((layer) => layer.paths.some((held) => (held.endsWith('/') ? file.startsWith(held) : file === held)));
 }
+
+test('the imports read count type-only ones: import type, export … from, import() types and calls', (t) => {
+  const text = [
+    "import type { A } from './a.js';",
+    "import { type B } from './b.js';",
+    "export type { C } from './c.js';",
+    "export * from './d.js';",
+    "let e: import('./e.js').E;",
+    "function f(): typeof import('./f.js') { return import('./g.js') as never; }",
+  ].join('\n');
+  const source = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest);
+  t.deepEqual(namedModules(source), ['./a.js', './b.js', './c.js', './d.js', './e.js', './f.js', './g.js']);
+});
 
 test('the layer list of docs/contributing.md holds every file of lib/ and cli/ in exactly one layer', (t) => {
   t.true(layers.length >= 5, `${layers.length} layers`);
@@ -86,7 +125,7 @@ test('the layer list of docs/contributing.md holds every file of lib/ and cli/ i
   t.deepEqual(problems, []);
 });
 
-test('no runtime import of lib/ or cli/ goes round in a cycle', (t) => {
+test('no import of lib/ or cli/ goes round in a cycle, type-only ones included', (t) => {
   t.true(modules.length > 100, `${modules.length} modules`);
   const next = new Map<string, string[]>(modules.map((module) => [module, []]));
   for (const { from, to } of imports) next.get(from)?.push(to);
@@ -132,7 +171,7 @@ test('no runtime import of lib/ or cli/ goes round in a cycle', (t) => {
   t.deepEqual(cycles, []);
 });
 
-test('no runtime import goes from a lower layer to a higher one', (t) => {
+test('no import goes from a lower layer to a higher one, type-only ones included', (t) => {
   const upwards: string[] = [];
   for (const { from, to } of imports) {
     const [below, above] = [layerOf(from), layerOf(to)];

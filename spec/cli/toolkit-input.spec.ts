@@ -3,6 +3,8 @@
 import test, { type ExecutionContext } from 'ava';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
+import * as gocount from '../../lib/index.js';
 import {
   countLegal,
   countLegalInMemory,
@@ -24,7 +26,7 @@ import {
   verifyPath,
 } from '../../lib/index.js';
 import { flagOf } from '../../cli/errors.js';
-import { fixturesDir } from '../support/paths.js';
+import { fixturesDir, repoRoot } from '../support/paths.js';
 import { tempScratch } from '../support/scratch.js';
 
 interface Refusal {
@@ -92,7 +94,7 @@ test('estimate: a board of up to 10^7 points, and A, B, L from 1 to 18', async (
   t.is(estimate(5, 5, 18).exact, 414295148741n);
   await refuses(t, () => estimate(5, 5, 19), invalid('from', /^from 19: must be a whole number from 1 to 18$/), 'from 19');
   await refuses(t, () => estimate(5000, 5000), size(/^board 5000x5000: estimate handles boards of up to 10000000 points$/), '5000²');
-  await refuses(t, () => estimate('5' as never, 5), size(/^board size "5" 5: m is not a number$/), 'string side');
+  await refuses(t, () => estimate('5' as never, 5), invalid('m', /^m "5": not a number$/), 'string side');
 });
 
 test('sample: an options object of known keys, runs of at least 2, a 32-bit seed, a signal', async (t) => {
@@ -203,8 +205,217 @@ test('countLegal and planCount refuse an unknown option by name, with the one me
   await refuses(
     t,
     () => planCount({ m: 3, n: 3, scratch, colour: 'red' } as never),
-    invalid('colour', /^colour "red": not an option of a count$/),
+    invalid('colour', /^colour "red": not an option of planCount$/),
     'x',
   );
-  await refuses(t, () => countLegal({ m: '3', n: 3 } as never), size(/m is not a number$/), 'string side');
+  await refuses(t, () => countLegal({ m: '3', n: 3 } as never), invalid('m', /^m "3": not a number$/), 'string side');
+  await refuses(t, () => countLegal({ m: 3 } as never), invalid('n', /^n undefined: missing: a board is m by n points$/), 'no n');
+});
+
+/** A parameter of an exported function, by the package's declarations; for an options object, also its keys. */
+interface Parameter {
+  readonly name: string;
+  readonly options?: readonly string[];
+}
+
+/**
+ * Every function lib/index.ts exports, with its parameters (of every overload), as the compiler reads
+ * them from the package's declarations (dist/lib/index.d.ts): a parameter whose type is an object
+ * (not a function) is an options object, and its keys are its options.
+ */
+function exportedFunctions(): Map<string, Parameter[]> {
+  const index = path.join(repoRoot, 'dist', 'lib', 'index.d.ts');
+  const program = ts.createProgram([index], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+  });
+  const checker = program.getTypeChecker();
+  const functions = new Map<string, Parameter[]>();
+  for (const exported of checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(index)!)!)) {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    if (!(symbol.flags & ts.SymbolFlags.Function)) continue;
+    const parameters: Parameter[] = [];
+    for (const signature of checker.getTypeOfSymbol(symbol).getCallSignatures()) {
+      for (const parameter of signature.parameters) {
+        if (parameters.some(({ name }) => name === parameter.name)) continue;
+        const type = checker.getNonNullableType(checker.getTypeOfSymbol(parameter));
+        const isOptions = (type.flags & ts.TypeFlags.Object || type.isIntersection()) && type.getCallSignatures().length === 0;
+        const options = isOptions ? checker.getPropertiesOfType(type).map(({ name }) => name) : undefined;
+        parameters.push({ name: parameter.name, options });
+      }
+    }
+    functions.set(exported.name, parameters);
+  }
+  return functions;
+}
+
+/** The names a function's checks must name: its parameters, an options object's keys in its place. */
+const checkedNames = (parameters: readonly Parameter[]) => parameters.flatMap(({ name, options }) => options ?? [name]);
+
+/** `args` with `value` put for the parameter or option `name`. */
+function withValue(parameters: readonly Parameter[], args: readonly unknown[], name: string, value: unknown): unknown[] {
+  const changed = [...args];
+  const at = parameters.findIndex((parameter) => (parameter.options ?? [parameter.name]).includes(name));
+  changed[at] = parameters[at].options ? { ...(args[at] as object), [name]: value } : value;
+  return changed;
+}
+
+/**
+ * Each exported function: arguments it takes, and for each of its parameters and options a value of
+ * the wrong type. A function or option exported later without a row here fails the first test below.
+ */
+function wrongTypes(
+  scratch: string,
+): Record<string, { readonly args: readonly unknown[]; readonly wrong: Readonly<Record<string, unknown>> }> {
+  const count = {
+    m: '3',
+    n: '3',
+    memory: true,
+    scratch: 5,
+    disk: true,
+    workers: '2',
+    residuesPerPass: '2',
+    fanIn: '8',
+    keep: 'yes',
+    keepOrientation: 'yes',
+    allColumns: 'yes',
+    partitions: '2',
+    launcher: 5,
+    retries: '1',
+    threads: '1',
+    taskTimeout: '60',
+    signal: 'stop',
+    onProgress: 'yes',
+    statsJson: 5,
+    tableMemory: true,
+  };
+  const board = { m: 3, n: 3, scratch };
+  const stepLog = path.join(fixturesDir, 'steps-9x9.jsonl');
+  const run = path.join(fixturesDir, 'runs', '3x3', 'moduli-1-08a5248018', 'step-00002', 'run-w0-00001.run');
+  return {
+    countLegal: { args: [board], wrong: count },
+    planCount: { args: [board], wrong: { ...count, cores: '4' } },
+    countLegalInMemory: { args: [{ m: 3, n: 3 }], wrong: { m: '3', n: '3', keepOrientation: 'yes' } },
+    parseStepLog: { args: [''], wrong: { text: 5 } },
+    readStepLog: { args: [stepLog], wrong: { file: 5 } },
+    verifyPath: { args: [run, () => {}], wrong: { path: 5, onProgress: 'yes' } },
+    inspectRun: { args: [run, 0, 10], wrong: { file: 5, skip: '0', limit: '10' } },
+    validStates: { args: [5, 1], wrong: { height: '5', y: '1' } },
+    recurrence: { args: [2, 20], wrong: { height: '2', digits: '20' } },
+    estimate: { args: [5, 5, 18], wrong: { m: '5', n: '5', from: '18' } },
+    sample: {
+      args: [{ m: 2, n: 2, runs: 2, seed: 1 }],
+      wrong: { m: '2', n: '2', runs: '2', seed: '1', signal: 'stop', onProgress: 'yes' },
+    },
+    games: { args: [{ m: 1, n: 1 }], wrong: { m: '1', n: '1', signal: 'stop', onProgress: 'yes' } },
+    solve: {
+      args: [{ m: 1, n: 2, scratch }],
+      wrong: {
+        m: '1',
+        n: '2',
+        rule: 5,
+        scoring: 5,
+        memory: true,
+        scratch: 5,
+        symmetry: 'yes',
+        emptyBoardOnly: 'yes',
+        checkpointSeconds: '60',
+        nodesPerReport: '100',
+        db: 5,
+        onResume: 'yes',
+        onProgress: 'yes',
+      },
+    },
+    lookUp: { args: ['x.db', { position: 'X.' }], wrong: { file: 5, position: 5, toMove: 5, afterPass: 'yes', ko: 5 } },
+  };
+}
+
+const functions = exportedFunctions();
+const library = gocount as unknown as Record<string, (...args: unknown[]) => unknown>;
+
+test("a table of wrong types covers every exported function's every parameter and option, by the package's declarations", (t) => {
+  const table = wrongTypes('scratch');
+  t.true(functions.size >= 14, `${functions.size} functions`);
+  t.deepEqual(Object.keys(table).sort(), [...functions.keys()].sort());
+  for (const [name, parameters] of functions)
+    t.deepEqual(Object.keys(table[name]?.wrong ?? {}).sort(), checkedNames(parameters).sort(), name);
+});
+
+/** What is wrong with `error` as the refusal `expected`: undefined when it is that refusal. */
+function refusalProblem(error: unknown, expected: Refusal): string | undefined {
+  if (!(error instanceof UsageError)) return error === undefined ? 'not refused' : `${String(error)}`;
+  const named = error instanceof InvalidOptionError ? `${error.code} naming ${error.option}` : error.code;
+  const wanted = expected.option === undefined ? expected.code : `${expected.code} naming ${expected.option}`;
+  if (named !== wanted || error.exitCode !== 2 || !expected.message.test(error.message)) return `${named}: ${error.message}`;
+  return undefined;
+}
+
+test('every exported function refuses a wrong type of each parameter and option with an InvalidOptionError naming it', async (t) => {
+  const scratch = tempScratch(t);
+  const problems: string[] = [];
+  for (const [name, { args, wrong }] of Object.entries(wrongTypes(scratch))) {
+    const parameters = functions.get(name) ?? [];
+    for (const [option, value] of Object.entries(wrong)) {
+      const error = await thrownBy(() => library[name](...withValue(parameters, args, option, value)));
+      const problem = refusalProblem(error, invalid(option, new RegExp(`^${option} `)));
+      if (problem !== undefined) problems.push(`${name} ${option} ${JSON.stringify(value)}: ${problem}`);
+    }
+  }
+  t.deepEqual(problems, []);
+});
+
+test('every exported function that takes an options object refuses anything else there, or nothing, as not an options object', async (t) => {
+  const table = wrongTypes(tempScratch(t));
+  const problems: string[] = [];
+  for (const [name, parameters] of functions) {
+    const at = parameters.findIndex(({ options }) => options);
+    if (at < 0) continue;
+    for (const value of [undefined, 3]) {
+      const args = [...table[name].args];
+      args[at] = value;
+      const problem = refusalProblem(await thrownBy(() => library[name](...args)), input(/ takes an options object, \{ /));
+      if (problem !== undefined) problems.push(`${name} with ${String(value)}: ${problem}`);
+    }
+  }
+  t.deepEqual(problems, []);
+});
+
+test('validStates(height) without y: the states at every y, as gocount states lists them', (t) => {
+  t.deepEqual(validStates(5), [887, 1251, 1257, 1233, 1283]);
+});
+
+test("recurrence(height) without digits: the command's 20 digits", (t) => {
+  t.is(recurrence(3).lambda, '25.44501470555814081494');
+});
+
+test("inspectRun(file) without skip and limit: the command's first 10 records", (t) => {
+  const run = path.join(fixturesDir, 'runs', '3x3', 'moduli-1-08a5248018', 'step-00005', 'run-w1-00001.run');
+  t.deepEqual(
+    inspectRun(run).records.map(({ record }) => record),
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+  );
+});
+
+test("sample without runs and seed: the command's 1000 probes, and a seed from the clock that the result gives", async (t) => {
+  const sampled = await sample({ m: 2, n: 3 });
+  t.is(sampled.runs, 1000);
+  t.true(Number.isSafeInteger(sampled.seed) && sampled.seed >= 0 && sampled.seed < 2 ** 32, String(sampled.seed));
+  t.deepEqual(await sample({ m: 2, n: 3, seed: sampled.seed }), sampled);
+});
+
+test('a size is also a bigint of bytes: memory, disk and tableMemory of a count, memory of a solve', async (t) => {
+  const scratch = tempScratch(t);
+  const plan = planCount({ m: 3, n: 3, scratch, memory: 10n ** 9n, disk: 2n ** 40n, tableMemory: 2n ** 20n });
+  t.is(plan.memory, 10 ** 9);
+  t.is(plan.diskBudget, 2 ** 40);
+  t.is(plan.perWorker.tableShardBytes, 2 ** 20);
+  t.is(solve({ m: 1, n: 2, scratch, memory: 64n * 2n ** 20n }).value, 0);
+  const tooMany = invalid('memory', /^memory 9007199254740993: more bytes than a number holds exactly$/);
+  await refuses(t, () => planCount({ m: 3, n: 3, scratch, memory: 2n ** 53n + 1n }), tooMany, '2^53 + 1');
+  const none = invalid('memory', /^memory 0: not a positive whole number of bytes$/);
+  await refuses(t, () => planCount({ m: 3, n: 3, scratch, memory: 0n }), none, '0n');
 });

@@ -8,10 +8,12 @@ import { findRecurrence, Recurrence } from './find-recurrence.js';
 export const MAX_RECURRENCE_HEIGHT = 6;
 /** Decimal digits of λ_M and a_M: far more would take long to compute for nothing. */
 export const MAX_DIGITS = 1000;
+/** The digits `gocount recurrence` and recurrenceOf give unless told. */
+export const DEFAULT_DIGITS = 20;
 
 export interface RecurrenceReport extends Recurrence, DominantRoot {}
 
-export function recurrenceOf(height: number, digits: number): RecurrenceReport {
+export function recurrenceOf(height: number, digits = DEFAULT_DIGITS): RecurrenceReport {
   wholeNumber(
     'height',
     height,
