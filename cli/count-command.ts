@@ -157,7 +157,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       .option('quiet', {
         type: 'boolean',
         default: false,
-        describe: 'no progress on stderr',
+        describe: 'no progress on stderr (notes and warnings are still printed)',
       })
       .option('json', {
         type: 'boolean',
@@ -221,7 +221,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
     if (args.plan) {
       stop.dispose();
       const plan = planCount({ ...options, cores: args.cores });
-      // The count's own warnings, on stderr as the count gives them (and silenced by --quiet as there).
+      // The count's own warnings, on stderr as the count gives them (and, as there, not silenced by --quiet).
       for (const message of plan.warnings) onProgress({ type: 'note', message });
       process.stdout.write(args.json ? `${JSON.stringify(plan)}\n` : formatPlan(plan));
       return;
