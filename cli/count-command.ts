@@ -13,6 +13,8 @@ import { numberOption } from './number-option.js';
 import { suggestCommand } from './suggest.js';
 import { diskText, formatPlan } from './plan-text.js';
 import { stopOnSignals } from './stop-signals.js';
+import { UnsavedSteps } from './unsaved-steps.js';
+import type { OnProgress } from '../lib/observe/progress.js';
 import { MAX_SHARD_BYTES, MIN_SHARD_BYTES } from '../lib/engine/state-table.js';
 import { formatBytes } from '../lib/shared/units.js';
 import { formatCostTable, formatStepTable, formatSummary } from './stats-tables.js';
@@ -157,7 +159,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       .option('quiet', {
         type: 'boolean',
         default: false,
-        describe: 'no progress on stderr',
+        describe: 'no progress on stderr (notes and warnings are still printed)',
       })
       .option('json', {
         type: 'boolean',
@@ -191,8 +193,16 @@ export const countCommand: CommandModule<object, CountArgs> = {
     const words = [...(args.size ?? []), ...args._];
     refuseCommandTypo(words);
     const board = parseBoard(words.length > 0 ? words : [DEFAULT_BOARD]);
-    const onProgress = progressDisplay(process.stderr, args.quiet);
-    const stop = stopOnSignals((message) => onProgress({ type: 'note', message }));
+    const display = progressDisplay(process.stderr, args.quiet);
+    const unsaved = new UnsavedSteps();
+    const onProgress: OnProgress = (event) => {
+      unsaved.track(event);
+      display(event);
+    };
+    const stop = stopOnSignals(
+      (message) => onProgress({ type: 'note', message }),
+      () => unsaved.lost(),
+    );
     const options = {
       m: board.m,
       n: board.n,
@@ -224,7 +234,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
     if (args.plan) {
       stop.dispose();
       const plan = planCount({ ...options, cores: args.cores });
-      // The count's own warnings, on stderr as the count gives them (and silenced by --quiet as there).
+      // The count's own warnings, on stderr as the count gives them (and, as there, not silenced by --quiet).
       for (const message of plan.warnings) onProgress({ type: 'note', message });
       process.stdout.write(args.json ? `${JSON.stringify(plan)}\n` : formatPlan(plan));
       return;

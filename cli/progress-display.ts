@@ -1,12 +1,12 @@
 /**
  * Progress on stderr. On a terminal, one line redrawn in place and cut to the terminal's width: a
  * bar with pass, step, states, rate, elapsed time and ETA. Otherwise a plain line per finished
- * step. --quiet silences both. Steps are numbered 1 … width × columns, as --stats numbers them.
+ * step. --quiet silences both, not the notes (warnings, where a count resumes, why it stopped). Steps
+ * are numbered 1 … width × columns, as --stats numbers them.
  */
 
 import { EtaModel } from '../lib/observe/eta.js';
 import type { OnProgress, ProgressEvent, StepReport } from '../lib/observe/progress.js';
-import { ignoreProgress } from '../lib/observe/progress.js';
 import { shortenPaths } from '../lib/shared/errors.js';
 import { formatCount, formatDuration } from '../lib/shared/units.js';
 import { counted, plural } from '../lib/shared/plural.js';
@@ -22,9 +22,17 @@ export interface ProgressStream {
 export type Clock = () => number;
 
 export function progressDisplay(stream: ProgressStream, quiet: boolean, clock: Clock = Date.now): OnProgress {
-  if (quiet) return ignoreProgress;
+  if (quiet)
+    return (event) => {
+      if (event.type === 'note') stream.write(`${noteLine(event.message)}\n`);
+    };
   const display = stream.isTTY ? new BarDisplay(stream, clock) : new LineDisplay(stream, clock);
   return (event) => display.handle(event);
+}
+
+/** A note as it is printed, in the words of gocount's other messages. */
+function noteLine(message: string): string {
+  return `gocount: ${shortenPaths(message)}`;
 }
 
 /** What both displays track: pass and step, elapsed time, and the ETA model fed with every finished step. */
@@ -56,7 +64,7 @@ abstract class Tracker {
         this.model ??= new EtaModel(event.width, event.steps, event.passes, event.workers);
         break;
       case 'note':
-        this.note(`gocount: ${shortenPaths(event.message)}`);
+        this.note(noteLine(event.message));
         break;
       case 'step-start':
         this.step = event.step;

@@ -1,8 +1,9 @@
 /**
- * Ctrl-C and SIGTERM during a count: the first asks the engine to stop before its next step, at a
- * point from which the same command resumes; a second stops the process at once, giving back its
- * lock (the step under way is then counted again on the resume, and its temporary files are
- * cleared then). The toolkit's games and sample stop within a fraction of a second of the first.
+ * Ctrl-C and SIGTERM during a count: the first asks the engine to stop after the step under way,
+ * which it writes to disk, so that the same command resumes after it; a second stops the process at
+ * once, giving back its lock, and says what is lost (the steps not yet on disk are counted again on
+ * the resume, and their temporary files are cleared then). The toolkit's games and sample stop
+ * within a fraction of a second of the first.
  */
 
 import { CountLock } from '../lib/folder/lock.js';
@@ -18,16 +19,13 @@ export interface StopSignals {
 }
 
 /** `afterwards`: what a second signal's line adds, after the words that the command stopped at once. */
-export function stopOnSignals(
-  tell: (message: string) => void,
-  afterwards = '; the same command resumes from the last complete step',
-): StopSignals {
+export function stopOnSignals(tell: (message: string) => void, afterwards: () => string): StopSignals {
   const controller = new AbortController();
   let received: string | undefined;
   const onSignal = (name: NodeJS.Signals) => {
     if (received !== undefined) {
       CountLock.releaseAll(); // the count is gone: the next run need not take its lock over
-      process.stderr.write(`\ngocount: stopped at once by a second ${name}${afterwards}\n`);
+      process.stderr.write(`\ngocount: stopped at once by a second ${name}${afterwards()}\n`);
       process.exit(EXIT_CODES[name]);
     }
     received = name;
@@ -50,7 +48,10 @@ export function stopOnSignals(
  * first SIGINT or SIGTERM stops it, with the signal's exit code, and there is nothing to say before.
  */
 export async function stoppedBySignals<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const stop = stopOnSignals(() => {}, '');
+  const stop = stopOnSignals(
+    () => {},
+    () => '',
+  );
   // The handlers stay on a failure until the process exits, as for a count.
   const result = await work(stop.signal).catch((error: unknown) => Promise.reject(stop.exitCodeFor(error)));
   stop.dispose();

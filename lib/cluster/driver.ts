@@ -154,7 +154,7 @@ export class PartitionedPass {
     const stopBeating = beatWhileRunning(this.scratch.root);
     try {
       for (let step = manifest.step; step < steps; step++) {
-        if (signal?.aborted) throw new AbortedError(stoppedMessage(step + 1, steps, step, this.scratch.root));
+        if (signal?.aborted) throw this.stopped(step);
         onProgress({ type: 'step-start', step: step + 1 });
         const started = performance.now();
         fleet ??= this.startTasks();
@@ -181,6 +181,14 @@ export class PartitionedPass {
     }
     if (!keep) for (const step of this.scratch.steps()) this.scratch.removeStep(step);
     return { perColumn, reports };
+  }
+
+  /** A stop while step + 1 is under way: every step is on disk, so the same command resumes at it. */
+  private stopped(step: number): AbortedError {
+    const { width, columns, pass, passes } = this.options;
+    return new AbortedError(
+      stoppedMessage({ resumeAt: step + 1, steps: width * columns, folder: this.scratch.root, pass: { pass: pass + 1, passes } }),
+    );
   }
 
   private startTasks(): TaskFleet {
@@ -304,8 +312,7 @@ export class PartitionedPass {
       return undefined;
     };
     const outcome = await waitFor(check, { watch: next, signal, wakeOn: (wake) => fleet.onEnd(wake) });
-    if (outcome === 'stopped')
-      throw new AbortedError(stoppedMessage(step + 1, this.options.width * this.options.columns, step, this.scratch.root));
+    if (outcome === 'stopped') throw this.stopped(step);
     if (outcome === 'disk full') {
       const free = fullDisk === undefined ? '' : ` (${formatBytes(fullDisk)} free)`;
       throw new GocountError(

@@ -18,7 +18,7 @@ import { localWorker, WorkerHandle, threadWorkers } from './worker-handle.js';
 import type { WorkerOptions } from './worker-runner.js';
 import { OnProgress, resumeNote, StepReport, stepReport, stoppedMessage } from '../observe/progress.js';
 import { findResumePoint } from '../folder/resume.js';
-import { diskError, FolderRecord, ScratchFolder } from '../folder/scratch.js';
+import { diskError, FolderRecord, isDiskFull, ScratchFolder } from '../folder/scratch.js';
 import type { CountLock } from '../folder/lock.js';
 import { columnSum, writeStepManifest } from '../folder/step-record.js';
 import { sumResidueVectors } from '../residues/sums.js';
@@ -53,12 +53,14 @@ export interface PassResult {
 
 /**
  * What a pass carries from step to step: the column sums so far, the step the next one reads from
- * files (undefined: from memory), the latest step on disk, and the steps' figures.
+ * files (undefined: from memory), the latest step on disk, what the latest step sent to dropped
+ * successors (its manifest's, should a stop write it), and the steps' figures.
  */
 interface PassState {
   perColumn: number[][];
   manifest?: StepManifest;
   onDisk?: StepManifest;
+  dropped: number[];
   readonly reports: StepReport[];
 }
 
@@ -103,7 +105,7 @@ export class PassRunner {
       for (let step = start.step; step < steps; step++) {
         // One worker counts in this thread: between steps, let timers and signal handlers run.
         await new Promise((resolve) => setImmediate(resolve));
-        if (this.options.signal?.aborted) throw this.stopped(step, steps, pass);
+        if (this.options.signal?.aborted) throw await this.stopped(handles, step, steps, pass);
         this.options.onProgress({ type: 'step-start', step: step + 1 });
         const done = await this.runStep(handles, step, pass);
         this.retire(step, done.next, pass);
@@ -121,9 +123,33 @@ export class PassRunner {
     }
   }
 
-  /** Where an aborted count stands, and what running it again will do. */
-  private stopped(step: number, steps: number, pass: PassState): AbortedError {
-    return new AbortedError(stoppedMessage(step + 1, steps, pass.onDisk?.step, this.scratch.root));
+  /**
+   * Where an aborted count stands, and the step the same count resumes at. The states after `step`
+   * points, when the last step left them in memory only, go to disk first, so that it resumes after
+   * that step; when the disk cannot hold them, the step on disk before stays the one to resume from.
+   */
+  private async stopped(handles: WorkerHandle[], step: number, steps: number, pass: PassState): Promise<AbortedError> {
+    const { root } = this.scratch;
+    const at = { steps, folder: root, pass: { pass: this.options.pass + 1, passes: this.options.passes } };
+    const resumeAt = () => (pass.onDisk?.step ?? 0) + 1;
+    if (pass.manifest || step === 0) return new AbortedError(stoppedMessage({ ...at, resumeAt: resumeAt() }));
+    let saved: StepManifest;
+    try {
+      // Every worker's writes end before a failure is handled: none may write into a step folder being removed.
+      const written = await Promise.allSettled(handles.map((handle) => handle.save(step)));
+      const failed = written.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+      const runs = written.flatMap((result) => (result.status === 'fulfilled' ? result.value : []));
+      saved = this.writeStepManifest(step, runs, pass.dropped, pass.perColumn);
+    } catch (error) {
+      this.scratch.removeStep(step); // runs without their manifest: never a step to resume from
+      if (!isDiskFull(error)) throw error;
+      return new AbortedError(stoppedMessage({ ...at, resumeAt: resumeAt(), unsaved: { step, problem: 'the disk is full' } }));
+    }
+    // Steps in memory mean no --keep: the step on disk before goes, as after any step written.
+    if (pass.onDisk) this.scratch.removeStep(pass.onDisk.step);
+    pass.onDisk = pass.manifest = saved;
+    return new AbortedError(stoppedMessage({ ...at, resumeAt: resumeAt() }));
   }
 
   /**
@@ -168,6 +194,7 @@ export class PassRunner {
       perColumn: resumed ? resumed.columnSums.map((sums) => [...sums]) : [],
       manifest: resumed,
       onDisk: resumed,
+      dropped: [],
       reports: [],
     };
     if (!resumed) {
@@ -205,10 +232,10 @@ export class PassRunner {
     const toFiles = keep || stepParts.some((part) => part.spilled > 0 || !part.fitsInMemory);
     const ends = await Promise.all(handles.map((handle) => handle.finish(toFiles)));
     const runs = ends.flatMap((end) => end.runs);
-    const dropped = this.sumOf(
+    const dropped = (pass.dropped = this.sumOf(
       step + 1,
       stepParts.map((part) => part.dropped),
-    );
+    ));
     const next = toFiles ? this.writeStepManifest(step + 1, runs, dropped, pass.perColumn) : undefined;
     const statesIn = stepParts.reduce((n, part) => n + part.statesIn, 0);
     const report = stepReport(

@@ -14,6 +14,8 @@ export interface WorkerHandle {
   expand(step: number, files: string[] | null, onProgress: (states: number) => void): Promise<StepPart>;
   finish(toFiles: boolean): Promise<StepEnd>;
   legalSums(step: number, files: string[] | null): Promise<number[]>;
+  /** The states after `step` points, held in memory, written to run files (a stopped count's last step). */
+  save(step: number): Promise<RunSummary[]>;
   /** A partitioned count's process serving several parts: work as workers `workers` from now on. */
   actAs(workers: readonly number[]): Promise<void>;
   close(): Promise<void>;
@@ -26,6 +28,7 @@ export function localWorker(options: WorkerOptions): WorkerHandle {
     expand: (step, files, onProgress) => runner.expand(step, files, onProgress),
     finish: async (toFiles) => runner.finish(toFiles),
     legalSums: async (step, files) => runner.legalSums(step, files),
+    save: async (step) => runner.save(step),
     actAs: async (workers) => runner.actAs(workers),
     close: async () => {},
   };
@@ -87,6 +90,10 @@ class ThreadWorker implements WorkerHandle {
 
   legalSums(step: number, files: string[] | null) {
     return this.call<number[]>({ op: 'legal', step, files });
+  }
+
+  save(step: number) {
+    return this.call<RunSummary[]>({ op: 'save', step });
   }
 
   actAs(workers: readonly number[]) {

@@ -30,6 +30,7 @@ port.on(
       else if (message.op === 'expand') result = await runner.expand(message.step, message.files, progress);
       else if (message.op === 'finish') result = runner.finish(message.toFiles);
       else if (message.op === 'legal') result = runner.legalSums(message.step, message.files);
+      else if (message.op === 'save') result = runner.save(message.step);
       else if (message.op === 'act-as') runner.actAs(message.workers);
       port.postMessage({ id: message.id, result });
     } catch (error) {

@@ -144,6 +144,19 @@ export class WorkerRunner {
   }
 
   /**
+   * Writes the states after `step` points, which the last step left in memory, to run files
+   * (returned), through the table, which sorts them: a count stopped there resumes after that step.
+   */
+  save(step: number): RunSummary[] {
+    const { width, columns, plan } = this.options;
+    const { successors } = this;
+    successors.beginStep(step, step % width, Math.floor((step - 1) / width) === columns - 1);
+    for (const batch of this.memory().batches(plan.batchRecords)) successors.add(batch.states, batch.residues, 0, batch.size);
+    successors.settle();
+    return successors.toFiles();
+  }
+
+  /**
    * In a partitioned count, from now on work as workers `workers` of the count: a task process that
    * serves several parts one after another keeps its table, buffers and thread for all of them.
    */

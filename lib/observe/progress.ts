@@ -112,11 +112,22 @@ export function resumeNote(done: number, steps: number, folder: string): string 
   return `${complete} complete in ${folder}: resuming at step ${done + 1}`;
 }
 
-/** Why a count stopped before step `next` (1-based), and what running it again does. */
-export function stoppedMessage(next: number, steps: number, done: number | undefined, folder: string): string {
-  const resume =
-    done === undefined
-      ? 'no step was on disk yet, so the same command starts it again'
-      : `steps 1–${done} are complete in ${folder}, and the same command resumes at step ${done + 1}`;
-  return `stopped before step ${next} of ${steps}; ${resume}`;
+/** Where a stopped count stands: the step the same command resumes at (1: nothing to resume from), and the folder it resumes from. */
+export interface StopPoint {
+  readonly resumeAt: number;
+  readonly steps: number;
+  readonly folder: string;
+  /** Of several passes, the one stopped (from 1). */
+  readonly pass?: { readonly pass: number; readonly passes: number };
+  /** A step done in memory that the stop could not write to disk, and why. */
+  readonly unsaved?: { readonly step: number; readonly problem: string };
+}
+
+/** What a stopped count says: one line, with the one step the same command resumes at. */
+export function stoppedMessage({ resumeAt, steps, folder, pass, unsaved }: StopPoint): string {
+  const of = `of ${steps}${pass && pass.passes > 1 ? ` in pass ${pass.pass} of ${pass.passes}` : ''}`;
+  const resume = resumeAt <= 1 ? `starts again at step 1 ${of}` : `resumes at step ${resumeAt} ${of}`;
+  if (unsaved)
+    return `stopped, but ${unsaved.problem}: step ${unsaved.step} could not be written to ${folder}, and the same command ${resume}`;
+  return resumeAt <= 1 ? `stopped; the same command ${resume}` : `stopped; the same command ${resume}, from ${folder}`;
 }

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableMemory } from '../../lib/shared/available-memory.js';
 import { planCount } from '../../lib/count/plan.js';
@@ -161,12 +161,16 @@ test('--json without --stats has no per-step log', (t) => {
   t.is(JSON.parse(runCli(['3x3', '--json', '--quiet', '--scratch', tempScratch(t)]).stdout).steps, undefined);
 });
 
-/** Starts a 9×9 count, sends `signal` once its step log has `after` lines, and collects its output. */
-function stopCount(scratch: string, signal: NodeJS.Signals, after: number, workers: string) {
+/**
+ * Starts a 9×9 count (`args` beside the board and the scratch folder), sends `signal` once its step
+ * log has `after` lines, and collects its output.
+ */
+function stopCount(scratch: string, signal: NodeJS.Signals, after: number, args: string[], env: Record<string, string> = {}) {
   return new Promise<{ status: number | null; stderr: string }>((resolve) => {
-    // 6M: step 20 is on disk (at 8M the steps of fewer residues stay in memory up to step 21).
-    const args = [cliPath, '9x9', '--workers', workers, '--memory', '6M', '--scratch', scratch];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [cliPath, '9x9', ...args, '--scratch', scratch], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const poll = setInterval(() => {
@@ -191,19 +195,20 @@ function findLogs(scratch: string): string[] {
     .filter(existsSync);
 }
 
-/** What a count stopped between steps says: the step it stopped before, the last complete one, its folder, and where it resumes. */
-const stoppedAt = (stderr: string) =>
-  /stopped before step (\d+) of 81; steps 1–(\d+) are complete in (.*), and the same command resumes at step (\d+)\n$/.exec(stderr);
+/** What a count stopped between steps says, last: the one step it resumes at, and its folder. */
+const stoppedAt = (stderr: string) => /^gocount: stopped; the same command resumes at step (\d+) of 81, from (.*)\n$/m.exec(stderr);
 
 for (const [signal, code, workers] of [
   ['SIGINT', 130, '1'],
   ['SIGTERM', 143, '2'],
 ] as const) {
+  // 6M: step 20 is on disk (at 8M the steps of fewer residues stay in memory up to step 21).
+  const args = ['--workers', workers, '--memory', '6M'];
   /** A 9×9 count stopped by `signal`, once for the two tests below: what it said, and its step log as it left it. */
   const stopped = once(async () => {
     const scratch = mkdtempSync(path.join(shared, `${signal}-`));
-    const run = await stopCount(scratch, signal, 20, workers);
-    const folder = stoppedAt(run.stderr)?.[3];
+    const run = await stopCount(scratch, signal, 20, args);
+    const folder = stoppedAt(run.stderr)?.[2];
     const log = folder === undefined ? '' : readFileSync(path.join(folder, STEP_LOG_FILE), 'utf8');
     return { scratch, ...run, log };
   });
@@ -213,22 +218,20 @@ for (const [signal, code, workers] of [
     t.is(status, code);
     const said = stoppedAt(stderr);
     t.truthy(said, stderr);
-    const [, next, done, folder, resumeAt] = said!;
-    t.is(Number(done), Number(next) - 1);
-    t.is(resumeAt, next);
+    const [, resumeAt, folder] = said!;
     t.true(existsSync(folder));
     t.regex(stderr, new RegExp(`^gocount: ${signal}: stopping after the step under way`, 'm'));
-    t.is(parseStepLog(log).at(-1)!.step, Number(done));
+    t.is(parseStepLog(log).at(-1)!.step, Number(resumeAt) - 1);
   });
 
   test(`after ${signal}, the same command resumes the count, keeping its step log`, async (t) => {
     const { scratch, stderr } = await stopped();
     const said = stoppedAt(stderr);
     if (!said) return t.fail(stderr);
-    const [, next, done, folder] = said;
-    const resumed = await runCliAsync(['9x9', '--workers', workers, '--memory', '6M', '--scratch', scratch, '--keep']);
+    const [, resumeAt, folder] = said;
+    const resumed = await runCliAsync(['9x9', ...args, '--scratch', scratch, '--keep']);
     t.is(resumed.stdout, `${L9}\n`);
-    t.regex(resumed.stderr, new RegExp(`steps 1–${done} of 81 are complete in .*: resuming at step ${next}`));
+    t.regex(resumed.stderr, new RegExp(`steps 1–${Number(resumeAt) - 1} of 81 are complete in .*: resuming at step ${resumeAt}$`, 'm'));
     // The step log is kept across the resume: every step once, in order.
     const kept = parseStepLog(readFileSync(path.join(folder, STEP_LOG_FILE), 'utf8'));
     t.deepEqual(
@@ -238,7 +241,80 @@ for (const [signal, code, workers] of [
   });
 }
 
-/** A 9×9 count stopped by a second SIGINT while a step is under way, once for the two tests below; and the locks it left. */
+/**
+ * A 9×9 count with every step in memory (the default budget), stopped by SIGINT once its step log
+ * has 30 steps, once for the tests below: what it said, its step log as it left it, and a copy of
+ * its scratch folder for the tests that resume it elsewhere.
+ */
+const stoppedInMemory = once(async () => {
+  const scratch = mkdtempSync(path.join(shared, 'in-memory-'));
+  const run = await stopCount(scratch, 'SIGINT', 30, ['--workers', '1']);
+  const folder = stoppedAt(run.stderr)?.[2];
+  const log = folder === undefined ? [] : parseStepLog(readFileSync(path.join(folder, STEP_LOG_FILE), 'utf8'));
+  const copy = mkdtempSync(path.join(shared, 'in-memory-copy-'));
+  cpSync(scratch, copy, { recursive: true });
+  return { scratch, copy, ...run, log };
+});
+
+test('SIGINT while the steps are in memory: the command writes the last one to disk and names the one step it resumes at', async (t) => {
+  const { status, stderr, log } = await stoppedInMemory();
+  t.is(status, 130);
+  const said = stoppedAt(stderr);
+  t.truthy(said, stderr);
+  t.true(log.length >= 30, `${log.length} steps logged`);
+  t.deepEqual(
+    log.map((entry) => entry.runsOut),
+    new Array(log.length).fill(0),
+    'every step was in memory',
+  );
+  t.is(Number(said![1]), log.at(-1)!.step + 1);
+});
+
+test('after SIGINT while the steps are in memory, the same command resumes at the step it named, to the exact number', async (t) => {
+  const { scratch, stderr } = await stoppedInMemory();
+  const said = stoppedAt(stderr);
+  if (!said) return t.fail(stderr);
+  const resumed = await runCliAsync(['9x9', '--workers', '1', '--scratch', scratch]);
+  t.is(resumed.stdout, `${L9}\n`);
+  t.regex(resumed.stderr, new RegExp(`: resuming at step ${said[1]}$`, 'm'));
+});
+
+/**
+ * The in-memory count stopped above, resumed from its step on disk where no run file can be written
+ * (as on a full disk) and stopped by SIGINT again 10 steps on, once for the two tests below.
+ */
+const stoppedOnAFullDisk = once(async () => {
+  const { copy, stderr } = await stoppedInMemory();
+  const resumeAt = Number(stoppedAt(stderr)?.[1]);
+  const run = await stopCount(copy, 'SIGINT', resumeAt + 10, ['--workers', '1'], { GOCOUNT_DISK_FULL_AFTER: '0' });
+  return { resumeAt, ...run };
+});
+
+test('SIGINT on a full disk while the steps are in memory: one line says so, and the step on disk before stays the one to resume at', async (t) => {
+  const { resumeAt, status, stderr } = await stoppedOnAFullDisk();
+  t.is(status, 130);
+  const lines = stderr
+    .split('\n')
+    .filter((line) => line !== '' && !/^(step \d+\/\d+: |gocount: SIGINT: stopping|gocount: steps 1–)/.test(line));
+  t.is(lines.length, 1, stderr);
+  const said =
+    /^gocount: stopped, but the disk is full: step (\d+) could not be written to .*, and the same command resumes at step (\d+) of 81$/.exec(
+      lines[0],
+    );
+  t.truthy(said, lines[0]);
+  t.true(Number(said![1]) >= resumeAt + 10);
+  t.is(Number(said![2]), resumeAt);
+});
+
+test('after a full disk at the stop, the same command resumes at the step that line named, to the exact number', async (t) => {
+  const { copy } = await stoppedInMemory();
+  const { resumeAt } = await stoppedOnAFullDisk();
+  const resumed = await runCliAsync(['9x9', '--workers', '1', '--scratch', copy]);
+  t.is(resumed.stdout, `${L9}\n`);
+  t.regex(resumed.stderr, new RegExp(`: resuming at step ${resumeAt}$`, 'm'));
+});
+
+/** A 9×9 count stopped by a second SIGINT while a step is under way, once for the tests below; and the locks it left. */
 const ARGS_STOPPED_TWICE = ['9x9', '--workers', '2', '--memory', '8M', '--quiet'];
 const stoppedTwice = once(async () => {
   const scratch = mkdtempSync(path.join(shared, 'twice-'));
@@ -267,18 +343,37 @@ const stoppedTwice = once(async () => {
   return { scratch, ...stopped, locks };
 });
 
+/** What the second signal's line says is lost, and the step the same command resumes at; or, when the stop was done before it came, the stop's line. */
+const LOST =
+  /^gocount: (stopped at once by a second SIGINT: (nothing is lost|steps? \d+(–\d+)? (is|are) lost), and the same command (?:resumes|starts again) at step (\d+)|stopped; the same command (?:resumes|starts again) at step (\d+) of 81.*)$/m;
+
+/** The count stopped twice, run again by the same command, once for the tests below. */
+const resumedAfterTwice = once(async () => runCliAsync([...ARGS_STOPPED_TWICE, '--scratch', (await stoppedTwice()).scratch]));
+
 test('a second SIGINT stops the count at once, gives back its lock, and exits 130', async (t) => {
   const { status, stderr, locks } = await stoppedTwice();
   t.is(status, 130);
-  t.regex(stderr, /stopped at once by a second SIGINT; the same command resumes from the last complete step|stopped before step/);
+  t.regex(stderr, LOST);
   t.deepEqual(locks, []);
 });
 
 test('after a second SIGINT, the same command resumes the count, with no lock to take over', async (t) => {
-  const { scratch } = await stoppedTwice();
-  const resumed = await runCliAsync([...ARGS_STOPPED_TWICE, '--scratch', scratch]);
+  const resumed = await resumedAfterTwice();
   t.is(resumed.stdout, `${L9}\n`);
   t.notRegex(resumed.stderr, /took over the lock/);
+});
+
+test('a second SIGINT says what is lost: the same command resumes at the first step it named lost', async (t) => {
+  const { stderr } = await stoppedTwice();
+  const said = LOST.exec(stderr);
+  if (!said) return t.fail(stderr);
+  const resumeAt = said[5] ?? said[6];
+  const firstLost = /^steps? (\d+)/.exec(said[2] ?? '')?.[1];
+  if (firstLost !== undefined) t.is(firstLost, resumeAt);
+  // Where nothing was on disk, the count starts again without a word of resuming.
+  const resumed = (await resumedAfterTwice()).stderr;
+  if (resumeAt === '1') t.notRegex(resumed, /resuming at step/);
+  else t.regex(resumed, new RegExp(`: resuming at step ${resumeAt}$`, 'm'));
 });
 
 test('flags: one without its value is refused', async (t) => {

@@ -125,7 +125,7 @@ const abortedCount = once(() => {
 test('an aborted count stops between steps with GOCOUNT_ABORTED', async (t) => {
   const stopped = await t.throwsAsync(abortedCount(), { instanceOf: AbortedError });
   t.is(stopped?.code, 'GOCOUNT_ABORTED');
-  t.regex(stopped?.message ?? '', /^stopped before step 22 of 49; steps 1–21 are complete in .*, and the same command resumes at step 22$/);
+  t.regex(stopped?.message ?? '', /^stopped; the same command resumes at step 22 of 49, from .*$/);
 });
 
 test('the same count resumes an aborted one to the exact number, saying where', async (t) => {
@@ -136,9 +136,62 @@ test('the same count resumes an aborted one to the exact number, saying where', 
   const notes: string[] = [];
   const resumed = await countLegal({ ...ABORTED, onProgress: (event) => event.type === 'note' && notes.push(event.message) });
   t.is(resumed.legal, 83677847847984287628595n);
-  const folder = stopped?.message.split(' are complete in ')[1].split(',')[0];
+  const folder = stopped?.message.split(', from ')[1];
   t.deepEqual(notes, [`steps 1–21 of 49 are complete in ${folder}: resuming at step 22`]);
 });
+
+/** What a count stopped by an abort says: the step the same count resumes at, and the folder it resumes from. */
+const RESUMES_AT = /^stopped; the same command resumes at step (\d+) of 49, from (.*)$/;
+
+for (const workers of [1, 2]) {
+  /** 7×7 at the default budget: every step stays in memory, none goes to a file. */
+  const IN_MEMORY = { m: 7, n: 7, workers, scratch: path.join(shared, `7x7-in-memory-${workers}`) };
+
+  /**
+   * The count aborted at the end of its step 30, once for the two tests below: what it threw, and
+   * the run files each step wrote.
+   */
+  const abortedInMemory = once(async () => {
+    mkdirSync(IN_MEMORY.scratch);
+    const controller = new AbortController();
+    const runsOut: number[] = [];
+    const onProgress = (event: ProgressEvent) => {
+      if (event.type !== 'step-end') return;
+      runsOut.push(event.report.runsOut);
+      if (event.report.step === 30) controller.abort();
+    };
+    const stopped = await countLegal({ ...IN_MEMORY, signal: controller.signal, onProgress }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    return { stopped, runsOut };
+  });
+
+  test(`a count of ${workers === 1 ? 'one worker' : 'two workers'} aborted while its steps are in memory names one step, the one after the last it did`, async (t) => {
+    const { stopped, runsOut } = await abortedInMemory();
+    t.deepEqual(runsOut, new Array(30).fill(0), 'every step was in memory');
+    t.true(stopped instanceof AbortedError);
+    t.is(RESUMES_AT.exec((stopped as Error).message)?.[1], '31', (stopped as Error).message);
+  });
+
+  test(`a count of ${workers === 1 ? 'one worker' : 'two workers'} aborted while its steps are in memory resumes at the step it named, to the exact number`, async (t) => {
+    const { stopped } = await abortedInMemory();
+    const [, named, folder] = RESUMES_AT.exec((stopped as Error).message) ?? [];
+    const starts: number[] = [];
+    const notes: string[] = [];
+    const resumed = await countLegal({
+      ...IN_MEMORY,
+      onProgress: (event) => {
+        if (event.type === 'pass-start') starts.push(event.firstStep);
+        if (event.type === 'note') notes.push(event.message);
+      },
+    });
+    t.deepEqual(starts, [31], 'the step after the last the abort saw done');
+    t.is(named, '31', 'the step the abort named');
+    t.deepEqual(notes, [`steps 1–30 of 49 are complete in ${folder}: resuming at step 31`]);
+    t.is(resumed.legal, 83677847847984287628595n);
+  });
+}
 
 const refusals: Array<[string, object, GocountErrorCode, RegExp]> = [
   ['fanIn', { fanIn: 1 }, 'GOCOUNT_INVALID_OPTION', /^fanIn 1: must be an integer of at least 2$/],

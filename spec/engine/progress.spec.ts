@@ -7,6 +7,7 @@ import { readStepLog, StepLogEntry } from '../../lib/format/step-log.js';
 import { formatDuration } from '../../lib/shared/units.js';
 import { verifyPath, VerifyProgress } from '../../lib/verify/verify.js';
 import { verifyProgress } from '../../cli/verify-progress.js';
+import { UnsavedSteps } from '../../cli/unsaved-steps.js';
 import { fixtureRuns } from '../support/fixture-runs.js';
 import { fixturesDir } from '../support/paths.js';
 import { runCli } from '../support/run-cli.js';
@@ -219,4 +220,24 @@ test("verify's display gives a solve database's states checked", (t) => {
   const display = verifyProgress(stream, false, () => (now += 6000));
   display.onProgress({ steps: 0, totalSteps: 0, files: 0, bytes: 0, states: 65536, totalStates: 6262566 });
   t.is(stream.text, 'verifying: 65536 of 6262566 states\n');
+});
+
+test('what a second signal says is lost: the steps done in memory or under way since the last on disk, and where the count resumes', (t) => {
+  const unsaved = new UnsavedSteps();
+  t.is(unsaved.lost(), '; the same command resumes from the last complete step', 'before the pass starts');
+  unsaved.track({ type: 'pass-start', pass: 1, passes: 1, width: 9, steps: 81, firstStep: 1, workers: 1 });
+  t.is(unsaved.lost(), ': nothing is lost, and the same command starts again at step 1');
+  const run = (step: number, runsOut: number) => {
+    unsaved.track({ type: 'step-start', step });
+    unsaved.track({ type: 'step-end', report: { ...log9x9[step - 1], step, runsOut, probes: 0 } });
+  };
+  run(1, 0);
+  run(2, 0);
+  t.is(unsaved.lost(), ': steps 1–2 are lost, and the same command starts again at step 1');
+  run(3, 4);
+  t.is(unsaved.lost(), ': nothing is lost, and the same command resumes at step 4');
+  unsaved.track({ type: 'step-start', step: 4 });
+  t.is(unsaved.lost(), ': step 4 is lost, and the same command resumes at step 4');
+  unsaved.track({ type: 'pass-start', pass: 1, passes: 1, width: 9, steps: 81, firstStep: 31, workers: 1 });
+  t.is(unsaved.lost(), ': nothing is lost, and the same command resumes at step 31', 'a resumed pass');
 });

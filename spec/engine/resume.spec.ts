@@ -109,6 +109,24 @@ test('a flipped byte in the step a count would resume from is caught; the count 
   }
 });
 
+test('--quiet still prints the warning that a count does not resume from a damaged step, and where it resumes instead', (t) => {
+  const count = fixtureCount(copyFixtureRuns(tempScratch(t)), '4x4');
+  rmSync(path.join(count, RESULT_FILE));
+  for (let step = 11; step <= 16; step++) rmSync(path.join(count, stepFolderName(step)), { recursive: true });
+  const [file] = filesUnder(path.join(count, stepFolderName(10))).filter((name) => name.endsWith(RUN_SUFFIX));
+  const bytes = readFileSync(file);
+  bytes[bytes.length >> 1] ^= 0x40;
+  writeFileSync(file, bytes);
+  const run = runCli(['4x4', '--quiet', '--scratch', path.dirname(path.dirname(count)), '--workers', '1']);
+  t.is(run.stdout, '24318165\n');
+  t.regex(
+    run.stderr,
+    new RegExp(
+      `^gocount: not resuming from step 10: .*${path.basename(file)}.*\ngocount: steps 1–9 of 16 are complete in .*: resuming at step 10\n`,
+    ),
+  );
+});
+
 /** The arguments of a 7×7 count through files in `scratch`. */
 const spilling7x7 = (scratch: string) => ['7x7', ...spilling, '--scratch', scratch, '--workers', '2'];
 
