@@ -31,7 +31,7 @@ test('--plan prints the memory plan, moduli, passes, states per column, disk and
     /^memory {4}512 MiB for (1 worker|\d+ workers) \(/m,
     /^moduli {4}9: 4294967291 /m,
     /^passes {4}3: 3 \+ 3 \+ 3 moduli$/m,
-    /^disk {6}up to .* GiB, first at its peak after step \d+$/m,
+    /^disk {6}up to .* GiB, first at its peak after step \d+ \(.* free in \/.*\)$/m,
     /^time {6}about /m,
     /^ {2}column 13 +50\.3M {2}on disk$/m,
   ])
