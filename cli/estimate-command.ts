@@ -5,7 +5,7 @@ import { numberOption } from './number-option.js';
 import { parseBoard } from '../lib/board/shape.js';
 import { UsageError } from '../lib/shared/errors.js';
 import { toFixed, toScientific } from '../lib/paper/estimate/big-decimal.js';
-import { LARGEST_BASE } from '../lib/paper/estimate/constants.js';
+import { fittedBoards, LARGEST_BASE } from '../lib/paper/estimate/constants.js';
 import { estimateBoard } from '../lib/paper/estimate/estimate-board.js';
 
 interface EstimateArgs {
@@ -17,6 +17,12 @@ interface EstimateArgs {
 
 /** Significant digits printed: the constants are good to about 40. */
 const MAX_DIGITS = 40;
+
+/** "L(18,18), L(18,19), L(19,19)": the counts the constants at `from` come from. */
+const fittedOn = (from: number) =>
+  fittedBoards(from)
+    .map(([a, b]) => `L(${a},${b})`)
+    .join(', ');
 
 export const estimateCommand: CommandModule<object, EstimateArgs> = {
   command: 'estimate <size..>',
@@ -52,6 +58,8 @@ export const estimateCommand: CommandModule<object, EstimateArgs> = {
           exact: result.exact?.toString(),
           exactSource: result.exactSource,
           relativeError: result.relativeError,
+          fitted: result.fitted,
+          holdout: result.holdout,
           constants: { ...named, from: k },
         })}\n`,
       );
@@ -64,9 +72,17 @@ export const estimateCommand: CommandModule<object, EstimateArgs> = {
       lines.push(
         `exact       ${result.exact} (${result.exactSource === 'paper' ? "the paper's Tables 3 and 5" : 'computed by the column transfer'})`,
       );
-      lines.push(`relative error of the estimate ${result.relativeError!.toExponential(2)}`);
+      if (!result.fitted) lines.push(`relative error of the estimate ${result.relativeError!.toExponential(2)}`);
     }
-    lines.push(`A = ${named.A}  B = ${named.B}  L = ${named.L}  (from L(${k},${k}), L(${k},${k + 1}), L(${k + 1},${k + 1}))`);
+    if (result.fitted) {
+      lines.push(`fitted on ${fittedOn(k)}: this board's value is one of them, so the comparison shows nothing`);
+      const { holdout } = result;
+      if (holdout !== undefined)
+        lines.push(
+          `relative error with A, B, L from ${fittedOn(holdout.from)} instead, which do not use it: ${holdout.relativeError.toExponential(2)}`,
+        );
+    }
+    lines.push(`A = ${named.A}  B = ${named.B}  L = ${named.L}  (from ${fittedOn(k)})`);
     process.stdout.write(`${lines.join('\n')}\n`);
   },
 };

@@ -18,11 +18,22 @@ import { tempScratch } from '../support/scratch.js';
  * their own step times, so no test times anything: `gocount 9x9 --workers 1 --memory 8M` (the count
  * the ETA was first reported wrong for), and, on a shared 2-core machine when it was otherwise idle,
  * `9x9 --workers 2`, `11x11 --workers 2` (in memory) and `11x11 --workers 2 --memory 256M` (most
- * steps on disk); a log in which other work had slowed some columns was recorded again, as no ETA
- * can foresee that. Logs older than the `workers` field are of one worker.
+ * steps on disk); later, `10x10`, `10x30` (a long rectangle: 300 steps, 15 moduli) and `12x12`, each
+ * `--workers 2 --memory 2G` (in memory), while the 1-minute load, their own two workers included,
+ * stayed between 1.2 and 4.2. A log in which other work had slowed some columns was recorded again,
+ * as no ETA can foresee that: the same three recorded under a load of 4 to 14 took 2 to 5 times as
+ * long a state. Logs older than the `workers` field are of one worker.
  */
 const log9x9 = readStepLog(path.join(fixturesDir, 'steps-9x9.jsonl'));
-const recordedLogs = ['steps-9x9.jsonl', 'steps-9x9-w2.jsonl', 'steps-11x11.jsonl', 'steps-11x11-256M.jsonl'];
+const recordedLogs = [
+  'steps-9x9.jsonl',
+  'steps-9x9-w2.jsonl',
+  'steps-10x10.jsonl',
+  'steps-11x11.jsonl',
+  'steps-11x11-256M.jsonl',
+  'steps-12x12.jsonl',
+  'steps-10x30.jsonl',
+];
 
 /** The first step whose ETA is held to a factor 2, and the remainders too small to hold it to. */
 const FIRST_CHECKED_STEP = 10;

@@ -91,8 +91,18 @@ test('relative errors against exact counts: paper, computed for narrow boards, n
   t.is(narrow.exact, countInMemory({ width: 4, columns: 30 })); // the in-memory counter agrees
   t.is(narrow.relativeError!.toPrecision(3), '-0.000919');
   t.is(estimateBoard(40, 40).exact, undefined);
-  // Fitted at n = 18, the formula is exact at 19×19 up to the working precision.
-  t.true(Math.abs(estimateBoard(19, 19).relativeError!) < 1e-50);
+});
+
+test('a board the constants were fitted on has no relative error, but one from constants that do not use it', (t) => {
+  // Fitted at n = 18, the formula is exact at 18×18, 18×19 and 19×19: an error there would be 0 but for rounding.
+  t.like(estimateBoard(19, 19), { fitted: true, relativeError: undefined, holdout: { from: 17 } });
+  t.is(estimateBoard(19, 19).holdout!.relativeError.toPrecision(3), '1.20e-16');
+  t.like(estimateBoard(19, 18), { fitted: true, holdout: { from: 17 } });
+  t.like(estimateBoard(18, 18), { fitted: true, holdout: { from: 16 } }); // n = 17 uses L(18,18) too
+  t.is(estimateBoard(18, 18).holdout!.relativeError.toPrecision(3), '3.98e-16');
+  t.like(estimateBoard(17, 18), { fitted: false, holdout: undefined });
+  t.like(estimateBoard(5, 5, 5), { fitted: true, holdout: { from: 3 } });
+  t.like(estimateBoard(2, 2, 2), { fitted: true, holdout: undefined }); // n = 1 uses L(2,2) as well
 });
 
 test('gocount estimate prints the estimate, the exact count and the error', (t) => {
@@ -103,6 +113,33 @@ test('gocount estimate prints the estimate, the exact count and the error', (t) 
     "exact       414295148741 (the paper's Tables 3 and 5)",
     'relative error of the estimate -6.96e-5',
   ]);
+});
+
+test('gocount estimate on a board the constants were fitted on says so, and gives the error from constants that do not use it', (t) => {
+  const run = runCli(['estimate', '19x19']);
+  t.is(run.status, 0);
+  t.deepEqual(run.stdout.split('\n').slice(2), [
+    "fitted on L(18,18), L(18,19), L(19,19): this board's value is one of them, so the comparison shows nothing",
+    'relative error with A, B, L from L(17,17), L(17,18), L(18,18) instead, which do not use it: 1.20e-16',
+    'A = 0.8506399258457144551931  B = 0.9655350593383738726040  L = 2.9757341920433572493809  (from L(18,18), L(18,19), L(19,19))',
+    '',
+  ]);
+  const json = JSON.parse(runCli(['estimate', '19x19', '--json']).stdout);
+  t.like(json, { fitted: true, holdout: { from: 17 } });
+  t.is(json.relativeError, undefined);
+});
+
+test('gocount estimate on a board next to the fitted ones compares it with its exact count', (t) => {
+  const run = runCli(['estimate', '17x18']);
+  t.is(run.status, 0);
+  t.deepEqual(run.stdout.split('\n').slice(2), [
+    'relative error of the estimate 6.01e-17',
+    'A = 0.8506399258457144551931  B = 0.9655350593383738726040  L = 2.9757341920433572493809  (from L(18,18), L(18,19), L(19,19))',
+    '',
+  ]);
+  const json = JSON.parse(runCli(['estimate', '17x18', '--json']).stdout);
+  t.like(json, { fitted: false, holdout: undefined });
+  t.is(json.relativeError.toPrecision(3), '6.01e-17');
 });
 
 test('gocount estimate --json gives the estimate, and no exact count where none is known', (t) => {

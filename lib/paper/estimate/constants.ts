@@ -30,6 +30,20 @@ export function asymptoticConstants(n = LARGEST_BASE): AsymptoticConstants {
   return { A, B, L, from: n };
 }
 
+/** The boards whose counts give the constants at `from`: from×from, from×(from+1), (from+1)×(from+1). */
+export function fittedBoards(from: number): [number, number][] {
+  return [
+    [from, from],
+    [from, from + 1],
+    [from + 1, from + 1],
+  ];
+}
+
+/** Whether L(m,n) (or L(n,m), the same count) is one of the counts the constants at `from` come from. */
+export function isFittedOn(from: number, m: number, n: number): boolean {
+  return fittedBoards(from).some(([a, b]) => (a === m && b === n) || (a === n && b === m));
+}
+
 /** A·B^(m+n)·L^(mn). */
 export function asymptoticEstimate(constants: AsymptoticConstants, m: number, n: number): BigDecimal {
   const { A, B, L } = constants;
