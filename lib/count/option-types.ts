@@ -37,7 +37,8 @@ export interface CountOptions {
   readonly allColumns?: boolean;
   /**
    * Split the count into this many partition tasks (1 to MAX_PARTITIONS), run through `launcher`;
-   * `workers` is then the workers of each task (default 1), and `memory` each task's budget.
+   * `workers` is then the workers of each task (default: with the local launcher, as many as fill
+   * the cores between the tasks, cores / partitions; a Slurm task, 1), and `memory` each task's budget.
    */
   readonly partitions?: number;
   /**
