@@ -50,7 +50,6 @@ test('4 partitions through the local launcher equal the oracle, column by column
 
 test('512 workers, 4 tasks of 128 on 2 threads each: 5×5 exact, each step a split run per thread and round, not a file per pair of workers', async (t) => {
   const scratchDir = tempScratch(t);
-  const started = performance.now();
   const result = await partitioned(t, 5, 5, {
     scratchDir,
     memory: 48 << 20,
@@ -59,7 +58,6 @@ test('512 workers, 4 tasks of 128 on 2 threads each: 5×5 exact, each step a spl
     partitioned: { partitions: 4, launcher: 'local', retries: 0, threads: 2 },
   });
   t.is(result.legal, 414295148741n);
-  t.true(performance.now() - started < 30_000);
   // Thread t of task J serves workers 128J + t, 128J + t + 2, …, and names its runs by the first:
   // with no table full before a step's end, one split run per thread, 8 files a step, where a file
   // per pair of workers would be up to 512² = 262,144.
