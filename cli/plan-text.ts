@@ -1,7 +1,7 @@
 /** `gocount --plan`: what a count will do, as text for stdout. */
 
 import type { CountPlan } from '../lib/count/plan.js';
-import type { DiskEstimate } from '../lib/count/with-engine.js';
+import type { DiskEstimate } from '../lib/count/engine-types.js';
 import { formatBytes, formatCount, formatDuration } from '../lib/shared/units.js';
 import { counted } from '../lib/shared/plural.js';
 import { shardsFor } from '../lib/engine/state-table.js';

@@ -8,28 +8,10 @@ import type { AvailableMemory } from '../shared/available-memory.js';
 import { availableMemory } from '../shared/available-memory.js';
 import os from 'node:os';
 import { largestStates } from '../board/table1.js';
-import type { Sweep } from '../board/shape.js';
+import type { EngineOptions, EngineSetup } from './engine-types.js';
 import { counted } from '../shared/plural.js';
 import { formatBytes } from '../shared/units.js';
 import { type FreeSpace, freeSpace } from '../shared/disk-space.js';
-
-/**
- * What the warnings read of a count's options (EngineOptions) and of what setUpEngine decided
- * (EngineSetup), both in count/with-engine.ts: named here, not imported, as with-engine.ts imports
- * this module. A new warning that reads more adds it here.
- */
-export interface WarnedOptions {
-  readonly sweep: Sweep;
-  readonly memory: number;
-  readonly workers?: number;
-  readonly scratchDir: string;
-}
-export interface WarnedSetup {
-  readonly workers: number;
-  readonly threads?: number;
-  /** The disk the count may need at its peak. */
-  readonly disk: { readonly bytes: number };
-}
 
 /** The machine a count is for: its memory, its cores, and the disk free where the count writes. */
 export interface Machine {
@@ -41,8 +23,8 @@ export interface Machine {
 
 /** What a warning may look at: the count's options, what setUpEngine decided, and the machine. */
 export interface WarningContext extends Machine {
-  readonly options: WarnedOptions;
-  readonly setup: WarnedSetup;
+  readonly options: Omit<EngineOptions, 'onProgress'>;
+  readonly setup: EngineSetup;
 }
 
 /** A warning's message when it applies, else undefined. */
@@ -77,7 +59,7 @@ export function thisMachine(scratchDir: string): Machine {
 }
 
 /** The warnings of a count, in a fixed order; `machine` defaults to this one, a part at a time. */
-export function countWarnings(options: WarnedOptions, setup: WarnedSetup, machine: Partial<Machine> = {}): string[] {
+export function countWarnings(options: Omit<EngineOptions, 'onProgress'>, setup: EngineSetup, machine: Partial<Machine> = {}): string[] {
   const context = { ...thisMachine(options.scratchDir), ...machine, options, setup };
   return WARNINGS.map((warning) => warning(context)).filter((message) => message !== undefined);
 }

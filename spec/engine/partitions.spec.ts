@@ -7,7 +7,8 @@ import { countInMemory, countInMemoryByColumn } from '../../lib/count/in-memory.
 import { normalizeCountOptions } from '../../lib/count/options.js';
 import { InvalidOptionError } from '../../lib/shared/errors.js';
 import { unitsOf } from '../../lib/cluster/local-launcher.js';
-import { countWithEngine, EngineOptions } from '../../lib/count/with-engine.js';
+import { countWithEngine } from '../../lib/count/with-engine.js';
+import type { EngineOptions } from '../../lib/count/engine-types.js';
 import { ignoreProgress } from '../../lib/observe/progress.js';
 import { COUNT_FILE, RESULT_FILE, RUN_SUFFIX, stepFolderName, taskMarkerName } from '../../lib/format/folder-names.js';
 import { filesUnder } from '../support/fixture-runs.js';
