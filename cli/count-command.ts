@@ -30,6 +30,7 @@ interface CountArgs {
   scratch: string;
   disk?: string;
   'fan-in': number;
+  'window-rows'?: number;
   keep: boolean;
   quiet: boolean;
   stats: boolean;
@@ -81,6 +82,10 @@ export const countCommand: CommandModule<object, CountArgs> = {
         ...numberOption('fan-in'),
         default: DEFAULT_FAN_IN,
         describe: 'the most run files one merge opens; more are merged in several rounds',
+      })
+      .option('window-rows', {
+        ...numberOption('window-rows'),
+        describe: 'with several workers: rows per window; a worker keeps the states it makes for that many steps (default: 4 with up to 4 workers, else 2)',
       })
       .option('keep', {
         type: 'boolean',
@@ -215,6 +220,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       residuesPerPass: args['residues-per-pass'],
       tableMemory: args['table-memory'],
       workers: args.workers,
+      windowRows: args['window-rows'],
       partitions: args.partitions,
       threads: args.threads,
       launcher: args.launcher as LauncherName | undefined,
@@ -302,6 +308,7 @@ function refuseEngineFlags(args: CountArgs): void {
     ['--residues-per-pass', args['residues-per-pass'] !== undefined],
     ['--table-memory', args['table-memory'] !== undefined],
     ['--workers', args.workers !== undefined],
+    ['--window-rows', args['window-rows'] !== undefined],
     ['--partitions', args.partitions !== undefined],
     ['--threads', args.threads !== undefined],
     ['--launcher', args.launcher !== undefined],

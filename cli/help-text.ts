@@ -24,6 +24,7 @@ export const PLACEHOLDERS: Readonly<Record<string, string>> = {
   'to-move': 'COLOUR',
   'fan-in': 'N',
   workers: 'N',
+  'window-rows': 'ROWS',
   'residues-per-pass': 'K',
   partitions: 'P',
   threads: 'T',

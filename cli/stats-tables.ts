@@ -55,9 +55,15 @@ export function formatCostTable(reports: readonly StepReport[]): string {
   return `cost model, ns per input state (thread time summed over workers):\n${lines.join('\n')}`;
 }
 
+/**
+ * The steps, one a line; with several worker threads also the records moved between them and the
+ * busiest one's input states against the mean.
+ */
 export function formatStepTable(reports: readonly StepReport[], width: number): string {
-  const lines = ['pass  step  col   y      states   runs-in  redundancy  successors  runs-out       written     time'];
+  const owners = reports.some((r) => r.moved !== undefined);
+  const lines = [`pass  step  col   y      states   runs-in  redundancy  successors  runs-out       written     time${owners ? '       moved  busiest' : ''}`];
   for (const r of reports) {
+    const ownerColumns = owners ? [String(r.moved ?? '-').padStart(11), (r.busiest === undefined ? '-' : r.busiest.toFixed(3)).padStart(8)] : [];
     const redundancy = r.runsIn > 0 ? r.redundancy.toFixed(3) : '-';
     lines.push(
       [
@@ -72,6 +78,7 @@ export function formatStepTable(reports: readonly StepReport[], width: number): 
         String(r.runsOut).padStart(9),
         formatBytes(r.bytesOut).padStart(13),
         formatDuration(r.seconds).padStart(8),
+        ...ownerColumns,
       ].join(' '),
     );
   }
@@ -85,6 +92,9 @@ export function formatSummary(stats: CountStats): string {
     `largest step ${formatCount(stats.maxStates)} ${plural(stats.maxStates, 'state')}`,
     `${counted(stats.runsWritten, 'run')}, ${formatBytes(stats.bytesWritten)} written`,
     `redundancy ${stats.redundancy.toFixed(3)}`,
+    ...(stats.movedPerState === undefined
+      ? []
+      : [`moved ${stats.movedPerState.toFixed(3)} per state, busiest worker ${stats.busiest!.toFixed(3)}× the mean`]),
     `peak RSS ${formatBytes(stats.peakRss)}`,
     `ns/state ${PHASES.map((phase) => `${phase} ${stats.nsPerState[phase]}`).join(', ')}`,
   ].join(' · ');

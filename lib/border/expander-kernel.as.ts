@@ -11,7 +11,7 @@
  * successors and the per-parent counts above heapBase().
  */
 
-import { ownerOf } from './ownership.as';
+import { bucketOf, setWindow, windowKey } from './window-key.as';
 
 // Field codes, as in lib/border/border.ts.
 const EMPTY_CODE: u64 = 1;
@@ -78,11 +78,36 @@ export function expandBatch(parents: usize, n: i32, step: i32, boardWidth: i32, 
 }
 
 /**
+ * Sets the window for fanOut's keys (window-key.as.ts): its first row, rows and whether in the
+ * board's last column.
+ */
+export function keyWindow(r: i32, rows: i32, boardWidth: i32, lastColumn: bool): void {
+  setWindow(r, rows, boardWidth, lastColumn);
+}
+
+/**
+ * Adds 1 to histogram[bucketOf(windowKey(state))] (u32 buckets) for one in sampleMask + 1 of the n
+ * (hi, lo) states at `states`, for the keyWindow set: at the step before a window's first, over the
+ * successors fanOut left, what the next window's owners are packed by.
+ */
+export function sampleKeys(states: usize, n: i32, sampleMask: u32, histogram: usize): void {
+  for (let j: u32 = 0; j < <u32>n; j++) {
+    if ((j & sampleMask) != 0) continue;
+    const at = states + ((<usize>j) << 3);
+    const state = ((<u64>load<u32>(at)) << LOW_BITS) | (<u64>load<u32>(at + 4));
+    const b = histogram + ((<usize>bucketOf(windowKey(state))) << 2);
+    store<u32>(b, load<u32>(b) + 1);
+  }
+}
+
+/**
  * Sends the successors of the last expandBatch, each with its parent's k residues (at `residues`,
- * k words a parent), to the region of its owner among `owners` (ownerOf in lib/border/ownership.ts,
- * whose low `ownerShift` bits of a state it leaves out). The region of owner d starts at regions +
+ * k words a parent), to the region of its owner. The region of owner d starts at regions +
  * d · regionBytes: its states as (hi, lo) pairs, then from `residueOffset` on its residues, k words
- * a record; sizes + 4d receives its number of records.
+ * a record; sizes + 4d receives its number of records. Inside a window (lib/border/window-key.ts)
+ * every successor stays with this worker, `self`; at a window's first step (`owners` ≠ 0, a u16
+ * per key bucket) a parent's successors go to owners[bucketOf(windowKey(parent))], the keyWindow
+ * set, which they share with it.
  * Equal successors of the batch are combined on the way, their residues added modulo moduli[r]:
  * siblings (parents equal but for the field the step replaces) share most of their successors,
  * and a parent's siblings are its neighbours in state order, so about a third of the successors
@@ -96,8 +121,10 @@ export function fanOut(
   residues: usize,
   successors: usize,
   counts: usize,
-  owners: i32,
-  ownerShift: u32,
+  parents: usize,
+  regionCount: i32,
+  self: i32,
+  owners: usize,
   regions: usize,
   regionBytes: usize,
   residueOffset: usize,
@@ -107,7 +134,7 @@ export function fanOut(
   index: usize,
   indexBits: i32,
 ): void {
-  for (let d = 0; d < owners; d++) store<u32>(sizes + ((<usize>d) << 2), 0);
+  for (let d = 0; d < regionCount; d++) store<u32>(sizes + ((<usize>d) << 2), 0);
   const mask = ((<u32>1) << indexBits) - 1;
   const shift = <u64>(64 - indexBits);
   memory.fill(index, 0xff, (<usize>mask + 1) << 2);
@@ -116,6 +143,12 @@ export function fanOut(
   for (let i = 0; i < n; i++) {
     const count = <i32>load<u8>(counts + i);
     const src = residues + <usize>i * recordBytes;
+    let d = self;
+    if (owners != 0 && count > 0) {
+      const at = parents + ((<usize>i) << 3);
+      const parent = ((<u64>load<u32>(at)) << LOW_BITS) | (<u64>load<u32>(at + 4));
+      d = <i32>load<u16>(owners + ((<usize>bucketOf(windowKey(parent))) << 1));
+    }
     for (let s = 0; s < count; s++, from += 8) {
       const key = load<u64>(from); // hi in its low half, lo in its high half
       let h = <u32>((key * GOLDEN) >> shift);
@@ -123,7 +156,6 @@ export function fanOut(
         const slot = index + ((<usize>h) << 2);
         const e = load<u32>(slot);
         if (e == NONE_SLOT) {
-          const d = owners == 1 ? 0 : ownerOf(<u32>key, <u32>(key >> 32), owners, ownerShift);
           const sizeAt = sizes + ((<usize>d) << 2);
           const j = <usize>load<u32>(sizeAt);
           store<u32>(sizeAt, <u32>(j + 1));

@@ -11,7 +11,7 @@
  */
 
 import type { ResidueExtender } from '../residues/growth.js';
-import { ownerShift } from './ownership.js';
+import { BUCKETS } from './window-key.js';
 import { align8 as align, instantiate, PAGE_BYTES, type WasmMemory } from '../shared/wasm-module.js';
 
 interface KernelExports {
@@ -28,14 +28,18 @@ interface KernelExports {
     reduced: number,
     scratch: number,
   ): void;
+  keyWindow(r: number, rows: number, width: number, lastColumn: boolean): void;
+  sampleKeys(states: number, n: number, sampleMask: number, histogram: number): void;
   fanOut(
     n: number,
     k: number,
     residues: number,
     successors: number,
     counts: number,
+    parents: number,
+    regionCount: number,
+    self: number,
     owners: number,
-    ownerShift: number,
     regions: number,
     regionBytes: number,
     residueOffset: number,
@@ -101,6 +105,28 @@ class Layout {
   }
 }
 
+/**
+ * How a step's successors are routed: all to `self` inside a window; at a window's first step
+ * (`owners`, an owner per key bucket) by their parent's key for the window of `rows` rows from
+ * row r. `sample` asks for the histogram of the successors' keys for the next window.
+ */
+export interface StepRouting {
+  readonly self: number;
+  readonly owners?: Uint16Array;
+  readonly window?: KeyWindow;
+  readonly sample?: KeyWindow & { readonly mask: number };
+}
+
+export interface KeyWindow {
+  readonly r: number;
+  readonly rows: number;
+  readonly lastColumn: boolean;
+}
+
+/** Bytes of the fixed area below the batch buffers: the key histogram (u32) and the owner table (u16). */
+const HISTOGRAM_BYTES = 4 * BUCKETS;
+const OWNER_TABLE_BYTES = 2 * BUCKETS;
+
 export class ExpanderKernel {
   readonly width: number;
   /** The module's memory as words; word offsets below are into it. */
@@ -110,11 +136,37 @@ export class ExpanderKernel {
   private readonly kernel: KernelExports;
   private readonly base: number;
   private layout?: Layout;
+  /** The fixed area: the histogram of sampled keys, and the owner table of a window's first step. */
+  private readonly histogramAt: number;
+  private readonly ownerTableAt: number;
+  private routing: StepRouting = { self: 0 };
 
   constructor(width: number) {
     this.width = width;
     this.kernel = instantiate<KernelExports>(new URL('./expander-kernel.wasm', import.meta.url), 'the expansion kernel');
-    this.base = align(this.kernel.heapBase());
+    this.histogramAt = align(this.kernel.heapBase());
+    this.ownerTableAt = this.histogramAt + HISTOGRAM_BYTES;
+    this.base = this.ownerTableAt + OWNER_TABLE_BYTES;
+    const { memory } = this.kernel;
+    const pages = Math.ceil(this.base / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES;
+    if (pages > 0) memory.grow(pages);
+    this.words = new Uint32Array(memory.buffer);
+    this.bytes = new Uint8Array(memory.buffer);
+  }
+
+  /** Sets how the next fanOuts route (see StepRouting), and empties the key histogram. */
+  route(routing: StepRouting): void {
+    this.routing = routing;
+    if (routing.owners) {
+      if (!routing.window) throw new RangeError('an owner table needs its window');
+      new Uint16Array(this.words.buffer, this.ownerTableAt, BUCKETS).set(routing.owners);
+    }
+    this.words.fill(0, this.histogramAt / 4, this.histogramAt / 4 + BUCKETS);
+  }
+
+  /** The key histogram sampled since route(). */
+  histogram(): Uint32Array {
+    return this.words.slice(this.histogramAt / 4, this.histogramAt / 4 + BUCKETS);
   }
 
   /**
@@ -154,14 +206,19 @@ export class ExpanderKernel {
       words[layout.dropped / 4 + r] = 0;
     }
     const { regions, regionBytes, residueOffset, sizes } = layout;
+    const { self, window, sample } = this.routing;
+    if (self >= owners) throw new RangeError(`worker ${self} routes among ${owners} owners`);
+    if (window) this.kernel.keyWindow(window.r, window.rows, this.width, window.lastColumn);
     this.kernel.fanOut(
       n,
       k,
       layout.residues,
       layout.successors,
       layout.counts,
+      layout.parents,
       owners,
-      ownerShift(this.width),
+      self,
+      this.routing.owners ? this.ownerTableAt : 0,
       regions,
       regionBytes,
       residueOffset,
@@ -174,6 +231,10 @@ export class ExpanderKernel {
     for (let r = 0; r < k; r++) {
       const sum = dropped[r] + words[layout.dropped / 4 + r];
       dropped[r] = sum >= moduli[r] ? sum - moduli[r] : sum;
+    }
+    if (sample) {
+      this.kernel.keyWindow(sample.r, sample.rows, this.width, sample.lastColumn);
+      for (let d = 0; d < owners; d++) this.kernel.sampleKeys(regions + d * regionBytes, this.sizeOf(d), sample.mask, this.histogramAt);
     }
   }
 

@@ -26,6 +26,8 @@ export interface EngineOptions {
    * recorded by an earlier run of this count in scratchDir, else defaultWorkers().
    */
   readonly workers?: number;
+  /** Rows per window of the worker threads' ownership; undefined: defaultWindowRows. */
+  readonly windowRows?: number;
   /** A partitioned count: P tasks through a launcher (lib/cluster); workers are then per task, served by its threads. */
   readonly partitioned?: {
     readonly partitions: number;

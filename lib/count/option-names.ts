@@ -10,6 +10,7 @@ export const COUNT_OPTION_NAMES: OptionNames<CountOptions> = {
   scratch: true,
   disk: true,
   workers: true,
+  windowRows: true,
   residuesPerPass: true,
   fanIn: true,
   keep: true,

@@ -25,6 +25,12 @@ export interface CountOptions {
    * MAX_PARTITIONED_WORKERS, each own a share of the states), which its `threads` serve.
    */
   readonly workers?: number;
+  /**
+   * With several worker threads: rows per window of their ownership, 1 to one less than the sweep's width; a
+   * thread keeps what it makes for a window of that many steps, and states change thread once a
+   * window (docs/design.md, "Owners"). Default: defaultWindowRows(width, workers).
+   */
+  readonly windowRows?: number;
   /** Moduli per pass. Default: all in one pass. */
   readonly residuesPerPass?: number;
   /** The most run files one merge opens. Default: DEFAULT_FAN_IN. */

@@ -30,6 +30,8 @@ export interface NormalizedCountOptions {
   readonly disk?: number;
   /** Undefined: the number a resumed count recorded, else one per core (count/with-engine.ts). */
   readonly workers?: number;
+  /** Rows per window of the worker threads' ownership; undefined: defaultWindowRows. */
+  readonly windowRows?: number;
   readonly residuesPerPass?: number;
   readonly fanIn: number;
   readonly keep: boolean;
@@ -71,6 +73,13 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
     throw new InvalidOptionError('residuesPerPass', shown(residuesPerPass), `must be an integer from 1 to ${MOST_RESIDUES}`);
   }
   const sweep = sweepOf(board, switchOption('keepOrientation', options.keepOrientation) ?? false);
+  const { windowRows } = options;
+  // A window of every row would leave no field to tell the keys apart: one worker would hold every state.
+  const mostRows = Math.max(1, sweep.width - 1);
+  if (windowRows !== undefined && !(Number.isInteger(windowRows) && windowRows >= 1 && windowRows <= mostRows))
+    throw new InvalidOptionError('windowRows', shown(windowRows), `must be an integer from 1 to ${mostRows}, one less than the sweep's width`);
+  if (windowRows !== undefined && options.partitions !== undefined)
+    throw new InvalidOptionError('windowRows', shown(windowRows), 'not for a count split into partitions: its windows are for the worker threads of one process');
   const scratchDir = scratchOption(options.scratch);
   const partitioned = partitionOptions(options, firstPassFolder(sweep, scratchDir, residuesPerPass).recordedLayout());
   return {
@@ -80,6 +89,7 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
     scratchDir,
     disk: options.disk === undefined ? undefined : sizeOption('disk', options.disk),
     workers,
+    windowRows,
     residuesPerPass,
     fanIn,
     keep: switchOption('keep', options.keep) ?? false,

@@ -183,7 +183,7 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
             launcher: makeLauncher(partitioned.launcher),
             memory: options.memory,
           })
-        : new PassRunner({ ...common, plan: plans[pass] });
+        : new PassRunner({ ...common, plan: plans[pass], windowRows: options.windowRows });
       const result = await runner.run();
       if (!result.finishedBefore) log.passDone(pass, result.perColumn[sweep.columns - 1]);
       result.perColumn.forEach((residues, k) => perColumnResidues[k].push(...residues));

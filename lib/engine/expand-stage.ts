@@ -1,7 +1,8 @@
 /**
  * The expand and route stages of a step (lib/engine/step.ts): each state yields its 2 or 3
- * successors, each carrying the state's residues; with several workers, the kernel sorts them by
- * owner and those another worker owns go straight to that worker's ring (route).
+ * successors, each carrying the state's residues; with several workers, at a window's first step
+ * (lib/border/window-key.ts) the kernel sorts them by owner and those another worker owns go
+ * straight to that worker's ring (route); inside a window they all stay here.
  * Residues sent to successors that are dropped (illegal, or dead in the last column) are tallied:
  * 3 × (sum in) = (sum out) + (sum dropped), which `verify` checks. At a column boundary the stage
  * also sums the legal final states it sees: L(width, columns so far). Where the successors carry
@@ -10,7 +11,7 @@
 
 import through2 from 'through2';
 import { isLegalFinal, MAX_SUCCESSORS } from '../border/border.js';
-import { ExpanderKernel } from '../border/expander-kernel.js';
+import { ExpanderKernel, type StepRouting } from '../border/expander-kernel.js';
 import { Batch, BatchPool, STEP_END } from './batch.js';
 import { addResidues } from '../residues/sums.js';
 import { ResidueExtender } from '../residues/growth.js';
@@ -24,6 +25,8 @@ export class ExpandStage {
   legal = new Float64Array(0);
   statesIn = 0;
   successorsOut = 0;
+  /** Records this step sent to other workers. */
+  moved = 0;
   private readonly kernel: ExpanderKernel;
   private inModuli = new Float64Array(0);
   private outModuli = new Float64Array(0);
@@ -42,7 +45,14 @@ export class ExpandStage {
    * Prepares for the step that places point y, whose parents carry residues for inModuli and whose
    * successors carry them for outModuli (the same, or one more); sumLegal at a column boundary.
    */
-  startStep(y: number, lastColumn: boolean, sumLegal: boolean, inModuli: readonly number[], outModuli: readonly number[]): void {
+  startStep(
+    y: number,
+    lastColumn: boolean,
+    sumLegal: boolean,
+    inModuli: readonly number[],
+    outModuli: readonly number[],
+    routing: StepRouting = { self: 0 },
+  ): void {
     if (this.inModuli.length !== inModuli.length || this.outModuli.length !== outModuli.length) {
       this.inModuli = Float64Array.from(inModuli);
       this.outModuli = Float64Array.from(outModuli);
@@ -57,6 +67,13 @@ export class ExpandStage {
     this.legal.fill(0);
     this.statesIn = 0;
     this.successorsOut = 0;
+    this.moved = 0;
+    this.kernel.route(routing);
+  }
+
+  /** The sampled histogram of the next window's keys, when the step's routing asked for it. */
+  histogram(): Uint32Array {
+    return this.kernel.histogram();
   }
 
   /**
@@ -103,7 +120,10 @@ export class ExpandStage {
         output.states.set(states, 2 * output.size);
         output.residues.set(residues, k * output.size);
         output.size += size;
-      } else router!.send(d, states, residues, size);
+      } else {
+        router!.send(d, states, residues, size);
+        this.moved += size;
+      }
     }
   }
 

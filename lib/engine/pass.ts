@@ -24,6 +24,9 @@ import { columnSum, writeStepManifest } from '../folder/step-record.js';
 import { sumResidueVectors } from '../residues/sums.js';
 import { moduliAt } from '../residues/growth.js';
 import { addPhaseTimes, noPhaseTimes } from '../observe/phase-clock.js';
+import { defaultWindowRows } from '../border/window-key.js';
+import { busiestShare } from '../observe/balance.js';
+import { joinedWeights, packedOwners } from './window-owners.js';
 
 export interface PassOptions {
   readonly width: number;
@@ -37,6 +40,8 @@ export interface PassOptions {
   readonly scratchDir: string;
   /** 1 (this thread), or that many worker threads. */
   readonly workers: number;
+  /** Rows per window of the threads' ownership (lib/border/window-key.ts); defaultWindowRows(width) if undefined. */
+  readonly windowRows?: number;
   readonly onProgress: OnProgress;
   readonly signal?: AbortSignal;
   readonly pass: number;
@@ -62,6 +67,8 @@ interface PassState {
   onDisk?: StepManifest;
   dropped: number[];
   readonly reports: StepReport[];
+  /** For the step that starts the next window: each key bucket's owner, packed by the weights sampled the step before. */
+  owners?: Uint16Array;
 }
 
 export class PassRunner {
@@ -214,14 +221,23 @@ export class PassRunner {
     const started = performance.now();
     const source = pass.manifest;
     const expanded = new Array<number>(workers).fill(0);
+    const owners = pass.owners;
+    pass.owners = undefined;
     const stepParts = await Promise.all(
       handles.map((handle, i) =>
-        handle.expand(step, this.filesOf(source, i), (states) => {
-          expanded[i] = states;
-          onProgress({ type: 'advance', states: expanded.reduce((a, b) => a + b, 0) });
-        }),
+        handle.expand(
+          step,
+          this.filesOf(source, i),
+          (states) => {
+            expanded[i] = states;
+            onProgress({ type: 'advance', states: expanded.reduce((a, b) => a + b, 0) });
+          },
+          owners,
+        ),
       ),
     );
+    const histograms = stepParts.flatMap((part) => (part.histogram ? [part.histogram] : []));
+    if (histograms.length > 0) pass.owners = packedOwners(joinedWeights(histograms), workers);
     if (step % width === 0 && step > 0)
       pass.perColumn.push(
         this.columnSum(
@@ -251,6 +267,8 @@ export class PassRunner {
         seconds: (performance.now() - started) / 1000,
         phases: ends.reduce((sum, end) => addPhaseTimes(sum, end.phases), noPhaseTimes()),
         probes: ends.reduce((n, end) => n + end.probes, 0),
+        moved: stepParts.reduce((n, part) => n + part.moved, 0),
+        busiest: busiestShare(stepParts.map((part) => part.statesIn)),
       },
       this.options,
     );
@@ -298,7 +316,8 @@ export class PassRunner {
 
   private openWorkers(): WorkerHandle[] {
     const { width, columns, moduli, plan, fanIn, scratchDir, workers } = this.options;
-    const options = (worker: number): WorkerOptions => ({ width, columns, moduli, plan, fanIn, scratchDir, worker, workers });
+    const windowRows = this.options.windowRows ?? defaultWindowRows(width, workers);
+    const options = (worker: number): WorkerOptions => ({ width, columns, moduli, plan, fanIn, scratchDir, worker, workers, windowRows });
     return workers === 1 ? [localWorker(options(0))] : threadWorkers(Array.from({ length: workers }, (_, i) => options(i)));
   }
 

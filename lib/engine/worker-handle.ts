@@ -11,7 +11,8 @@ import { type PeerExchange, peerExchange } from './peer.js';
 
 export interface WorkerHandle {
   begin(toFiles: boolean): Promise<RunSummary[]>;
-  expand(step: number, files: string[] | null, onProgress: (states: number) => void): Promise<StepPart>;
+  /** `owners`: at a window's first step, each key bucket's owner (lib/engine/window-owners.ts). */
+  expand(step: number, files: string[] | null, onProgress: (states: number) => void, owners?: Uint16Array): Promise<StepPart>;
   finish(toFiles: boolean): Promise<StepEnd>;
   legalSums(step: number, files: string[] | null): Promise<number[]>;
   /** The states after `step` points, held in memory, written to run files (a stopped count's last step). */
@@ -25,7 +26,7 @@ export function localWorker(options: WorkerOptions): WorkerHandle {
   const runner = new WorkerRunner(options);
   return {
     begin: async (toFiles) => runner.begin(toFiles),
-    expand: (step, files, onProgress) => runner.expand(step, files, onProgress),
+    expand: (step, files, onProgress, owners) => runner.expand(step, files, onProgress, owners),
     finish: async (toFiles) => runner.finish(toFiles),
     legalSums: async (step, files) => runner.legalSums(step, files),
     save: async (step) => runner.save(step),
@@ -79,9 +80,9 @@ class ThreadWorker implements WorkerHandle {
     return this.call<RunSummary[]>({ op: 'begin', toFiles });
   }
 
-  expand(step: number, files: string[] | null, onProgress: (states: number) => void) {
+  expand(step: number, files: string[] | null, onProgress: (states: number) => void, owners?: Uint16Array) {
     this.onProgress = onProgress;
-    return this.call<StepPart>({ op: 'expand', step, files });
+    return this.call<StepPart>({ op: 'expand', step, files, owners });
   }
 
   finish(toFiles: boolean) {

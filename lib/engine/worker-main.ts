@@ -23,11 +23,19 @@ function progress(states: number): void {
 
 port.on(
   'message',
-  async (message: { id: number; op: string; step: number; files: string[] | null; toFiles: boolean; workers: number[] }) => {
+  async (message: {
+    id: number;
+    op: string;
+    step: number;
+    files: string[] | null;
+    toFiles: boolean;
+    workers: number[];
+    owners?: Uint16Array;
+  }) => {
     try {
       let result: unknown;
       if (message.op === 'begin') result = runner.begin(message.toFiles);
-      else if (message.op === 'expand') result = await runner.expand(message.step, message.files, progress);
+      else if (message.op === 'expand') result = await runner.expand(message.step, message.files, progress, message.owners);
       else if (message.op === 'finish') result = runner.finish(message.toFiles);
       else if (message.op === 'legal') result = runner.legalSums(message.step, message.files);
       else if (message.op === 'save') result = runner.save(message.step);

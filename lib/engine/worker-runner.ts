@@ -1,5 +1,5 @@
 /**
- * One worker of a pass: the states whose owner (ownerOf) is this worker, with their buffers.
+ * One worker of a pass: the states it holds (lib/border/window-key.ts), with their buffers.
  * With one worker that is every state. It makes the parts its steps run through once, and runs each
  * step through them (lib/engine/step.ts: source → expand → route → aggregate → spill); the pass
  * coordinator decides after a step whether its states stay in memory or go to files, and writes
@@ -13,7 +13,7 @@ import type { MemoryPlan } from './budget.js';
 import { ExpandStage } from './expand-stage.js';
 import { MemoryRun } from './memory-run.js';
 import { PeerRouter } from './peer.js';
-import { ownerOf } from '../border/ownership.js';
+import { stepRouting } from './step-routing.js';
 import { addResidues } from '../residues/sums.js';
 import { PhaseClock } from '../observe/phase-clock.js';
 import { RunStore } from './run-store.js';
@@ -31,6 +31,8 @@ export interface WorkerOptions {
   /** This worker's number, from 0, among `workers`: in a partitioned count, among every partition's. */
   readonly worker: number;
   readonly workers: number;
+  /** Worker threads of one process: rows per window of their ownership (lib/border/window-key.ts). */
+  readonly windowRows?: number;
   /**
    * A partitioned count (lib/cluster): no peer links; every successor stays with the worker that
    * made it, and its runs are split by owner for the next step's workers to read.
@@ -53,6 +55,10 @@ export interface StepPart {
   readonly dropped: number[];
   /** At a column boundary: the legal states' residues. */
   readonly legal?: number[];
+  /** Records sent to other workers (at a window's first step). */
+  readonly moved: number;
+  /** At the step before a window's first: the sampled weights of its key buckets. */
+  readonly histogram?: Uint32Array;
 }
 
 /** What a worker reports after finishing a step: its runs, and the step's costs. */
@@ -98,8 +104,9 @@ export class WorkerRunner {
     const memory = this.memory();
     const k = this.store.moduliAt(0).length;
     memory.reset(k);
-    const { worker, workers, partitioned, width } = this.options;
-    if (!partitioned && ownerOf(START_HI, START_LO, workers, width) !== worker) return toFiles ? this.store.writeRun(0, 1, () => {}) : [];
+    const { worker, partitioned } = this.options;
+    // Worker threads: worker 0 holds it, as a window's first step may give it to any of them.
+    if (!partitioned && worker !== 0) return toFiles ? this.store.writeRun(0, 1, () => {}) : [];
     const one = new Uint32Array(k).fill(1);
     memory.append(START_HI, START_LO, one, 0);
     return toFiles ? this.store.writeRun(0, 1, (sink) => sink.append(START_HI, START_LO, one, 0)) : [];
@@ -108,15 +115,17 @@ export class WorkerRunner {
   /**
    * Expands the states after `step` points: from memory when `files` is null, else from this
    * worker's run files of that step. Successors stay in the table (or spilled runs) until finish.
+   * At a window's first step, `owners` gives each key bucket's owner (lib/engine/window-owners.ts).
    */
-  async expand(step: number, files: string[] | null, onProgress: (states: number) => void): Promise<StepPart> {
+  async expand(step: number, files: string[] | null, onProgress: (states: number) => void, owners?: Uint16Array): Promise<StepPart> {
     const { width, columns } = this.options;
+    const routing = this.router ? stepRouting(step, { ...this.options, windowRows: this.options.windowRows ?? 1 }, this.router.self, owners) : undefined;
     const { successors, stage } = this;
     const y = step % width;
     const atBoundary = y === 0 && step > 0;
     const outModuli = this.store.moduliAt(step + 1);
     const lastColumn = Math.floor(step / width) === columns - 1;
-    stage.startStep(y, lastColumn, atBoundary, this.store.moduliAt(step), outModuli);
+    stage.startStep(y, lastColumn, atBoundary, this.store.moduliAt(step), outModuli, routing);
     this.clock.reset();
     successors.beginStep(step + 1, (y + 1) % width, lastColumn);
     this.router?.beginStep(outModuli.length);
@@ -131,6 +140,8 @@ export class WorkerRunner {
       fitsInMemory: table.size <= this.memory().capacityFor(table.residueCount),
       dropped: Array.from(stage.dropped),
       legal: atBoundary ? Array.from(stage.legal) : undefined,
+      moved: stage.moved,
+      histogram: routing?.sample ? stage.histogram() : undefined,
     };
   }
 

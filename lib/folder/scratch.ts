@@ -50,10 +50,21 @@ export interface FolderRecord {
 }
 
 /**
- * Which worker owns a state, as count.json records it: ownerOf (border/ownership.ts) over
- * partitions × workers. A count is resumed only under the same rule.
+ * Which worker holds a state, as count.json records it: in a partitioned count ownerOf
+ * (border/ownership.ts) over partitions × workers, and a count is resumed only under the same rule;
+ * with worker threads the window keys (border/window-key.ts). Which thread holds a state never
+ * changes its count, so a threads' count written under ownerOf resumes under windows.
  */
 export const OWNERSHIP = 'ownerOf-v3 over partitions*workers';
+export const THREAD_OWNERSHIP = 'windows-v1 over workers';
+
+function ownershipOf(partitioned: boolean): string {
+  return partitioned ? OWNERSHIP : THREAD_OWNERSHIP;
+}
+
+function resumesUnder(found: unknown, partitioned: boolean): boolean {
+  return found === ownershipOf(partitioned) || (!partitioned && found === OWNERSHIP);
+}
 
 /**
  * The count folder at `dir`, found from its count.json, and how its states are shared out: for a
@@ -162,7 +173,7 @@ export class ScratchFolder {
       ...this.identity,
       workers,
       partitions,
-      ownership: OWNERSHIP,
+      ownership: ownershipOf(layout.partitioned ?? false),
       keep,
       madeAbove,
     };
@@ -303,7 +314,8 @@ export class ScratchFolder {
     if (found?.format !== COUNT_FORMAT) return `is not empty and has no readable ${COUNT_FILE}`;
     const version = countVersion(partitioned);
     if (found.version !== version) return `holds format version ${found.version}, this gocount writes ${version}`;
-    if (found.ownership !== OWNERSHIP) return `shares states out by ${found.ownership}, this gocount by ${OWNERSHIP}`;
+    if (!resumesUnder(found.ownership, partitioned))
+      return `shares states out by ${found.ownership}, this gocount by ${ownershipOf(partitioned)}`;
     const { width, columns, moduli } = this.identity;
     if (found.width !== width || found.columns !== columns)
       return `holds a ${found.width}-wide sweep of ${counted(found.columns as number, 'column')}, not ${width} of ${columns}`;

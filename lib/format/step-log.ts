@@ -56,6 +56,12 @@ export interface StepLogEntry {
   readonly seconds: number;
   /** Thread nanoseconds per input state in each phase (the cost model). */
   readonly nsPerState: Record<Phase, number>;
+  /**
+   * With several worker threads: records sent to another thread (at a window's first step), and
+   * the busiest thread's input states over the mean. Absent in older logs and partitioned counts.
+   */
+  readonly moved?: number;
+  readonly busiest?: number;
   /** When the step finished, ISO 8601. */
   readonly finishedAt: string;
 }

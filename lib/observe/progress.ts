@@ -29,6 +29,9 @@ export interface StepFigures {
   readonly phases: number[];
   /** Slots the table's inserts probed beyond their home slots. */
   readonly probes: number;
+  /** Worker threads: records sent between them, and the busiest one's input states over the mean. */
+  readonly moved?: number;
+  readonly busiest?: number;
 }
 
 /**
@@ -66,6 +69,7 @@ export function stepReport(
     bytesOut: figures.bytesOut,
     seconds: figures.seconds,
     nsPerState: nsPerState(figures.phases, states),
+    ...(count.workers > 1 && figures.moved !== undefined ? { moved: figures.moved, busiest: figures.busiest } : {}),
     finishedAt: finishedAt.toISOString(),
     probes: figures.probes,
   };

@@ -23,13 +23,29 @@ export interface CountStats {
   readonly nsPerState: Record<Phase, number>;
   /** Slots probed beyond the home slot, per successor inserted. */
   readonly probesPerSuccessor: number;
+  /**
+   * With several worker threads: records moved between them per expanded state, and the busiest
+   * one's share against the mean over the steps of at least half the largest (the worst of them).
+   */
+  readonly movedPerState?: number;
+  readonly busiest?: number;
 }
 
 export function summarize(reports: readonly StepReport[], seconds: number): CountStats {
   const statesExpanded = reports.reduce((n, r) => n + r.states, 0);
   const fromFiles = reports.filter((r) => r.runsIn > 0);
   const filesStates = fromFiles.reduce((n, r) => n + r.states, 0);
+  const withOwners = reports.filter((r) => r.moved !== undefined);
+  const maxStates = reports.reduce((n, r) => Math.max(n, r.states), 0);
+  const owners =
+    withOwners.length === 0
+      ? {}
+      : {
+          movedPerState: withOwners.reduce((n, r) => n + r.moved!, 0) / Math.max(statesExpanded, 1),
+          busiest: Math.max(...withOwners.filter((r) => r.states >= maxStates / 2).map((r) => r.busiest ?? 1)),
+        };
   return {
+    ...owners,
     seconds,
     statesExpanded,
     statesPerSecond: statesExpanded / Math.max(seconds, 1e-3),

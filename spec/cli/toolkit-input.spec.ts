@@ -278,6 +278,7 @@ function wrongTypes(
     scratch: 5,
     disk: true,
     workers: '2',
+    windowRows: '2',
     residuesPerPass: '2',
     fanIn: '8',
     keep: 'yes',

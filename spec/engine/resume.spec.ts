@@ -205,7 +205,7 @@ test('a folder of another count, format, ownership rule or worker count is refus
   t.is(ownership.status, 2);
   t.regex(
     ownership.stderr,
-    /shares states out by ownerOf-v2 mod partitions\*workers, this gocount by ownerOf-v3 over partitions\*workers; remove it or choose another scratch folder\n$/,
+    /shares states out by ownerOf-v2 mod partitions\*workers, this gocount by windows-v1 over workers; remove it or choose another scratch folder\n$/,
   );
   writeFileSync(countFile, JSON.stringify({ ...identity, columns: 5 }));
   t.regex(runCli(['4x4', '--scratch', scratch]).stderr, /holds a 4-wide sweep of 5 columns, not 4 of 4/);
@@ -253,10 +253,12 @@ test('verify names a partitioned count folder of version 3, and does not check i
   ]);
 });
 
-test('a count folder of version 3 of a count in one process resumes', async (t) => {
+test('a count folder of version 3 of a count in one process resumes, its two workers’ states shared out by ownerOf, under windows', async (t) => {
   // A count in one process writes what version 3 did: its folder resumes, and stays version 3.
   const runs = copyFixtureRuns(tempScratch(t));
   const inProcess = fixtureCount(runs, '3x3');
+  const written = JSON.parse(readFileSync(path.join(inProcess, COUNT_FILE), 'utf8'));
+  t.like(written, { workers: 2, ownership: 'ownerOf-v3 over partitions*workers' });
   rmSync(path.join(inProcess, RESULT_FILE));
   for (let step = 6; step <= 9; step++) rmSync(path.join(inProcess, stepFolderName(step)), { recursive: true });
   const notes: string[] = [];

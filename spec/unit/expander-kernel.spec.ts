@@ -1,7 +1,7 @@
 import test from 'ava';
 import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../../lib/border/border.js';
 import { ExpanderKernel } from '../../lib/border/expander-kernel.js';
-import { ownerOf } from '../../lib/border/ownership.js';
+import { BUCKETS, bucketOf, windowKey } from '../../lib/border/window-key.js';
 import { addResidues } from '../../lib/residues/sums.js';
 import { ResidueExtender } from '../../lib/residues/growth.js';
 import { moduliFor } from '../../lib/residues/moduli.js';
@@ -52,19 +52,6 @@ test('the WebAssembly kernel gives the reference successors, in order, for every
   t.true(compared > 200_000, `compared ${compared} states`);
 });
 
-/** The owner the kernel gives each successor of the parents among `owners`, by fanOut's regions. */
-function kernelOwners(kernel: ExpanderKernel, parents: number[][], y: number, lastColumn: boolean, owners: number): Map<bigint, number> {
-  const moduli = Float64Array.of(7);
-  kernel.expand(Uint32Array.from(parents.flat()), parents.length, y, lastColumn, 1, owners);
-  kernel.fanOut(new Uint32Array(parents.length).fill(1), parents.length, moduli, new Float64Array(1));
-  const found = new Map<bigint, number>();
-  for (let d = 0; d < owners; d++) {
-    const at = kernel.statesOf(d);
-    for (let j = 0; j < kernel.sizeOf(d); j++) found.set(stateKey(kernel.words[at + 2 * j], kernel.words[at + 2 * j + 1]), d);
-  }
-  return found;
-}
-
 test('the WebAssembly kernel gives the reference successors on random walks at widths 8 to 19', (t) => {
   const random = replayableRandom(t, 'walks');
   for (let width = 8; width <= 19; width++) {
@@ -78,14 +65,6 @@ test('the WebAssembly kernel gives the reference successors on random walks at w
       const lastColumn = step >= 4 * width;
       const expected = referenceSuccessors(reference, walks, y, lastColumn);
       t.deepEqual(kernelSuccessors(kernel, walks, y, lastColumn), expected, `width ${width}, step ${step}`);
-      // Each successor goes to the worker that ownerOf names at this width.
-      const owners = kernelOwners(kernel, walks, y, lastColumn, 3);
-      const named = [...new Set(expected.flat())];
-      t.deepEqual(
-        named.map((v) => owners.get(v)),
-        named.map((v) => ownerOf(...stateWords(v), 3, width)),
-        `owners at width ${width}, step ${step}`,
-      );
       walks = walks.map(([hi, lo]) => {
         const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
         if (made === 0) return [START_HI, START_LO]; // a dead end of the last column: start again
@@ -113,7 +92,7 @@ test('the kernel refuses a last-column state that still has fields above y − 1
   });
 });
 
-test('the kernel hands each successor with its parent residues to its owner, equal ones combined, and tallies the dropped ones', (t) => {
+test('the kernel hands each successor with its parent residues to its parent key’s owner, equal ones combined, and tallies the dropped ones', (t) => {
   const random = replayableRandom(t, 'residues');
   const width = 6;
   // 7: equal successors' residues often add up to exactly the modulus.
@@ -135,6 +114,10 @@ test('the kernel hands each successor with its parent residues to its owner, equ
   );
   for (let owners = 1; owners <= 4; owners++) {
     const kernel = new ExpanderKernel(width);
+    // A window's first step: each parent's successors go to the owner of its key's bucket.
+    const table = Uint16Array.from({ length: BUCKETS }, (_, b) => (b * 5) % owners);
+    const ownerOfParent = parents.map(([hi, lo]) => table[bucketOf(windowKey(hi, lo, 3, 2, width, true))]);
+    kernel.route({ self: 0, owners: table, window: { r: 3, rows: 2, lastColumn: true } });
     kernel.expand(Uint32Array.from(parents.flat()), parents.length, 3, true, k, owners);
     const dropped = new Float64Array(k).fill(1);
     kernel.fanOut(residues, parents.length, moduli, dropped);
@@ -143,7 +126,7 @@ test('the kernel hands each successor with its parent residues to its owner, equ
     const expectedDropped = new Float64Array(k).fill(1);
     successors.forEach((values, i) => {
       for (const v of values) {
-        const owner = ownerOf(...stateWords(v), owners, width);
+        const owner = ownerOfParent[i];
         const sums = expectedSums[owner].get(v) ?? new Float64Array(k);
         addResidues(sums, residues, k * i, 1, moduli);
         expectedSums[owner].set(v, sums);

@@ -1,0 +1,82 @@
+/**
+ * AssemblyScript: a state's window key, exactly as windowKey in lib/border/window-key.ts (which
+ * says what it is and why no step of the window changes it), for the kernels that route by it
+ * (expander-kernel.as.ts in its fan-out). The state is one 64-bit integer in the field slots of
+ * step r, the window's first: field f in slot (r − f) mod width.
+ */
+
+const UP: u64 = 1;
+const DOWN: u64 = 2;
+const STONE_CODE: u64 = 2;
+const LIBERTYLESS_CODE: u64 = 4;
+const WHITE: u64 = 1;
+/** Bit 0 and bit 2 of every field slot of a 64-bit state. */
+const FIELD_ONES: u64 = ((<u64>0o1111111111) << 30) | 0o1111111111;
+const FIELD_FOURS: u64 = FIELD_ONES << 2;
+/** 2^64 / φ, for multiplicative hashing, in halves. */
+const GOLDEN: u64 = ((<u64>0x9e3779b9) << 32) | 0x7f4a7c15;
+/** Key classes: 2^BUCKET_BITS buckets, which the owners are packed over by weight. */
+const BUCKET_BITS: u64 = 12;
+
+/** The window's first field, and the board's width. */
+let firstRow: i32 = 0;
+let keyWidth: i32 = 1;
+/** Slots the key keeps: the fields outside the window (and, but in the last column, the row above it). */
+let outside: u64 = 0;
+
+/** Sets the window for windowKey: its first row r, `rows` rows (fewer at the column's end), of a board `width` wide. */
+export function setWindow(r: i32, rows: i32, width: i32, lastColumn: bool): void {
+  firstRow = r;
+  keyWidth = width;
+  // Slots 0 (field r) and width − 1 … width − rows + 1 (fields r + 1 …) are the window; slot 1 is field r − 1.
+  const slots = width - min(rows, width - r); // slots 1 … slots: every field outside the window
+  outside = slots <= 0 ? 0 : (((<u64>1) << (<u64>(3 * slots))) - 1) << 3;
+  if (r > 0 && lastColumn) outside &= ~(<u64>0o70);
+}
+
+/**
+ * The state's key for the window set: each field outside by its kind and, for a stone, its colour
+ * against the stone in the lowest such slot (2 the same colour, 3 the other).
+ */
+export function windowKey(s: u64): u64 {
+  const coloured = (s & FIELD_FOURS) == 0 ? s : decoded(s);
+  const stones = (coloured >> 1) & FIELD_ONES & outside;
+  if (stones == 0) return coloured & outside;
+  const flip = ((coloured >> ctz(stones)) & 1) != 0 ? stones : 0;
+  return (coloured ^ flip) & outside;
+}
+
+/** Bucket of a key, from its high bits after a multiplicative hash. */
+export function bucketOf(key: u64): i32 {
+  return <i32>((key * GOLDEN) >> (64 - BUCKET_BITS));
+}
+
+/**
+ * The state with every libertyless stone as a stone of its colour (2 black, 3 white), decoded as
+ * lib/border/border.ts's decode does, from the field above: a first field on the border keeps it
+ * in its UP bit, field r is white, and a stone below a stone with a liberty, or below a libertyless
+ * one it is not linked to, has the other colour. Linked to the one above means its UP bit and that
+ * one's DOWN bit: an opening bracket right before a closing one matches it. The fields are taken
+ * top down: slots r … 0, then width − 1 … r + 1.
+ */
+function decoded(s: u64): u64 {
+  let out = s;
+  let previous: u64 = 0;
+  let previousColour: u64 = 0;
+  let bit = <u64>(3 * firstRow);
+  for (let i = 0; i < keyWidth; i++) {
+    const code = (s >> bit) & 7;
+    let colour = code & 1;
+    if (code >= LIBERTYLESS_CODE) {
+      if (previous == 0) colour = code & UP; // also field 0, whose previous is taken as EDGE
+      else if (i == firstRow) colour = WHITE;
+      else if (previous < LIBERTYLESS_CODE) colour = previousColour ^ 1;
+      else colour = previousColour ^ (((code & UP) != 0 && (previous & DOWN) != 0) ? 0 : 1);
+      out ^= ((STONE_CODE | colour) ^ code) << bit;
+    }
+    previous = code;
+    previousColour = colour;
+    bit = i == firstRow ? <u64>(3 * (keyWidth - 1)) : bit - 3;
+  }
+  return out;
+}

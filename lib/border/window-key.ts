@@ -1,0 +1,85 @@
+/**
+ * Windows and their keys: who holds a state among several worker threads.
+ *
+ * A column's steps are cut into windows of `rows` consecutive rows (r … r + rows − 1, fewer at the
+ * column's end). A step replaces one border field, and the point it places touches only the field
+ * it replaces and the one above it, so no step of a window changes, outside the window's fields,
+ * whether a field is EDGE, EMPTY or a stone, nor a stone's colour. The **window key** of a state is
+ * just that, at the window's first step: each field outside by its kind and, for a stone, its
+ * colour against the stone in the lowest slot outside (the class normalisation may flip every
+ * colour of a state, never one against another). In the board's last column each step forgets the
+ * field above the point it places, so the row above the window is left out there.
+ *
+ * So every state a window's first step leads to within the window has that state's key: the owner
+ * given a key at a window's first step holds all of them, no successor inside a window changes
+ * owner, and no state is held twice (spec/unit/window-key.spec checks it on every state of small
+ * boards). A key that also told the strings' liberties and links apart would make more classes, but
+ * it is not kept: a string with a member in the window can lose it, and then looks like one that
+ * never had one, so two owners would make the same states. States change owner once a window, at
+ * its first step, by the bucket of their key (bucketOf, 2^12 buckets), and the buckets are packed
+ * onto the owners by weight (lib/engine/window-owners.ts). This file is the reference;
+ * window-key.as.ts is the kernels'.
+ */
+
+import { BorderStates, STONE } from './border.js';
+import { FIELD_BITS } from './layout.js';
+
+export const BUCKET_BITS = 12;
+export const BUCKETS = 2 ** BUCKET_BITS;
+/** The most rows a window may have. */
+export const MAX_WINDOW_ROWS = 19;
+
+const GOLDEN = 0x9e3779b97f4a7c15n;
+
+/**
+ * Rows per window by default, for `workers` threads at a board `width` wide: longer windows move
+ * fewer records, but leave fewer fields outside the window to tell the keys apart, so that the
+ * heaviest ones weigh more than a share. Measured at 10×10 (docs/design.md, "Owners"): 4 rows for
+ * up to 4 workers, 2 for more.
+ */
+export function defaultWindowRows(width: number, workers: number): number {
+  return Math.max(1, Math.min(width - 1, workers <= 4 ? 4 : 2));
+}
+
+/** Whether the step that places row y is a window's first. */
+export function isWindowStart(y: number, rows: number): boolean {
+  return y % rows === 0;
+}
+
+/** The key of the state (hi, lo) at step r, the first of a window of `rows` rows, as a 64-bit integer. */
+export function windowKey(hi: number, lo: number, r: number, rows: number, width: number, lastColumn: boolean): bigint {
+  const border = new BorderStates(width);
+  if (!border.decode(hi, lo, r)) throw new RangeError(`not a border state of width ${width} at step ${r}`);
+  return keyOfBorder(border.kind, border.colour, r, rows, lastColumn);
+}
+
+/**
+ * The window key of a decoded border (kind and colour per field, as BorderStates.decode leaves
+ * them), for the window of `rows` rows from row r: the same at any step of the window.
+ */
+export function keyOfBorder(kind: Uint8Array, colour: Uint8Array, r: number, rows: number, lastColumn: boolean): bigint {
+  const width = kind.length;
+  const last = Math.min(width, r + rows); // the window is fields r … last − 1
+  const slotOf = (i: number) => (i <= r ? r - i : r - i + width);
+  const outside = (i: number) => (i < r || i >= last) && !(i === r - 1 && lastColumn);
+  let reference = -1;
+  let lowest = Infinity;
+  for (let i = 0; i < width; i++) {
+    if (outside(i) && kind[i] >= STONE && slotOf(i) < lowest) {
+      lowest = slotOf(i);
+      reference = colour[i];
+    }
+  }
+  let key = 0n;
+  for (let i = 0; i < width; i++) {
+    if (!outside(i)) continue;
+    const code = kind[i] >= STONE ? 2 + (colour[i] ^ reference) : kind[i];
+    key |= BigInt(code) << BigInt(FIELD_BITS * slotOf(i));
+  }
+  return key;
+}
+
+/** The bucket of a key: the high bits of a multiplicative hash, as window-key.as.ts's bucketOf. */
+export function bucketOf(key: bigint): number {
+  return Number(((key * GOLDEN) & 0xffffffffffffffffn) >> BigInt(64 - BUCKET_BITS));
+}

@@ -1,0 +1,33 @@
+/**
+ * How a worker thread routes a step's successors (lib/border/window-key.ts): at a window's first
+ * step by their parent's key, through the owner table the pass coordinator packed; inside a
+ * window all to itself. The step before a window's first samples the successors' keys for that
+ * window, so that the coordinator can pack its owners by weight.
+ */
+
+import type { StepRouting } from '../border/expander-kernel.js';
+import { isWindowStart } from '../border/window-key.js';
+import { dealtOwners } from './window-owners.js';
+
+/** One record in SAMPLE_EVERY of a step's successors is weighed (its key computed) for the next window. */
+export const SAMPLE_EVERY = 32;
+
+export function stepRouting(
+  step: number,
+  count: { readonly width: number; readonly columns: number; readonly windowRows: number; readonly workers: number },
+  self: number,
+  owners?: Uint16Array,
+): StepRouting {
+  const { width, columns, windowRows: rows, workers } = count;
+  const y = step % width;
+  const column = Math.floor(step / width);
+  const routing: { self: number; owners?: Uint16Array; window?: StepRouting['window']; sample?: StepRouting['sample'] } = { self };
+  if (isWindowStart(y, rows)) {
+    routing.owners = owners ?? dealtOwners(workers);
+    routing.window = { r: y, rows, lastColumn: column === columns - 1 };
+  }
+  const next = step + 1;
+  if (next < width * columns && isWindowStart(next % width, rows))
+    routing.sample = { r: next % width, rows, lastColumn: Math.floor(next / width) === columns - 1, mask: SAMPLE_EVERY - 1 };
+  return routing;
+}

@@ -1,0 +1,54 @@
+/**
+ * Which owner holds each key bucket for a window (lib/border/window-key.ts): the buckets packed
+ * onto the owners by their weight, the records sampled at the step before the window's first.
+ * Hashing the buckets onto owners would leave the heavy ones where they fall; packing them
+ * heaviest first onto the lightest owner so far (longest processing time first, Graham 1969)
+ * evens the shares out.
+ */
+
+import { BUCKETS } from '../border/window-key.js';
+
+/** An owner per bucket (u16). */
+export type BucketOwners = Uint16Array;
+
+/** The buckets dealt out in turn: for a window whose weights were not sampled (a count resumed at its first step). */
+export function dealtOwners(owners: number): BucketOwners {
+  const table = new Uint16Array(BUCKETS);
+  for (let b = 0; b < BUCKETS; b++) table[b] = b % owners;
+  return table;
+}
+
+/** Buckets packed by weight, heaviest first, each onto the owner with the least so far (the lowest such owner on ties). */
+export function packedOwners(weights: ArrayLike<number>, owners: number): BucketOwners {
+  const table = new Uint16Array(BUCKETS);
+  if (owners === 1) return table;
+  const order = Array.from({ length: BUCKETS }, (_, b) => b);
+  order.sort((a, b) => weights[b] - weights[a] || a - b);
+  // A binary heap of owners by load, then number.
+  const load = new Float64Array(owners);
+  const heap = Array.from({ length: owners }, (_, d) => d);
+  const less = (a: number, b: number) => load[a] < load[b] || (load[a] === load[b] && a < b);
+  for (const b of order) {
+    const d = heap[0];
+    table[b] = d;
+    load[d] += weights[b] + 1e-9; // an empty bucket still takes a turn, so empty ones spread too
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < owners && less(heap[l], heap[m])) m = l;
+      if (r < owners && less(heap[r], heap[m])) m = r;
+      if (m === i) break;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
+      i = m;
+    }
+  }
+  return table;
+}
+
+/** The buckets' weights summed over every worker's histogram. */
+export function joinedWeights(histograms: readonly ArrayLike<number>[]): Float64Array {
+  const sum = new Float64Array(BUCKETS);
+  for (const h of histograms) for (let b = 0; b < BUCKETS; b++) sum[b] += h[b];
+  return sum;
+}

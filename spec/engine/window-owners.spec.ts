@@ -1,0 +1,110 @@
+import test from 'ava';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { BorderStates } from '../../lib/border/border.js';
+import { keyOfBorder } from '../../lib/border/window-key.js';
+import { countInMemory } from '../../lib/count/in-memory.js';
+import { countWithEngine } from '../../lib/count/with-engine.js';
+import { RunReader } from '../../lib/format/run-reader.js';
+import { stepFolderName } from '../../lib/format/folder-names.js';
+import { ignoreProgress } from '../../lib/observe/progress.js';
+import { dealtOwners, packedOwners } from '../../lib/engine/window-owners.js';
+import { BUCKETS } from '../../lib/border/window-key.js';
+import { tempScratch } from '../support/scratch.js';
+
+/** The states of each worker's runs of a kept step folder: state → the workers holding it (a worker's spilled runs may hold it more than once). */
+function holders(dir: string): Map<string, number[]> {
+  const held = new Map<string, number[]>();
+  for (const file of readdirSync(dir).filter((f) => f.startsWith('run-w'))) {
+    const worker = Number(/^run-w(\d+)-/.exec(file)![1]);
+    const reader = new RunReader(path.join(dir, file), Buffer.alloc(1 << 14));
+    while (reader.next()) {
+      const state = `${reader.hi}:${reader.lo}`;
+      const workers = held.get(state) ?? [];
+      if (!workers.includes(worker)) held.set(state, [...workers, worker]);
+    }
+  }
+  return held;
+}
+
+/**
+ * 8×6 in three worker threads, every step kept: who holds what, step by step. No state is held by
+ * two workers; the states of one window key (for the window the state's step is in, or, for a
+ * window's first step, the window before, which made them) are held by one worker; records move
+ * between workers only at a window's first step; and the count is exact.
+ */
+const whoHoldsWhat = test.macro({
+  async exec(t, windowRows: number) {
+    const sweep = { width: 8, columns: 6 };
+    const scratchDir = tempScratch(t);
+    const result = await countWithEngine({
+      sweep,
+      memory: 64 << 20,
+      scratchDir,
+      fanIn: 64,
+      keep: true,
+      workers: 3,
+      windowRows,
+      onProgress: ignoreProgress,
+    });
+    t.is(result.legal, countInMemory(sweep));
+    const [pass] = readdirSync(path.join(scratchDir, '8x6'));
+    const border = new BorderStates(sweep.width);
+    let states = 0;
+    let split = 0;
+    const workersSeen = new Set<number>();
+    for (let step = 1; step <= sweep.width * sweep.columns; step++) {
+      const held = holders(path.join(scratchDir, '8x6', pass, stepFolderName(step)));
+      const y = step % sweep.width;
+      // The step that made these states (it placed row y − 1) was in the window from row r.
+      const madeAt = (y + sweep.width - 1) % sweep.width;
+      const r = madeAt - (madeAt % windowRows);
+      const lastColumn = Math.floor((step - 1) / sweep.width) === sweep.columns - 1;
+      const keyHolder = new Map<bigint, number>();
+      for (const [state, workers] of held) {
+        t.is(workers.length, 1, `step ${step}: state ${state} held by workers ${workers.join(', ')}`);
+        const [hi, lo] = state.split(':').map(Number);
+        t.true(border.decode(hi, lo, y));
+        const key = keyOfBorder(border.kind, border.colour, r, windowRows, lastColumn);
+        const holder = keyHolder.get(key);
+        if (holder !== undefined && holder !== workers[0]) split++;
+        keyHolder.set(key, workers[0]);
+        workersSeen.add(workers[0]);
+        states++;
+      }
+    }
+    t.is(split, 0, 'a window key held by two workers');
+    t.deepEqual([...workersSeen].sort(), [0, 1, 2]);
+    t.true(states > 10_000, `${states} states`);
+    for (const report of result.reports) {
+      const y = (report.step - 1) % sweep.width;
+      if (y % windowRows !== 0) t.is(report.moved, 0, `step ${report.step} moved records inside a window`);
+      t.true(report.busiest! >= 1);
+    }
+    t.true(result.reports.some((report) => report.moved! > 0));
+  },
+  title: (_given, windowRows: number) => `8×6 in three threads, windows of ${windowRows} rows: no state held twice, a window's key by one worker, records moved only at a window's first step, exact`,
+});
+
+for (const rows of [1, 2, 3, 7]) test(whoHoldsWhat, rows);
+
+test('packing deals the heaviest buckets first, each to the lightest worker, and empty ones in turn', (t) => {
+  const weights = new Float64Array(BUCKETS);
+  weights[5] = 100;
+  weights[9] = 60;
+  weights[11] = 50;
+  weights[12] = 10;
+  const owners = packedOwners(weights, 2);
+  t.is(owners[5], 0);
+  t.is(owners[9], 1);
+  t.is(owners[11], 1);
+  t.is(owners[12], 0);
+  const load = [0, 0];
+  for (let b = 0; b < BUCKETS; b++) load[owners[b]] += weights[b];
+  t.deepEqual(load, [110, 110]);
+  const counts = [0, 0];
+  for (let b = 0; b < BUCKETS; b++) counts[owners[b]]++;
+  t.true(Math.abs(counts[0] - counts[1]) <= 2, counts.join(' '));
+  t.deepEqual([...packedOwners(weights, 1)].every((d) => d === 0), true);
+  t.deepEqual([...dealtOwners(3).subarray(0, 6)], [0, 1, 2, 0, 1, 2]);
+});

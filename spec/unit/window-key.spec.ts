@@ -1,0 +1,122 @@
+import test from 'ava';
+import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../../lib/border/border.js';
+import { ExpanderKernel } from '../../lib/border/expander-kernel.js';
+import { BUCKETS, bucketOf, keyOfBorder, windowKey } from '../../lib/border/window-key.js';
+import { below, replayableRandom } from '../support/random.js';
+import { stateKey, stateWords } from '../support/state-key.js';
+
+/** The key of (hi, lo) at step y for the window from row r: the border decoded at y. */
+function keyAt(border: BorderStates, hi: number, lo: number, y: number, r: number, rows: number, lastColumn: boolean): bigint {
+  if (!border.decode(hi, lo, y)) throw new Error('not a state');
+  return keyOfBorder(border.kind, border.colour, r, rows, lastColumn);
+}
+
+test('no step inside a window changes a state key: every state reached on widths 2 to 7, windows of 1 to 4 rows, inner and last columns', (t) => {
+  let checked = 0;
+  let keys = 0;
+  for (let width = 2; width <= 7; width++) {
+    const reference = new BorderStates(width);
+    const border = new BorderStates(width);
+    const out = new Uint32Array(2 * MAX_SUCCESSORS);
+    for (const lastColumnFrom of [Infinity, 3 * width]) {
+      let frontier = new Map<bigint, number[]>([[0n, [START_HI, START_LO]]]);
+      for (let step = 0; step < 4 * width; step++) {
+        const y = step % width;
+        const lastColumn = step >= lastColumnFrom;
+        const next = new Map<bigint, number[]>();
+        for (const rows of [1, 2, 3, 4]) {
+          const r = y - (y % rows); // the first row of the window this step is in
+          const distinct = new Set<bigint>();
+          for (const [hi, lo] of frontier.values()) {
+            const key = keyAt(border, hi, lo, y, r, rows, lastColumn);
+            distinct.add(key);
+            const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
+            for (let s = 0; s < made; s++) {
+              // The successor is at step y + 1, the next column's 0 after the last row.
+              t.is(keyAt(border, out[2 * s], out[2 * s + 1], (y + 1) % width, r, rows, lastColumn), key, `width ${width}, step ${step}, rows ${rows}`);
+              if (rows === 1) next.set(stateKey(out[2 * s], out[2 * s + 1]), [out[2 * s], out[2 * s + 1]]);
+              checked++;
+            }
+          }
+          keys += distinct.size;
+        }
+        frontier = next;
+      }
+    }
+  }
+  t.true(checked > 300_000, `checked ${checked} successors`);
+  t.true(keys > 10_000, `${keys} keys`);
+});
+
+test('the kernel keys a state as windowKey does, and sends each parent’s successors to its bucket’s owner, at widths 8 to 19', (t) => {
+  const random = replayableRandom(t, 'window walks');
+  const owners = Uint16Array.from({ length: BUCKETS }, (_, b) => (b * 7) % 5);
+  const moduli = Float64Array.of(7);
+  for (let width = 8; width <= 19; width++) {
+    const reference = new BorderStates(width);
+    const kernel = new ExpanderKernel(width);
+    const out = new Uint32Array(2 * MAX_SUCCESSORS);
+    let walks = Array.from({ length: 60 }, () => [START_HI, START_LO]);
+    for (let step = 0; step < 5 * width; step++) {
+      const y = step % width;
+      const lastColumn = step >= 4 * width;
+      for (const rows of [1, 3]) {
+        if (y % rows !== 0) continue;
+        kernel.expand(Uint32Array.from(walks.flat()), walks.length, y, lastColumn, 1, 5);
+        kernel.route({ self: 0, owners, window: { r: y, rows, lastColumn } });
+        kernel.fanOut(new Uint32Array(walks.length).fill(1), walks.length, moduli, new Float64Array(1));
+        const found = new Map<bigint, number>();
+        for (let d = 0; d < 5; d++) {
+          const at = kernel.statesOf(d);
+          for (let j = 0; j < kernel.sizeOf(d); j++) found.set(stateKey(kernel.words[at + 2 * j], kernel.words[at + 2 * j + 1]), d);
+        }
+        for (const [hi, lo] of walks) {
+          const owner = owners[bucketOf(windowKey(hi, lo, y, rows, width, lastColumn))];
+          const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
+          for (let s = 0; s < made; s++) t.is(found.get(stateKey(out[2 * s], out[2 * s + 1])), owner, `width ${width}, step ${step}, rows ${rows}`);
+        }
+      }
+      walks = walks.map(([hi, lo]) => {
+        const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
+        if (made === 0) return [START_HI, START_LO];
+        const pick = below(random, made);
+        return [out[2 * pick], out[2 * pick + 1]];
+      });
+    }
+  }
+});
+
+test('inside a window every successor stays with the worker, and the histogram samples the next window’s keys', (t) => {
+  const width = 9;
+  const reference = new BorderStates(width);
+  const kernel = new ExpanderKernel(width);
+  const out = new Uint32Array(2 * MAX_SUCCESSORS);
+  let frontier = new Map<bigint, number[]>([[0n, [START_HI, START_LO]]]);
+  for (let step = 0; step < width + 2; step++) {
+    const next = new Map<bigint, number[]>();
+    for (const [hi, lo] of frontier.values()) {
+      const made = reference.expandReference(hi, lo, step % width, out, 0, false);
+      for (let s = 0; s < made; s++) next.set(stateKey(out[2 * s], out[2 * s + 1]), [out[2 * s], out[2 * s + 1]]);
+    }
+    frontier = next;
+  }
+  // Step 11 is y = 2 of column 1: inside the window of rows 0–2, whose successors start the next window at row 3.
+  const parents = [...frontier.values()];
+  kernel.expand(Uint32Array.from(parents.flat()), parents.length, 2, false, 1, 3);
+  kernel.route({ self: 2, sample: { r: 3, rows: 3, lastColumn: false, mask: 0 } });
+  kernel.fanOut(new Uint32Array(parents.length).fill(1), parents.length, Float64Array.of(7), new Float64Array(1));
+  t.is(kernel.sizeOf(0) + kernel.sizeOf(1), 0);
+  const records = kernel.sizeOf(2);
+  t.true(records > 1000, `${records} records`);
+  const expected = new Uint32Array(BUCKETS);
+  const at = kernel.statesOf(2);
+  for (let j = 0; j < records; j++) {
+    const [hi, lo] = stateWords(stateKey(kernel.words[at + 2 * j], kernel.words[at + 2 * j + 1]));
+    expected[bucketOf(windowKey(hi, lo, 3, 3, width, false))]++;
+  }
+  t.deepEqual(kernel.histogram(), expected);
+  t.true(
+    expected.filter((n) => n > 0).length > 100,
+    'the keys fall in many buckets',
+  );
+});
