@@ -61,9 +61,13 @@ export function formatCostTable(reports: readonly StepReport[]): string {
  */
 export function formatStepTable(reports: readonly StepReport[], width: number): string {
   const owners = reports.some((r) => r.moved !== undefined);
-  const lines = [`pass  step  col   y      states   runs-in  redundancy  successors  runs-out       written     time${owners ? '       moved  busiest' : ''}`];
+  const lines = [
+    `pass  step  col   y      states   runs-in  redundancy  successors  runs-out       written     time${owners ? '       moved  busiest' : ''}`,
+  ];
   for (const r of reports) {
-    const ownerColumns = owners ? [String(r.moved ?? '-').padStart(11), (r.busiest === undefined ? '-' : r.busiest.toFixed(3)).padStart(8)] : [];
+    const ownerColumns = owners
+      ? [String(r.moved ?? '-').padStart(11), (r.busiest === undefined ? '-' : r.busiest.toFixed(3)).padStart(8)]
+      : [];
     const redundancy = r.runsIn > 0 ? r.redundancy.toFixed(3) : '-';
     lines.push(
       [

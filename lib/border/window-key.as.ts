@@ -30,7 +30,8 @@ export function setWindow(r: i32, rows: i32, width: i32, lastColumn: bool): void
   keyWidth = width;
   // Slots 0 (field r) and width − 1 … width − rows + 1 (fields r + 1 …) are the window; slot 1 is field r − 1.
   const slots = width - min(rows, width - r); // slots 1 … slots: every field outside the window
-  outside = slots <= 0 ? 0 : (((<u64>1) << (<u64>(3 * slots))) - 1) << 3;
+  const bits = <u64>(3 * max(slots, 0));
+  outside = (((<u64>1) << bits) - 1) << 3;
   if (r > 0 && lastColumn) outside &= ~(<u64>0o70);
 }
 
@@ -68,10 +69,11 @@ function decoded(s: u64): u64 {
     const code = (s >> bit) & 7;
     let colour = code & 1;
     if (code >= LIBERTYLESS_CODE) {
-      if (previous == 0) colour = code & UP; // also field 0, whose previous is taken as EDGE
+      if (previous == 0)
+        colour = code & UP; // also field 0, whose previous is taken as EDGE
       else if (i == firstRow) colour = WHITE;
       else if (previous < LIBERTYLESS_CODE) colour = previousColour ^ 1;
-      else colour = previousColour ^ (((code & UP) != 0 && (previous & DOWN) != 0) ? 0 : 1);
+      else colour = previousColour ^ ((code & UP) != 0 && (previous & DOWN) != 0 ? 0 : 1);
       out ^= ((STONE_CODE | colour) ^ code) << bit;
     }
     previous = code;

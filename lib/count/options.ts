@@ -77,9 +77,17 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
   // A window of every row would leave no field to tell the keys apart: one worker would hold every state.
   const mostRows = Math.max(1, sweep.width - 1);
   if (windowRows !== undefined && !(Number.isInteger(windowRows) && windowRows >= 1 && windowRows <= mostRows))
-    throw new InvalidOptionError('windowRows', shown(windowRows), `must be an integer from 1 to ${mostRows}, one less than the sweep's width`);
+    throw new InvalidOptionError(
+      'windowRows',
+      shown(windowRows),
+      `must be an integer from 1 to ${mostRows}, one less than the sweep's width`,
+    );
   if (windowRows !== undefined && options.partitions !== undefined)
-    throw new InvalidOptionError('windowRows', shown(windowRows), 'not for a count split into partitions: its windows are for the worker threads of one process');
+    throw new InvalidOptionError(
+      'windowRows',
+      shown(windowRows),
+      'not for a count split into partitions: its windows are for the worker threads of one process',
+    );
   const scratchDir = scratchOption(options.scratch);
   const partitioned = partitionOptions(options, firstPassFolder(sweep, scratchDir, residuesPerPass).recordedLayout());
   return {

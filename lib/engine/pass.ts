@@ -40,7 +40,7 @@ export interface PassOptions {
   readonly scratchDir: string;
   /** 1 (this thread), or that many worker threads. */
   readonly workers: number;
-  /** Rows per window of the threads' ownership (lib/border/window-key.ts); defaultWindowRows(width) if undefined. */
+  /** Rows per window of the threads' ownership (lib/border/window-key.ts); defaultWindowRows(width, workers) if undefined. */
   readonly windowRows?: number;
   readonly onProgress: OnProgress;
   readonly signal?: AbortSignal;

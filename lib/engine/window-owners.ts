@@ -32,7 +32,7 @@ export function packedOwners(weights: ArrayLike<number>, owners: number): Bucket
     const d = heap[0];
     table[b] = d;
     load[d] += weights[b] + 1e-9; // an empty bucket still takes a turn, so empty ones spread too
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;

@@ -119,7 +119,9 @@ export class WorkerRunner {
    */
   async expand(step: number, files: string[] | null, onProgress: (states: number) => void, owners?: Uint16Array): Promise<StepPart> {
     const { width, columns } = this.options;
-    const routing = this.router ? stepRouting(step, { ...this.options, windowRows: this.options.windowRows ?? 1 }, this.router.self, owners) : undefined;
+    const routing = this.router
+      ? stepRouting(step, { ...this.options, windowRows: this.options.windowRows ?? 1 }, this.router.self, owners)
+      : undefined;
     const { successors, stage } = this;
     const y = step % width;
     const atBoundary = y === 0 && step > 0;

@@ -9,7 +9,15 @@ import { countStep, ReportData, ReportTotals } from './report-data.js';
 import { Chart, ChartPoint, ChartRule, ChartSeries, escapeXml, renderChart } from './svg-chart.js';
 import { counted } from '../shared/plural.js';
 
-const COLOURS = { states: '#0969da', seconds: '#bc4c00', bytes: '#8250df', predicted: '#cf222e', actual: '#1a7f37' };
+const COLOURS = {
+  states: '#0969da',
+  seconds: '#bc4c00',
+  bytes: '#8250df',
+  predicted: '#cf222e',
+  actual: '#1a7f37',
+  moved: '#116329',
+  busiest: '#953800',
+};
 
 export function renderReport(data: ReportData): string {
   const title = `gocount report: ${data.width} × ${data.columns}, ${data.status}`;
@@ -147,9 +155,59 @@ function charts(data: ReportData): Figure[] {
       },
       caption: 'Bytes of run files each step wrote to the scratch folder; 0 while a step’s output stays in memory.',
     },
+    ...ownerFigures(entries, common, points),
     etaFigure(data, common),
   ];
   return figures;
+}
+
+/** With several worker threads: what moved between them, and how evenly they shared each step. */
+function ownerFigures(
+  entries: readonly StepLogEntry[],
+  common: Pick<Chart, 'xDomain' | 'xName' | 'formatX' | 'xLabel' | 'rules'>,
+  points: (value: (entry: StepLogEntry) => number, unit: (v: number) => string) => ChartPoint[],
+): Figure[] {
+  if (!entries.some((e) => e.moved !== undefined)) return [];
+  const ratio = (v: number) => `${v.toFixed(3)}×`;
+  return [
+    {
+      chart: {
+        ...common,
+        id: 'chart-moved',
+        title: 'Records moved between workers, per input state',
+        yLabel: 'records moved per state',
+        yScale: 'linear',
+        formatY: (v) => v.toFixed(2),
+        series: [
+          {
+            id: 'moved',
+            label: 'moved per state',
+            colour: COLOURS.moved,
+            kind: 'bars',
+            points: points(
+              (e) => (e.moved ?? 0) / Math.max(e.states, 1),
+              (v) => v.toFixed(3),
+            ),
+          },
+        ],
+      },
+      caption: 'Successors sent from one worker thread to another: only a window’s first step sends any.',
+    },
+    {
+      chart: {
+        ...common,
+        id: 'chart-busiest',
+        title: 'Busiest worker against the mean',
+        yLabel: 'busiest / mean',
+        yScale: 'linear',
+        formatY: (v) => v.toFixed(2),
+        series: [
+          { id: 'busiest', label: 'busiest worker', colour: COLOURS.busiest, kind: 'line', points: points((e) => e.busiest ?? 1, ratio) },
+        ],
+      },
+      caption: 'The input states of the busiest worker thread over the mean: 1 is an even share, and the step waits for the busiest.',
+    },
+  ];
 }
 
 function etaFigure(data: ReportData, common: Pick<Chart, 'xDomain' | 'xName' | 'formatX' | 'xLabel' | 'rules'>): Figure {

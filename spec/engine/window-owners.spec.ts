@@ -83,7 +83,8 @@ const whoHoldsWhat = test.macro({
     }
     t.true(result.reports.some((report) => report.moved! > 0));
   },
-  title: (_given, windowRows: number) => `8×6 in three threads, windows of ${windowRows} rows: no state held twice, a window's key by one worker, records moved only at a window's first step, exact`,
+  title: (_given, windowRows: number) =>
+    `8×6 in three threads, windows of ${windowRows} rows: no state held twice, a window's key by one worker, records moved only at a window's first step, exact`,
 });
 
 for (const rows of [1, 2, 3, 7]) test(whoHoldsWhat, rows);
@@ -105,6 +106,9 @@ test('packing deals the heaviest buckets first, each to the lightest worker, and
   const counts = [0, 0];
   for (let b = 0; b < BUCKETS; b++) counts[owners[b]]++;
   t.true(Math.abs(counts[0] - counts[1]) <= 2, counts.join(' '));
-  t.deepEqual([...packedOwners(weights, 1)].every((d) => d === 0), true);
+  t.deepEqual(
+    [...packedOwners(weights, 1)].every((d) => d === 0),
+    true,
+  );
   t.deepEqual([...dealtOwners(3).subarray(0, 6)], [0, 1, 2, 0, 1, 2]);
 });

@@ -33,7 +33,11 @@ test('no step inside a window changes a state key: every state reached on widths
             const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
             for (let s = 0; s < made; s++) {
               // The successor is at step y + 1, the next column's 0 after the last row.
-              t.is(keyAt(border, out[2 * s], out[2 * s + 1], (y + 1) % width, r, rows, lastColumn), key, `width ${width}, step ${step}, rows ${rows}`);
+              t.is(
+                keyAt(border, out[2 * s], out[2 * s + 1], (y + 1) % width, r, rows, lastColumn),
+                key,
+                `width ${width}, step ${step}, rows ${rows}`,
+              );
               if (rows === 1) next.set(stateKey(out[2 * s], out[2 * s + 1]), [out[2 * s], out[2 * s + 1]]);
               checked++;
             }
@@ -73,7 +77,8 @@ test('the kernel keys a state as windowKey does, and sends each parent’s succe
         for (const [hi, lo] of walks) {
           const owner = owners[bucketOf(windowKey(hi, lo, y, rows, width, lastColumn))];
           const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
-          for (let s = 0; s < made; s++) t.is(found.get(stateKey(out[2 * s], out[2 * s + 1])), owner, `width ${width}, step ${step}, rows ${rows}`);
+          for (let s = 0; s < made; s++)
+            t.is(found.get(stateKey(out[2 * s], out[2 * s + 1])), owner, `width ${width}, step ${step}, rows ${rows}`);
         }
       }
       walks = walks.map(([hi, lo]) => {
@@ -115,8 +120,5 @@ test('inside a window every successor stays with the worker, and the histogram s
     expected[bucketOf(windowKey(hi, lo, 3, 3, width, false))]++;
   }
   t.deepEqual(kernel.histogram(), expected);
-  t.true(
-    expected.filter((n) => n > 0).length > 100,
-    'the keys fall in many buckets',
-  );
+  t.true(expected.filter((n) => n > 0).length > 100, 'the keys fall in many buckets');
 });
