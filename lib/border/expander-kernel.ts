@@ -162,6 +162,9 @@ export class ExpanderKernel {
       new Uint16Array(this.words.buffer, this.ownerTableAt, BUCKETS).set(routing.owners);
     }
     this.words.fill(0, this.histogramAt / 4, this.histogramAt / 4 + BUCKETS);
+    // The kernel keys for one window at a time: set once for the step, unless fanOut needs both.
+    const keyed = routing.window ?? routing.sample;
+    if (keyed) this.kernel.keyWindow(keyed.r, keyed.rows, this.width, keyed.lastColumn);
   }
 
   /** The key histogram sampled since route(). */
@@ -208,7 +211,8 @@ export class ExpanderKernel {
     const { regions, regionBytes, residueOffset, sizes } = layout;
     const { self, window, sample } = this.routing;
     if (self >= owners) throw new RangeError(`worker ${self} routes among ${owners} owners`);
-    if (window) this.kernel.keyWindow(window.r, window.rows, this.width, window.lastColumn);
+    const both = window !== undefined && sample !== undefined; // one-row windows: owners by this window, weights for the next
+    if (both) this.kernel.keyWindow(window.r, window.rows, this.width, window.lastColumn);
     this.kernel.fanOut(
       n,
       k,
@@ -233,7 +237,7 @@ export class ExpanderKernel {
       dropped[r] = sum >= moduli[r] ? sum - moduli[r] : sum;
     }
     if (sample) {
-      this.kernel.keyWindow(sample.r, sample.rows, this.width, sample.lastColumn);
+      if (both) this.kernel.keyWindow(sample.r, sample.rows, this.width, sample.lastColumn);
       for (let d = 0; d < owners; d++) this.kernel.sampleKeys(regions + d * regionBytes, this.sizeOf(d), sample.mask, this.histogramAt);
     }
   }

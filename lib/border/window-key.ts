@@ -24,10 +24,9 @@
 import { BorderStates, STONE } from './border.js';
 import { FIELD_BITS } from './layout.js';
 
-export const BUCKET_BITS = 12;
+const BUCKET_BITS = 12;
+/** Key buckets: the kernels' BUCKET_BITS too (window-key.as.ts). */
 export const BUCKETS = 2 ** BUCKET_BITS;
-/** The most rows a window may have. */
-export const MAX_WINDOW_ROWS = 19;
 
 const GOLDEN = 0x9e3779b97f4a7c15n;
 
