@@ -5,6 +5,7 @@ import { numberOption } from './number-option.js';
 import { DEFAULT_LIMIT, DEFAULT_SKIP, Inspection, inspectRun } from '../lib/verify/inspect.js';
 import { counted } from '../lib/shared/plural.js';
 import { crcText } from '../lib/format/crc-text.js';
+import type { SplitRule } from '../lib/format/split-layout.js';
 
 interface InspectArgs {
   file: string;
@@ -42,6 +43,7 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
           `(column ${Math.floor(header.step / header.width) + 1}, next point at y = ${header.step % header.width})`,
         `run      ${header.run}`,
         ...('owners' in header ? [`owners   ${header.owners}, written by worker ${header.writer}`] : []),
+        ...('window' in header && header.window ? [windowLine(header.window, header.width)] : []),
         `moduli   ${header.moduli.join(' ')}`,
         typeof trailer === 'string'
           ? `trailer  ${trailer}`
@@ -80,4 +82,11 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
 /** Whether --skip passed over every record of a sound file: an empty table would not say why. */
 function pastTheEnd(skip: number, found: Inspection): found is Inspection & { trailer: { records: number } } {
   return skip > 0 && found.error === undefined && typeof found.trailer !== 'string' && skip >= found.trailer.records;
+}
+
+/** A split run's window: its states belong to the owners of their keys' buckets (lib/border/window-key.ts). */
+function windowLine(window: SplitRule, width: number): string {
+  const last = Math.min(width, window.r + window.rows) - 1;
+  const rows = last > window.r ? `rows ${window.r}–${last}` : `row ${window.r}`;
+  return `window   ${rows} of ${window.lastColumn ? 'the last column' : 'an inner column'}; each state is the owner of its key's bucket, of ${window.owners.length} in the header`;
 }

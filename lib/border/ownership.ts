@@ -1,7 +1,7 @@
 /**
- * Which worker owns a state (lib/engine/peer.ts routes successors by it, the run store splits a
- * partitioned count's runs by it, and ownership.as.ts beside it mirrors it for the WebAssembly kernels,
- * given ownerShift(width)).
+ * Which worker owned a state before window ownership (lib/border/window-key.ts): a hash of the
+ * state, by which counts of earlier versions shared their states out. `gocount verify` checks the
+ * split runs of such a count (version 1) by it, and a count resumed from one reads them.
  */
 
 /**

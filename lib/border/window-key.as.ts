@@ -40,7 +40,25 @@ export function setWindow(r: i32, rows: i32, width: i32, lastColumn: bool): void
  * against the stone in the lowest such slot (2 the same colour, 3 the other).
  */
 export function windowKey(s: u64): u64 {
-  const coloured = (s & FIELD_FOURS) == 0 ? s : decoded(s);
+  return keyOfColoured((s & FIELD_FOURS) == 0 ? s : decoded(s, firstRow));
+}
+
+/**
+ * The key, for the window set, of a state at a later step of it, whose fields lie in the slots of
+ * step y (a successor the window made): its fields are turned back into the slots of step r first.
+ */
+export function windowKeyAt(s: u64, y: i32): u64 {
+  let coloured = (s & FIELD_FOURS) == 0 ? s : decoded(s, y);
+  const turn = <u64>(3 * ((y - firstRow + keyWidth) % keyWidth));
+  if (turn != 0) {
+    const bits = <u64>(3 * keyWidth);
+    coloured = ((coloured >> turn) | (coloured << (bits - turn))) & (((<u64>1) << bits) - 1);
+  }
+  return keyOfColoured(coloured);
+}
+
+/** The key of a state whose libertyless stones are decoded into stones of their colour. */
+function keyOfColoured(coloured: u64): u64 {
   const stones = (coloured >> 1) & FIELD_ONES & outside;
   if (stones == 0) return coloured & outside;
   const flip = ((coloured >> ctz(stones)) & 1) != 0 ? stones : 0;
@@ -56,29 +74,29 @@ export function bucketOf(key: u64): i32 {
  * The state with every libertyless stone as a stone of its colour (2 black, 3 white), decoded as
  * lib/border/border.ts's decode does, from the field above: a first field on the border keeps it
  * in its UP bit, field r is white, and a stone below a stone with a liberty, or below a libertyless
- * one it is not linked to, has the other colour. Linked to the one above means its UP bit and that
+ * one it is not linked to, has the other colour. The fields lie in the slots of step y. Linked to the one above means its UP bit and that
  * one's DOWN bit: an opening bracket right before a closing one matches it. The fields are taken
  * top down: slots r … 0, then width − 1 … r + 1.
  */
-function decoded(s: u64): u64 {
+function decoded(s: u64, y: i32): u64 {
   let out = s;
   let previous: u64 = 0;
   let previousColour: u64 = 0;
-  let bit = <u64>(3 * firstRow);
+  let bit = <u64>(3 * y);
   for (let i = 0; i < keyWidth; i++) {
     const code = (s >> bit) & 7;
     let colour = code & 1;
     if (code >= LIBERTYLESS_CODE) {
       if (previous == 0)
         colour = code & UP; // also field 0, whose previous is taken as EDGE
-      else if (i == firstRow) colour = WHITE;
+      else if (i == y) colour = WHITE;
       else if (previous < LIBERTYLESS_CODE) colour = previousColour ^ 1;
       else colour = previousColour ^ ((code & UP) != 0 && (previous & DOWN) != 0 ? 0 : 1);
       out ^= ((STONE_CODE | colour) ^ code) << bit;
     }
     previous = code;
     previousColour = colour;
-    bit = i == firstRow ? <u64>(3 * (keyWidth - 1)) : bit - 3;
+    bit = i == y ? <u64>(3 * (keyWidth - 1)) : bit - 3;
   }
   return out;
 }

@@ -18,7 +18,9 @@ import path from 'node:path';
 import fse from 'fs-extra';
 import { AbortedError, GocountError } from '../shared/errors.js';
 import { MERGE_FOLDER } from '../format/folder-names.js';
-import type { StepManifest } from '../format/manifest.js';
+import type { ManifestWindow, StepManifest } from '../format/manifest.js';
+import { defaultWindowRows, isWindowStart } from '../border/window-key.js';
+import { dealtOwners, joinedWeights, ownersText, packedOwners, weightsFromText } from '../engine/window-owners.js';
 import { readWholeRun } from '../format/section-reader.js';
 import { readTaskMarker, TaskMarker } from '../format/task-marker.js';
 import { moduliAt } from '../residues/growth.js';
@@ -40,6 +42,7 @@ import { taskMarkerPath } from './task.js';
 import { readTaskStatus, taskStatusPath } from './task-status.js';
 import { waitFor } from './wait-for-files.js';
 import { counted, plural } from '../shared/plural.js';
+import { busiestShare } from '../observe/balance.js';
 import { formatBytes } from '../shared/units.js';
 
 export interface PartitionedPassOptions {
@@ -65,6 +68,8 @@ export interface PartitionedPassOptions {
   readonly signal?: AbortSignal;
   readonly pass: number;
   readonly passes: number;
+  /** Rows per window of the workers' ownership (lib/border/window-key.ts); defaultWindowRows(width, owners) if undefined. */
+  readonly windowRows?: number;
 }
 
 /**
@@ -103,6 +108,8 @@ export class PartitionedPass {
   private hangWatch?: HangWatch;
   /** Scratch for reading runs when their markers come. */
   private readonly checkBuffer = Buffer.allocUnsafe(1 << 20);
+  /** Rows per window of the count (lib/border/window-key.ts): the manifests record them. */
+  private windowRows = 1;
 
   constructor(options: PartitionedPassOptions) {
     this.options = options;
@@ -145,6 +152,11 @@ export class PartitionedPass {
       workers: this.options.partitions * this.options.workers,
     });
 
+    // A resumed count keeps the windows it was counted in.
+    const asked = this.options.windowRows;
+    this.windowRows = resumed?.window?.rows ?? asked ?? defaultWindowRows(width, this.owners);
+    if (asked !== undefined && asked !== this.windowRows)
+      note(`the count keeps the windows of ${this.windowRows} rows it began with, not ${asked}`);
     let manifest = resumed ?? (await this.writeFirstStep());
     const perColumn = manifest.columnSums.map((sums) => [...sums]);
     const reports: StepReport[] = [];
@@ -229,9 +241,20 @@ export class PartitionedPass {
   /** Step 0, the all-edge state, as a run for the worker that owns it. */
   private async writeFirstStep(): Promise<StepManifest> {
     const { width, columns, moduli, fanIn, scratchDir } = this.options;
-    const owners = this.layout.partitions * this.layout.workers;
+    const { owners, windowRows } = this;
     const plan = planMemory(this.options.memory, moduli.length, fanIn, width, 1, { owners });
-    const writer = localWorker({ width, columns, moduli, plan, fanIn, scratchDir, worker: 0, workers: owners, partitioned: true });
+    const writer = localWorker({
+      width,
+      columns,
+      moduli,
+      plan,
+      fanIn,
+      scratchDir,
+      worker: 0,
+      workers: owners,
+      partitioned: true,
+      windowRows,
+    });
     try {
       const runs = await writer.begin(true);
       return writeStepManifest(
@@ -241,6 +264,7 @@ export class PartitionedPass {
         runs,
         moduliAt(moduli, 0).map(() => 0),
         [],
+        { rows: windowRows, owners: ownersText(dealtOwners(owners)) },
       );
     } finally {
       await writer.close();
@@ -424,7 +448,27 @@ export class PartitionedPass {
           markers.map((marker) => marker.legal!),
         ),
       );
-    return writeStepManifest(this.scratch, this.layout, step + 1, runs, dropped, perColumn);
+    return writeStepManifest(this.scratch, this.layout, step + 1, runs, dropped, perColumn, this.nextWindow(manifest, markers));
+  }
+
+  /** The count's owners: every partition's workers. */
+  private get owners(): number {
+    return this.layout.partitions * this.layout.workers;
+  }
+
+  /**
+   * The window the states after `manifest`'s step + 1 are expanded in: at a window's first step its
+   * key buckets packed onto the owners by the weights the tasks sampled (dealt out in turn where a
+   * task sampled none: one of an earlier version), else the window of `manifest`'s step.
+   */
+  private nextWindow(manifest: StepManifest, markers: TaskMarker[]): ManifestWindow {
+    const { windowRows: rows, owners } = this;
+    if (!isWindowStart((manifest.step + 1) % this.options.width, rows) && manifest.window?.rows === rows) return manifest.window;
+    const histograms = markers.map((marker) => (marker.histogram === undefined ? undefined : weightsFromText(marker.histogram)));
+    const table = histograms.every((h) => h !== undefined)
+      ? packedOwners(joinedWeights(histograms as Uint32Array[]), owners)
+      : dealtOwners(owners);
+    return { rows, owners: ownersText(table) };
   }
 
   /** The legal states' residues among the final step's states: a sum over every run, merged or not. */
@@ -453,6 +497,9 @@ export class PartitionedPass {
       seconds,
       phases: markers.reduce((sum, marker) => addPhaseTimes(sum, marker.phases), noPhaseTimes()),
       probes: 0,
+      // Records sent to other workers' sections, and the busiest worker's records read against the mean.
+      moved: markers.every((marker) => marker.moved !== undefined) ? markers.reduce((n, marker) => n + marker.moved!, 0) : undefined,
+      busiest: busiestShare(markers.flatMap((marker) => marker.workerRecords ?? [marker.statesIn])),
     };
     return stepReport(figures, { ...this.options, workers: this.options.partitions * this.options.workers });
   }

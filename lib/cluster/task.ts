@@ -30,6 +30,8 @@ import { addPhaseTimes, noPhaseTimes } from '../observe/phase-clock.js';
 import { CountLayout, diskError, openCountFolder, ScratchFolder } from '../folder/scratch.js';
 import { localWorker, threadWorkers, WorkerHandle } from '../engine/worker-handle.js';
 import type { WorkerOptions } from '../engine/worker-runner.js';
+import { defaultWindowRows } from '../border/window-key.js';
+import { joinedWeights, ownersFromText, weightsText } from '../engine/window-owners.js';
 import { faultTaskIfAsked } from './task-faults.js';
 
 export interface TaskSetup {
@@ -133,18 +135,33 @@ export class PartitionTask {
     removeOwnOutputs(scratch, step, ownersOf(layout, part));
 
     const started = performance.now();
-    const handles = await this.workersFor(part);
+    const owners = layout.workers * layout.partitions;
+    // The window the manifest names; a folder of an earlier version names none: the workers deal the buckets out in turn.
+    const rows = manifest.window?.rows ?? defaultWindowRows(width, owners);
+    const table = manifest.window ? ownersFromText(manifest.window.owners, owners) : undefined;
+    if (manifest.window && !table)
+      throw new UsageError(
+        `step ${step} in ${scratch.root}: its manifest's owner table is not one of ${owners} owners`,
+        'GOCOUNT_SCRATCH_UNUSABLE',
+      );
+    const handles = await this.workersFor(part, rows);
     const expanded = handles.map(() => 0);
     // Every split run may hold states of every worker: each reads its own sections of all of them.
     const files = manifest.runs.map((run) => path.join(scratch.stepDir(step), run.file));
     const parts = await Promise.all(
       handles.map((handle, i) =>
-        handle.expand(step, files, (states) => {
-          expanded[i] = states;
-          onProgress?.(expanded.reduce((a, b) => a + b, 0));
-        }),
+        handle.expand(
+          step,
+          files,
+          (states) => {
+            expanded[i] = states;
+            onProgress?.(expanded.reduce((a, b) => a + b, 0));
+          },
+          table,
+        ),
       ),
     );
+    const histograms = parts.flatMap((p) => (p.histogram ? [p.histogram] : []));
     const ends = await Promise.all(handles.map((handle) => handle.finish(true)));
     const runs = ends.flatMap((end) => end.runs);
     const outModuli = moduliAt(moduli, step + 1);
@@ -170,6 +187,9 @@ export class PartitionTask {
             parts.map((p) => p.legal!),
           )
         : undefined,
+      workerRecords: ownersOf(layout, part).map((worker) => parts.reduce((n, p) => n + (p.recordsRead?.[worker] ?? 0), 0)),
+      moved: ends.reduce((n, end) => n + (end.moved ?? 0), 0),
+      histogram: histograms.length > 0 ? weightsText(Uint32Array.from(joinedWeights(histograms))) : undefined,
       phases: ends.reduce((sum, end) => addPhaseTimes(sum, end.phases), noPhaseTimes()),
       seconds: (performance.now() - started) / 1000,
     };
@@ -190,7 +210,7 @@ export class PartitionTask {
   }
 
   /** The threads, made at the first step, working for part `part`'s workers. */
-  private async workersFor(part: number): Promise<WorkerHandle[]> {
+  private async workersFor(part: number, windowRows: number): Promise<WorkerHandle[]> {
     const { scratch, layout } = this;
     const { width, columns, moduli } = scratch.identity;
     const threads = threadsOf(layout, part, this.setup.threads ?? defaultThreads(layout.workers));
@@ -210,6 +230,7 @@ export class PartitionTask {
         workers: layout.workers * layout.partitions,
         partitioned: true,
         serves,
+        windowRows,
       }));
       this.handles = threads.length === 1 ? [localWorker(workerOptions[0])] : threadWorkers(workerOptions);
     } else if (part !== this.servingPart) {

@@ -26,9 +26,10 @@ export interface CountOptions {
    */
   readonly workers?: number;
   /**
-   * With several worker threads: rows per window of their ownership, 1 to one less than the sweep's width; a
-   * thread keeps what it makes for a window of that many steps, and states change thread once a
-   * window (docs/design.md, "Owners"). Default: defaultWindowRows(width, workers).
+   * With several workers (threads, or a partitioned count's partitions × workers): rows per window
+   * of their ownership, 1 to one less than the sweep's width; a worker keeps what it makes for a
+   * window of that many steps, and states change worker once a window (docs/design.md, "Workers").
+   * Default: defaultWindowRows(width, workers). A partitioned count resumed keeps the rows it began with.
    */
   readonly windowRows?: number;
   /** Moduli per pass. Default: all in one pass. */

@@ -82,12 +82,6 @@ export function normalizeCountOptions(options: CountOptions): NormalizedCountOpt
       shown(windowRows),
       `must be an integer from 1 to ${mostRows}, one less than the sweep's width`,
     );
-  if (windowRows !== undefined && options.partitions !== undefined)
-    throw new InvalidOptionError(
-      'windowRows',
-      shown(windowRows),
-      'not for a count split into partitions: its windows are for the worker threads of one process',
-    );
   const scratchDir = scratchOption(options.scratch);
   const partitioned = partitionOptions(options, firstPassFolder(sweep, scratchDir, residuesPerPass).recordedLayout());
   return {

@@ -138,9 +138,10 @@ export function planCount(options: PlanOptions): CountPlan {
     const ns = normalized.partitioned ? COST_MODEL.partitionedNs : kept ? COST_MODEL.inMemoryNs : COST_MODEL.onDiskNs;
     seconds += (states * ns * 1e-9) / speedup + (normalized.partitioned ? COST_MODEL.partitionedStepSeconds : 0);
     // A record: the state's varint delta (about 3 bytes) and its residues; each pass writes its own.
-    // A partitioned count writes a state once for each task that reaches it (1.29 times at 11×11).
+    // A partitioned count writes a state once for each task that makes it: inside a window one, at a
+    // window's first step each task holding one of its parents (1.07 times over 11×11's steps).
     if (!kept)
-      for (const pass of setup.passes) bytesWritten += states * (normalized.partitioned ? 1.3 : 1) * (3 + 4 * residuesAt(pass, step));
+      for (const pass of setup.passes) bytesWritten += states * (normalized.partitioned ? 1.07 : 1) * (3 + 4 * residuesAt(pass, step));
   }
   // A column's largest step, by the bound, is its last, whose states carry the most residues.
   const columns = Array.from({ length: sweep.columns }, (_, c) => {

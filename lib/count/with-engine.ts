@@ -182,6 +182,7 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
             threads: threads!,
             launcher: makeLauncher(partitioned.launcher),
             memory: options.memory,
+            windowRows: options.windowRows,
           })
         : new PassRunner({ ...common, plan: plans[pass], windowRows: options.windowRows });
       const result = await runner.run();

@@ -1,9 +1,9 @@
 /**
  * AssemblyScript: splits a partitioned worker's sorted run by owner as it encodes it (lib/engine/
  * owner-split.ts drives it), compiled to WebAssembly by `npm run build` (asc). Each owner has a
- * chunk buffer in this module's memory; a record goes to its owner's chunk (ownerOf, as in
- * lib/border/ownership.ts) in the run file's record encoding, its delta taken from the owner's
- * previous record, so that the chunks of one owner, in order, are one record stream. When a
+ * chunk buffer in this module's memory; a record goes to its owner's chunk (the owner of its
+ * window key's bucket, lib/border/window-key.ts: routeByWindow) in the run file's record encoding,
+ * its delta taken from the owner's previous record, so that the chunks of one owner, in order, are one record stream. When a
  * chunk has no room for another record, split() stops and the caller writes the chunk out.
  *
  * The caller lays out the fixed arrays above heapBase() and passes their addresses to init(): the
@@ -12,7 +12,7 @@
  * with memory.grow, which detaches the caller's views: it renews them after stage().
  */
 
-import { ownerOf } from '../border/ownership.as';
+import { bucketOf, setWindow, windowKeyAt } from '../border/window-key.as';
 import { putKey } from './record-codec.as';
 
 const PAGE_BYTES: u64 = 65536;
@@ -31,13 +31,17 @@ let stateBytes: usize = 0;
 let chunks: usize = 0;
 let chunkBytes: u32 = 0;
 let owners: i32 = 0;
-let shift: u32 = 0;
 let staging: usize = 0;
 let stagingBytes: usize = 0;
 let k: u32 = 0;
 /** The most bytes a record takes: two varints and k residues. */
 let recordBytes: u32 = 0;
 let full: i32 = -1;
+/** The owner table (u16 per key bucket), and the step whose slots the records' fields lie in. */
+let ownerTable: usize = 0;
+let layoutStep: i32 = 0;
+/** Every record to this owner (−1: each to its own), inside a window whose parents were all this owner's. */
+let everyTo: i32 = -1;
 
 export function heapBase(): usize {
   return __heap_base;
@@ -53,7 +57,6 @@ export function init(
   stateStride: usize,
   chunksAt: usize,
   ownerCount: i32,
-  ownerShift: u32,
   bytesPerChunk: u32,
   stagingAt: usize,
 ): void {
@@ -62,10 +65,22 @@ export function init(
   stateBytes = stateStride;
   chunks = chunksAt;
   owners = ownerCount;
-  shift = ownerShift;
   chunkBytes = bytesPerChunk;
   staging = (stagingAt + 7) & ~7;
   stagingBytes = 0;
+}
+
+/**
+ * From now on each record goes to the owner of its key's bucket in the table at `tableAt`, for the
+ * window of `rows` rows from row r (lib/border/window-key.ts), the records' fields in the slots of
+ * step y. With `all` ≥ 0 every record goes to owner `all`: the successors, inside a window, of
+ * parents that owner held, whose keys are theirs.
+ */
+export function routeByWindow(tableAt: usize, r: i32, rows: i32, width: i32, lastColumn: bool, y: i32, all: i32): void {
+  ownerTable = tableAt;
+  layoutStep = y;
+  everyTo = all;
+  setWindow(r, rows, width, lastColumn);
 }
 
 /** A new file of records of `residues` residues (the moduli are at moduliAt): every owner empty. */
@@ -103,7 +118,7 @@ export function split(n: i32, from: i32): i32 {
     const at = states + ((<usize>i) << 3);
     const hi = load<u32>(at);
     const lo = load<u32>(at, 4);
-    const d = owners == 1 ? 0 : ownerOf(hi, lo, owners, shift);
+    const d = owners == 1 ? 0 : everyTo >= 0 ? everyTo : windowOwner(hi, lo);
     const s = state + <usize>d * stateBytes;
     const fill = load<u32>(s, FILL);
     let pos = chunks + <usize>d * <usize>chunkBytes + <usize>fill;
@@ -130,6 +145,11 @@ export function split(n: i32, from: i32): i32 {
     }
   }
   return n;
+}
+
+function windowOwner(hi: u32, lo: u32): i32 {
+  const key = windowKeyAt(((<u64>hi) << 30) | (<u64>lo), layoutStep); // lo holds 30 bits (lib/border/layout.ts)
+  return <i32>load<u16>(ownerTable + ((<usize>bucketOf(key)) << 1));
 }
 
 /** The owner whose chunk split() found full. */
@@ -173,7 +193,7 @@ function reduce(s: usize): void {
   }
 }
 
-/** Exported for the tests: the owner of (hi, lo) among `ownerCount`, leaving out `ownerShift` low bits. */
-export function ownerOfState(hi: u32, lo: u32, ownerCount: i32, ownerShift: u32): i32 {
-  return ownerOf(hi, lo, ownerCount, ownerShift);
+/** Exported for the tests: the owner of (hi, lo) by the window routeByWindow set. */
+export function windowOwnerOfState(hi: u32, lo: u32): i32 {
+  return windowOwner(hi, lo);
 }

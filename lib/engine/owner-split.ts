@@ -7,23 +7,14 @@
 
 import { instantiate, align8 as align, type WasmMemory, PAGE_BYTES } from '../shared/wasm-module.js';
 import type { SplitRunWriter } from '../format/split-run-writer.js';
-import { ownerShift } from '../border/ownership.js';
+import { BUCKETS } from '../border/window-key.js';
 import { MOST_RESIDUES } from './table-shard.js';
 import type { RecordSink } from './state-table.js';
 
 interface SplitExports {
   memory: WasmMemory;
   heapBase(): number;
-  init(
-    moduli: number,
-    state: number,
-    stateStride: number,
-    chunks: number,
-    owners: number,
-    shift: number,
-    chunkBytes: number,
-    staging: number,
-  ): void;
+  init(moduli: number, state: number, stateStride: number, chunks: number, owners: number, chunkBytes: number, staging: number): void;
   begin(residues: number): void;
   stage(n: number): number;
   split(n: number, from: number): number;
@@ -33,7 +24,23 @@ interface SplitExports {
   chunkRecords(owner: number): number;
   taken(owner: number): void;
   sumsAt(owner: number): number;
-  ownerOfState(hi: number, lo: number, owners: number, shift: number): number;
+  routeByWindow(tableAt: number, r: number, rows: number, width: number, lastColumn: number, y: number, all: number): void;
+  windowOwnerOfState(hi: number, lo: number): number;
+}
+
+/** The window a run's records are split by: its first row, rows and column, and the step whose slots the records' fields lie in. */
+export interface SplitWindow {
+  readonly r: number;
+  readonly rows: number;
+  readonly lastColumn: boolean;
+  readonly y: number;
+  /** The owner of each key bucket. */
+  readonly owners: Uint16Array;
+  /**
+   * Every record to this owner, without its key: the successors, inside the window, of parents all
+   * of which this owner held, whose keys are theirs (lib/border/window-key.ts).
+   */
+  readonly everyTo?: number;
 }
 
 /** Bytes of an owner's state in the module: fill, records, previous state, started, then a u64 sum per residue. */
@@ -47,9 +54,13 @@ export class OwnerSplit implements RecordSink {
   readonly chunkBytes: number;
   private readonly kernel: SplitExports;
   private readonly moduliAt: number;
+  private readonly tableAt: number;
+  private readonly width: number;
   private words = new Uint32Array(0);
   private k = 0;
   private writer?: SplitRunWriter;
+  /** Records written to each owner's sections since it was made. */
+  readonly recordsTo: Float64Array;
   // Records that come one by one, gathered into a block.
   private readonly blockStates = new Uint32Array(2 * BLOCK_RECORDS);
   private blockResidues = new Uint32Array(0);
@@ -60,6 +71,7 @@ export class OwnerSplit implements RecordSink {
     if (mostResidues > MOST_RESIDUES) throw new RangeError(`an owner split holds at most ${MOST_RESIDUES} residues`);
     this.owners = owners;
     this.chunkBytes = chunkBytes;
+    this.recordsTo = new Float64Array(owners);
     this.kernel = instantiate<SplitExports>(new URL('./owner-split.wasm', import.meta.url), 'the owner split');
     let at = align(this.kernel.heapBase());
     const take = (bytes: number) => {
@@ -68,18 +80,29 @@ export class OwnerSplit implements RecordSink {
       return start;
     };
     this.moduliAt = take(4 * MOST_RESIDUES);
+    this.tableAt = take(2 * BUCKETS);
+    this.width = width;
     const stride = splitStateBytes(mostResidues);
     const stateAt = take(owners * stride);
     const chunksAt = take(owners * chunkBytes);
     const { memory } = this.kernel;
     const pages = Math.ceil(at / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES;
     if (pages > 0) memory.grow(pages);
-    this.kernel.init(this.moduliAt, stateAt, stride, chunksAt, owners, ownerShift(width), chunkBytes, at);
+    this.kernel.init(this.moduliAt, stateAt, stride, chunksAt, owners, chunkBytes, at);
   }
 
   /** Bytes of the module's memory beside the staging: what the memory plan charges for it. */
   static fixedBytes(owners: number, chunkBytes: number, mostResidues: number): number {
-    return owners * (chunkBytes + splitStateBytes(mostResidues));
+    return owners * (chunkBytes + splitStateBytes(mostResidues)) + 2 * BUCKETS;
+  }
+
+  /**
+   * Splits the runs from now on by window (lib/border/window-key.ts): each record to the owner of
+   * its key's bucket in `window.owners`, its fields in the slots of step `window.y`.
+   */
+  routeBy(window: SplitWindow): void {
+    new Uint16Array(this.kernel.memory.buffer, this.tableAt, BUCKETS).set(window.owners);
+    this.kernel.routeByWindow(this.tableAt, window.r, window.rows, this.width, window.lastColumn ? 1 : 0, window.y, window.everyTo ?? -1);
   }
 
   /** Starts splitting a run of records of `moduli`'s residues into `writer`: every owner's section empty. */
@@ -133,9 +156,9 @@ export class OwnerSplit implements RecordSink {
     };
   }
 
-  /** The module's owner of (hi, lo), for the tests. */
-  ownerOf(hi: number, lo: number, owners: number, shift: number): number {
-    return this.kernel.ownerOfState(hi, lo, owners, shift);
+  /** The module's owner of (hi, lo) by the window of the last routeBy, for the tests. */
+  windowOwnerOf(hi: number, lo: number): number {
+    return this.kernel.windowOwnerOfState(hi, lo);
   }
 
   private flushBlock(): void {
@@ -150,6 +173,7 @@ export class OwnerSplit implements RecordSink {
     const at = kernel.chunkAt(owner) >>> 0;
     const bytes = new Uint8Array(this.kernel.memory.buffer, at, kernel.chunkFill(owner));
     this.writer!.writeChunk(owner, bytes, kernel.chunkRecords(owner));
+    this.recordsTo[owner] += kernel.chunkRecords(owner);
     kernel.taken(owner);
   }
 

@@ -1,6 +1,6 @@
 /**
- * The exchange between workers. Each worker owns the states of one hash class (ownerOf in
- * lib/border/ownership.ts); the successors it makes for another worker go to that worker through a
+ * The exchange between workers. Each worker owns the states of some window keys' buckets
+ * (lib/border/window-key.ts); the successors it makes for another worker go to that worker through a
  * ring in shared memory, one for each ordered pair of workers (PeerExchange, made by the main
  * thread). A sender copies records into the ring and moves its write index; the receiver takes
  * them into its state table between its own batches (poll), once the ring is half full, so that

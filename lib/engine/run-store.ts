@@ -14,7 +14,7 @@ import { FORMAT_VERSION, RunHeader, runHeaderProblem } from '../format/layout.js
 import { RecordReader, RunReader } from '../format/run-reader.js';
 import { RunSummary, RunWriter } from '../format/run-writer.js';
 import { readSectionEntry, readSplitIndex, SectionReader } from '../format/section-reader.js';
-import { SPLIT_VERSION } from '../format/split-layout.js';
+import { SPLIT_VERSION, type SplitRule } from '../format/split-layout.js';
 import { SplitRunWriter } from '../format/split-run-writer.js';
 import { moduliAt } from '../residues/growth.js';
 import { counted } from '../shared/plural.js';
@@ -70,6 +70,9 @@ export class RunStore {
   private readonly stepModuli = new Map<number, number[]>();
   /** The owner split, made at the first split run. */
   private splitter?: OwnerSplit;
+  /** In a partitioned count, the window the runs written are split by, and the owner of every record, if one (splitBy). */
+  private splitRule?: SplitRule;
+  private splitTo?: number;
   /** The worker whose runs these are, and the workers it serves: a task process serving several parts changes them (actAs). */
   private worker: number;
   private serves: readonly number[];
@@ -90,6 +93,36 @@ export class RunStore {
   actAs(workers: readonly number[]): void {
     this.worker = workers[0];
     this.serves = workers;
+  }
+
+  /**
+   * In a partitioned count, split the runs written from now on by `rule`: each state to the owner
+   * of its window key's bucket (lib/border/window-key.ts); with `everyTo`, every state to that
+   * owner, which the rule gives them all (OwnerSplit's SplitWindow).
+   */
+  splitBy(rule: SplitRule, everyTo?: number): void {
+    this.splitRule = rule;
+    this.splitTo = everyTo;
+  }
+
+  /** In a partitioned count: the records of each served worker's sections in the step last opened (as far as it was read). */
+  readonly recordsRead = new Map<number, number>();
+
+  /** In a partitioned count: records its split runs sent to workers it does not serve, since the last call. */
+  takeMoved(): number {
+    const split = this.splitter;
+    if (!split) return 0;
+    let moved = 0;
+    for (let owner = 0; owner < split.owners; owner++) {
+      if (!this.serves.includes(owner)) moved += split.recordsTo[owner];
+      split.recordsTo[owner] = 0;
+    }
+    return moved;
+  }
+
+  /** The workers whose states this store reads. */
+  get served(): readonly number[] {
+    return this.serves;
   }
 
   /** The moduli whose residues the states after `step` points carry. */
@@ -125,12 +158,15 @@ export class RunStore {
     const { worker } = this;
     const { workers } = this.options;
     const file = path.join(this.scratch.stepDir(step), splitRunFileName(run, worker));
+    const window = this.splitRule;
+    if (!window) throw new RangeError('a partitioned worker writes a run before it knows the window to split it by');
     let writer: SplitRunWriter | undefined;
     try {
       fse.ensureDirSync(path.dirname(file));
-      const header = { ...this.header(step, run), version: SPLIT_VERSION, owners: workers, writer: worker };
+      const header = { ...this.header(step, run), version: SPLIT_VERSION, owners: workers, writer: worker, window };
       writer = new SplitRunWriter(file, header, this.writeChunk);
       const split = this.ownerSplit();
+      split.routeBy({ ...window, y: step % this.options.width, everyTo: this.splitTo });
       split.begin(writer, header.moduli);
       fill(split);
       return [{ ...writer.finish(split.end()), source: worker }];
@@ -153,6 +189,7 @@ export class RunStore {
    */
   openStep(step: number, files: string[]): StepSource {
     const owners = this.options.partitioned ? this.serves : [this.worker];
+    this.recordsRead.clear();
     let next = 0;
     let readers: RecordReader[] = [];
     let merge: KernelMerge | undefined;
@@ -195,7 +232,9 @@ export class RunStore {
       }
       const fd = openSync(file, 'r');
       try {
-        if (readSectionEntry(file, fd, readSplitIndex(file, fd), owner).records > 0) sources.push({ file, owner });
+        const { records } = readSectionEntry(file, fd, readSplitIndex(file, fd), owner);
+        this.recordsRead.set(owner, (this.recordsRead.get(owner) ?? 0) + records);
+        if (records > 0) sources.push({ file, owner });
       } finally {
         closeSync(fd);
       }

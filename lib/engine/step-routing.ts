@@ -1,5 +1,5 @@
 /**
- * How a worker thread routes a step's successors (lib/border/window-key.ts): at a window's first
+ * How a worker routes a step's successors (lib/border/window-key.ts): at a window's first
  * step by their parent's key, through the owner table the pass coordinator packed; inside a
  * window all to itself. The step before a window's first samples the successors' keys for that
  * window, so that the coordinator can pack its owners by weight.
@@ -7,6 +7,7 @@
 
 import type { StepRouting } from '../border/expander-kernel.js';
 import { isWindowStart } from '../border/window-key.js';
+import type { SplitRule } from '../format/split-layout.js';
 import { dealtOwners } from './window-owners.js';
 
 /** One record in SAMPLE_EVERY of a step's successors is weighed (its key computed) for the next window. */
@@ -30,4 +31,19 @@ export function stepRouting(
   if (next < width * columns && isWindowStart(next % width, rows))
     routing.sample = { r: next % width, rows, lastColumn: Math.floor(next / width) === columns - 1, mask: SAMPLE_EVERY - 1 };
   return routing;
+}
+
+/**
+ * How a partitioned worker splits the successors of `step` by owner (lib/engine/owner-split.ts):
+ * each to the owner of its key's bucket for the window that holds the step. Inside a window that
+ * is the worker whose parent made it, as its key is its parent's.
+ */
+export function splitRule(
+  step: number,
+  count: { readonly width: number; readonly columns: number; readonly windowRows: number; readonly workers: number },
+  owners?: Uint16Array,
+): SplitRule {
+  const { width, columns, windowRows: rows, workers } = count;
+  const y = step % width;
+  return { r: y - (y % rows), rows, lastColumn: Math.floor(step / width) === columns - 1, owners: owners ?? dealtOwners(workers) };
 }

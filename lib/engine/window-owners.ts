@@ -52,3 +52,29 @@ export function joinedWeights(histograms: readonly ArrayLike<number>[]): Float64
   for (const h of histograms) for (let b = 0; b < BUCKETS; b++) sum[b] += h[b];
   return sum;
 }
+
+/** An owner table as the manifest of a partitioned count's step records it: its u16 words in base64. */
+export function ownersText(table: BucketOwners): string {
+  return Buffer.from(table.buffer, table.byteOffset, table.byteLength).toString('base64');
+}
+
+/** The owner table a manifest records, or undefined when it is not one of `owners` owners. */
+export function ownersFromText(text: string, owners: number): BucketOwners | undefined {
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.length !== 2 * BUCKETS) return undefined;
+  const table = new Uint16Array(BUCKETS);
+  for (let b = 0; b < BUCKETS; b++) table[b] = bytes.readUInt16LE(2 * b);
+  return table.every((owner) => owner < owners) ? table : undefined;
+}
+
+/** A histogram of sampled key weights as a partition task's done-marker records it: its u32 words in base64. */
+export function weightsText(histogram: Uint32Array): string {
+  return Buffer.from(histogram.buffer, histogram.byteOffset, histogram.byteLength).toString('base64');
+}
+
+/** The histogram a done-marker records, or undefined when it is not one. */
+export function weightsFromText(text: string): Uint32Array | undefined {
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.length !== 4 * BUCKETS) return undefined;
+  return Uint32Array.from({ length: BUCKETS }, (_, b) => bytes.readUInt32LE(4 * b));
+}

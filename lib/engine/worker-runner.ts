@@ -13,7 +13,8 @@ import type { MemoryPlan } from './budget.js';
 import { ExpandStage } from './expand-stage.js';
 import { MemoryRun } from './memory-run.js';
 import { PeerRouter } from './peer.js';
-import { stepRouting } from './step-routing.js';
+import { splitRule, stepRouting } from './step-routing.js';
+import { isWindowStart } from '../border/window-key.js';
 import { addResidues } from '../residues/sums.js';
 import { PhaseClock } from '../observe/phase-clock.js';
 import { RunStore } from './run-store.js';
@@ -31,11 +32,12 @@ export interface WorkerOptions {
   /** This worker's number, from 0, among `workers`: in a partitioned count, among every partition's. */
   readonly worker: number;
   readonly workers: number;
-  /** Worker threads of one process: rows per window of their ownership (lib/border/window-key.ts). */
+  /** Rows per window of the workers' ownership (lib/border/window-key.ts). */
   readonly windowRows?: number;
   /**
    * A partitioned count (lib/cluster): no peer links; every successor stays with the worker that
-   * made it, and its runs are split by owner for the next step's workers to read.
+   * made it, and its runs are split by owner (the bucket of its window key) for the next step's
+   * workers to read.
    */
   readonly partitioned?: boolean;
   /** In a partitioned count, the workers whose states this thread reads and expands, in turn (its first is `worker`): [worker] unless given. */
@@ -59,6 +61,8 @@ export interface StepPart {
   readonly moved: number;
   /** At the step before a window's first: the sampled weights of its key buckets. */
   readonly histogram?: Uint32Array;
+  /** In a partitioned count: the records each worker it serves read, by worker. */
+  readonly recordsRead?: Record<number, number>;
 }
 
 /** What a worker reports after finishing a step: its runs, and the step's costs. */
@@ -68,6 +72,8 @@ export interface StepEnd {
   readonly phases: number[];
   /** Slots inserts probed beyond their home slots. */
   readonly probes: number;
+  /** In a partitioned count: records its runs sent to workers this one does not serve. */
+  readonly moved?: number;
 }
 
 export class WorkerRunner {
@@ -107,6 +113,7 @@ export class WorkerRunner {
     const { worker, partitioned } = this.options;
     // Worker threads: worker 0 holds it, as a window's first step may give it to any of them.
     if (!partitioned && worker !== 0) return toFiles ? this.store.writeRun(0, 1, () => {}) : [];
+    if (partitioned) this.store.splitBy(splitRule(0, { ...this.options, windowRows: this.options.windowRows ?? 1 }));
     const one = new Uint32Array(k).fill(1);
     memory.append(START_HI, START_LO, one, 0);
     return toFiles ? this.store.writeRun(0, 1, (sink) => sink.append(START_HI, START_LO, one, 0)) : [];
@@ -118,10 +125,18 @@ export class WorkerRunner {
    * At a window's first step, `owners` gives each key bucket's owner (lib/engine/window-owners.ts).
    */
   async expand(step: number, files: string[] | null, onProgress: (states: number) => void, owners?: Uint16Array): Promise<StepPart> {
-    const { width, columns } = this.options;
-    const routing = this.router
-      ? stepRouting(step, { ...this.options, windowRows: this.options.windowRows ?? 1 }, this.router.self, owners)
-      : undefined;
+    const { width, columns, partitioned } = this.options;
+    const count = { ...this.options, windowRows: this.options.windowRows ?? 1 };
+    let routing = this.router ? stepRouting(step, count, this.router.self, owners) : undefined;
+    if (partitioned) {
+      // Every successor stays in this worker's table; its runs are split by window (splitRule).
+      // Inside a window the successors of one worker's states are all its own: no key is needed.
+      const rule = splitRule(step, count, owners);
+      const served = this.store.served;
+      const inside = owners !== undefined && !isWindowStart(step % width, count.windowRows) && served.length === 1;
+      this.store.splitBy(rule, inside ? served[0] : undefined);
+      routing = { self: 0, sample: stepRouting(step, count, 0).sample };
+    }
     const { successors, stage } = this;
     const y = step % width;
     const atBoundary = y === 0 && step > 0;
@@ -144,6 +159,7 @@ export class WorkerRunner {
       legal: atBoundary ? Array.from(stage.legal) : undefined,
       moved: stage.moved,
       histogram: routing?.sample ? stage.histogram() : undefined,
+      recordsRead: partitioned && files ? Object.fromEntries(this.store.recordsRead) : undefined,
     };
   }
 
@@ -153,7 +169,8 @@ export class WorkerRunner {
     const { table } = successors;
     // Sorted only when the next step may overflow the table: then its runs need the order.
     const runs = this.step.end(toFiles, options.plan.mayOverflow && table.size > table.maxLoad / 3);
-    return { runs, phases: this.clock.snapshot(), probes: table.probes };
+    const moved = options.partitioned ? this.store.takeMoved() : undefined;
+    return { runs, phases: this.clock.snapshot(), probes: table.probes, moved };
   }
 
   /**

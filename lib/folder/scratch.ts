@@ -50,20 +50,22 @@ export interface FolderRecord {
 }
 
 /**
- * Which worker holds a state, as count.json records it: in a partitioned count ownerOf
- * (border/ownership.ts) over partitions × workers, and a count is resumed only under the same rule;
- * with worker threads the window keys (border/window-key.ts). Which thread holds a state never
- * changes its count, so a threads' count written under ownerOf resumes under windows.
+ * Which worker holds a state, as count.json records it: the window keys (border/window-key.ts),
+ * among a process's worker threads or every partition's workers. Which worker holds a state never
+ * changes its count, so a count written under ownerOf (border/ownership.ts, the rule before
+ * windows) resumes under windows.
  */
-export const OWNERSHIP = 'ownerOf-v3 over partitions*workers';
+export const OWNERSHIP = 'windows-v1 over partitions*workers';
 export const THREAD_OWNERSHIP = 'windows-v1 over workers';
+/** The rule before windows, of both kinds of count. */
+export const HASH_OWNERSHIP = 'ownerOf-v3 over partitions*workers';
 
 function ownershipOf(partitioned: boolean): string {
   return partitioned ? OWNERSHIP : THREAD_OWNERSHIP;
 }
 
 function resumesUnder(found: unknown, partitioned: boolean): boolean {
-  return found === ownershipOf(partitioned) || (!partitioned && found === OWNERSHIP);
+  return found === ownershipOf(partitioned) || found === HASH_OWNERSHIP;
 }
 
 /**

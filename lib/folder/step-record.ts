@@ -6,7 +6,7 @@
 import path from 'node:path';
 import fse from 'fs-extra';
 import { MANIFEST_FILE, tempPath } from '../format/folder-names.js';
-import { buildManifest, StepManifest, writeManifest } from '../format/manifest.js';
+import { buildManifest, type ManifestWindow, StepManifest, writeManifest } from '../format/manifest.js';
 import type { RunSummary } from '../format/run-writer.js';
 import { liftResidues, moduliAt } from '../residues/growth.js';
 import { sumResidueVectors } from '../residues/sums.js';
@@ -20,6 +20,7 @@ export function writeStepManifest(
   runs: RunSummary[],
   dropped: ArrayLike<number>,
   columnSums: number[][],
+  window?: ManifestWindow,
 ): StepManifest {
   const { width, columns, moduli } = scratch.identity;
   const manifest = buildManifest(
@@ -27,6 +28,7 @@ export function writeStepManifest(
     runs,
     dropped,
     columnSums,
+    window,
   );
   const file = path.join(scratch.stepDir(step), MANIFEST_FILE);
   try {

@@ -41,8 +41,19 @@ export interface StepManifest {
   readonly dropped: number[];
   /** columnSums[k − 1]: L(width, k) per modulus of countModuli, for the columns finished before this step. */
   readonly columnSums: number[][];
+  /**
+   * A partitioned count: the window the step's states are expanded in (lib/border/window-key.ts),
+   * its rows, and each key bucket's owner, the u16 table in base64 (window-owners.ts); absent in
+   * folders of earlier versions, whose tasks then deal the buckets out in turn.
+   */
+  readonly window?: ManifestWindow;
   /** CRC-32 of the manifest's JSON without this field. */
   readonly crc?: number;
+}
+
+export interface ManifestWindow {
+  readonly rows: number;
+  readonly owners: string;
 }
 
 export function buildManifest(
@@ -58,6 +69,7 @@ export function buildManifest(
   runs: RunSummary[],
   dropped: ArrayLike<number>,
   columnSums: number[][],
+  window?: ManifestWindow,
 ): StepManifest {
   const { moduli } = identity;
   const sums = sumResidueVectors(
@@ -80,6 +92,7 @@ export function buildManifest(
     bytes: runs.reduce((n, run) => n + run.bytes, 0),
     dropped: Array.from(dropped),
     columnSums: columnSums.map((sums) => [...sums]),
+    ...(window ? { window } : {}),
   };
 }
 
@@ -126,5 +139,11 @@ function shapeProblem(manifest: StepManifest): string | undefined {
     (run.source === undefined || integer(run.source)) &&
     residues(run.sums);
   if (!Array.isArray(manifest.runs) || !manifest.runs.every(runOk)) return 'run list malformed';
+  const { window } = manifest;
+  if (
+    window !== undefined &&
+    !(integer(window.rows) && window.rows >= 1 && window.rows <= Math.max(1, manifest.width - 1) && typeof window.owners === 'string')
+  )
+    return 'window malformed';
   return undefined;
 }

@@ -26,6 +26,7 @@ import {
   SectionEntry,
   sectionEntryBytes,
   splitFooterBytes,
+  MOST_SPLIT_HEADER_BYTES,
   splitHeaderBytes,
   SplitFooter,
   SplitHeader,
@@ -41,12 +42,13 @@ export interface SplitIndex {
 /** Reads and checks the header and footer of the split run open at `fd`; RunFileError when they do not hold. */
 export function readSplitIndex(path: string, fd: number): SplitIndex {
   const size = fstatSync(fd).size;
-  const start = Buffer.alloc(Math.min(size, splitHeaderBytes(255)));
+  const start = Buffer.alloc(Math.min(size, MOST_SPLIT_HEADER_BYTES));
   readSync(fd, start, 0, start.length, 0);
   const header = decodeSplitHeader(start);
   if (typeof header === 'string') throw new RunFileError(path, header);
   const k = header.moduli.length;
-  if (size < splitHeaderBytes(k) + splitFooterBytes(k)) throw new RunFileError(path, `file is cut short (${counted(size, 'byte')})`);
+  if (size < splitHeaderBytes(k, header.version) + splitFooterBytes(k))
+    throw new RunFileError(path, `file is cut short (${counted(size, 'byte')})`);
   const end = Buffer.alloc(splitFooterBytes(k));
   readSync(fd, end, 0, end.length, size - end.length);
   const footer = decodeFooter(end, k);
@@ -100,7 +102,8 @@ export class SectionReader extends RecordReader {
       for (let c = 0; c < chunks; c++) {
         const entry = decodeChunkEntry(table, c * CHUNK_ENTRY_BYTES);
         const inside =
-          entry.offset >= splitHeaderBytes(index.header.moduli.length) && entry.offset + entry.bytes <= index.footer.indexOffset;
+          entry.offset >= splitHeaderBytes(index.header.moduli.length, index.header.version) &&
+          entry.offset + entry.bytes <= index.footer.indexOffset;
         if (entry.owner !== owner || !inside || entry.bytes === 0)
           throw new RunFileError(path, `worker ${owner}'s section: chunk ${c + 1} of its ${chunks} is listed wrong in the index`);
         this.chunkOffset[c] = entry.offset;

@@ -1,9 +1,12 @@
 /**
- * The split run file, version 1: one file per worker and round of a partitioned count, holding the
+ * The split run file, version 2: one file per worker and round of a partitioned count, holding the
  * run's records for every owner. All integers little-endian.
  *
  *   header   "GOCNTSPL" · u16 version · u16 header bytes · u8 width · u8 K · u16 columns
- *            · u32 step · u32 run · u32 owners · u32 writer · K × u32 moduli
+ *            · u32 step · u32 run · u32 owners · u32 writer · u32 window (u8 first row r · u8 rows
+ *            · u8 1 in the board's last column) · 4,096 × u16 owner of each key bucket · K × u32 moduli
+ *            (version 1, which this gocount still reads, has neither window nor owner table, and
+ *            its records are owned by ownerOf, lib/border/ownership.ts)
  *   chunks   from the header's end to the index: each a slice of one owner's records, whole
  *            records in the run file encoding (layout.ts). An owner's chunks, in file order, are
  *            its section: one record stream, each delta taken from the record before it in the
@@ -15,14 +18,19 @@
  *   footer   "GOCNTIDX" · u32 index offset low · u32 high · u32 chunks · u32 records low · u32 high
  *            · K × u32 residue sums · u32 CRC-32 of every byte before it
  *
+ * A record belongs to the owner of its window key's bucket (lib/border/window-key.ts: the key for
+ * the window of the step that made it, which holds the step before the header's), so the file says
+ * who owns what without its count folder.
+ *
  * A reader of one owner's records reads the header, the footer, its section's entry and its chunk
  * entries, then its chunks: a few small reads and its own bytes, whatever the owners.
  */
 
 import { counted } from '../shared/plural.js';
+import { BUCKETS } from '../border/window-key.js';
 import { decodeHeaderOf, encodeHeaderOf, headerBytesOf, type HeaderKind, type RunHeader } from './layout.js';
 
-export const SPLIT_VERSION = 1;
+export const SPLIT_VERSION = 2;
 export const SPLIT_MAGIC = 'GOCNTSPL';
 export const INDEX_MAGIC = 'GOCNTIDX';
 
@@ -30,6 +38,16 @@ export const INDEX_MAGIC = 'GOCNTIDX';
 export interface SplitHeader extends RunHeader {
   readonly owners: number;
   readonly writer: number;
+  /** Version 2: the window its records were split by, and each key bucket's owner. */
+  readonly window?: SplitRule;
+}
+
+/** The window a split run's records were split by: its first row, rows and column, and the owner of each key bucket. */
+export interface SplitRule {
+  readonly r: number;
+  readonly rows: number;
+  readonly lastColumn: boolean;
+  readonly owners: Uint16Array;
 }
 
 /** One owner's section, as the index lists it. */
@@ -57,9 +75,14 @@ export interface SplitFooter {
   readonly crc: number;
 }
 
-const SPLIT_FILE: HeaderKind = { magic: SPLIT_MAGIC, name: 'split run file', version: SPLIT_VERSION, extraWords: 2 };
+const SPLIT_FILE: HeaderKind = { magic: SPLIT_MAGIC, name: 'split run file', version: SPLIT_VERSION, extraWords: 3 + BUCKETS / 2 };
+const SPLIT_FILE_1: HeaderKind = { ...SPLIT_FILE, version: 1, extraWords: 2 };
+const kindOf = (version: number) => (version === 1 ? SPLIT_FILE_1 : SPLIT_FILE);
 
-export const splitHeaderBytes = (k: number): number => headerBytesOf(SPLIT_FILE, k);
+/** Bytes of a split run's header of k residues, of the version this gocount writes or of `version`. */
+export const splitHeaderBytes = (k: number, version = SPLIT_VERSION): number => headerBytesOf(kindOf(version), k);
+/** Bytes to read to be sure of a whole header, of any version and residues. */
+export const MOST_SPLIT_HEADER_BYTES = splitHeaderBytes(255);
 export const sectionEntryBytes = (k: number): number => 20 + 4 * k;
 export const CHUNK_ENTRY_BYTES = 20;
 export const splitFooterBytes = (k: number): number => 32 + 4 * k;
@@ -72,16 +95,31 @@ const writeU64 = (buf: Buffer, value: number, at: number) => {
 };
 const readU64 = (buf: Buffer, at: number) => buf.readUInt32LE(at) + buf.readUInt32LE(at + 4) * 2 ** 32;
 
-export const encodeSplitHeader = (header: SplitHeader): Buffer => encodeHeaderOf(SPLIT_FILE, header, [header.owners, header.writer]);
+export function encodeSplitHeader(header: SplitHeader): Buffer {
+  const { window } = header;
+  if (!window) throw new RangeError('a split run of this version names its window');
+  const table = new Uint32Array(window.owners.buffer.slice(window.owners.byteOffset, window.owners.byteOffset + 2 * BUCKETS));
+  const rule = window.r | (window.rows << 8) | ((window.lastColumn ? 1 : 0) << 16);
+  return encodeHeaderOf(SPLIT_FILE, header, [header.owners, header.writer, rule, ...table]);
+}
 
 /** Decodes a split run's header from the file's first bytes, or returns a sentence saying why they are not one. */
 export function decodeSplitHeader(buf: Buffer): SplitHeader | string {
-  const decoded = decodeHeaderOf(SPLIT_FILE, buf);
-  if (typeof decoded === 'string') return decoded;
-  const [owners, writer] = decoded.extra;
+  const version = buf.length >= 10 ? buf.readUInt16LE(8) : SPLIT_VERSION;
+  const decoded = decodeHeaderOf(version === 1 ? SPLIT_FILE_1 : SPLIT_FILE, buf);
+  if (typeof decoded === 'string') return decoded.replace(`reads version ${SPLIT_VERSION}`, `reads versions 1 and ${SPLIT_VERSION}`);
+  const [owners, writer, rule] = decoded.extra;
   if (owners < 1) return 'header gives no owners';
-  const { version, width, columns, step, run, moduli } = decoded.header;
-  return { version, width, columns, step, run, owners, writer, moduli };
+  const { width, columns, step, run, moduli } = decoded.header;
+  const header = { version, width, columns, step, run, owners, writer, moduli };
+  if (version === 1) return header;
+  const r = rule & 0xff;
+  const rows = (rule >>> 8) & 0xff;
+  if (rows < 1 || r >= width || rule >>> 17 !== 0) return `header gives no window of a board ${width} wide`;
+  const table = Uint32Array.from(decoded.extra.slice(3));
+  const bucketOwners = new Uint16Array(table.buffer);
+  if (bucketOwners.some((owner) => owner >= owners)) return `header's owner table names owners past its ${owners}`;
+  return { ...header, window: { r, rows, lastColumn: rule >>> 16 === 1, owners: bucketOwners } };
 }
 
 export function encodeSectionEntry(entry: SectionEntry, buf: Buffer, at: number): void {
@@ -145,7 +183,8 @@ export function decodeFooter(buf: Buffer, k: number): SplitFooter | string {
  */
 export function indexPlaceProblem(header: SplitHeader, footer: SplitFooter, size: number): string | undefined {
   const k = header.moduli.length;
-  if (footer.indexOffset < splitHeaderBytes(k)) return `footer places the index at byte ${footer.indexOffset}, inside the header`;
+  if (footer.indexOffset < splitHeaderBytes(k, header.version))
+    return `footer places the index at byte ${footer.indexOffset}, inside the header`;
   if (footer.indexOffset + indexBytes(header.owners, footer.chunks, k) + splitFooterBytes(k) !== size)
     return `footer's index (at byte ${footer.indexOffset}, ${counted(header.owners, 'owner')}, ${counted(footer.chunks, 'chunk')}) does not end where the footer begins`;
   return undefined;

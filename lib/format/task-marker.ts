@@ -31,6 +31,12 @@ export interface TaskMarker {
   readonly dropped: number[];
   /** At a column boundary: the residues of the legal states it expanded, per modulus of its input. */
   readonly legal?: number[];
+  /** The records each of its workers read (its sections of the step's split runs), in order. */
+  readonly workerRecords?: number[];
+  /** Records its runs sent to workers of other threads or tasks (undefined: a marker of an earlier version). */
+  readonly moved?: number;
+  /** At the step before a window's first: the sampled weights of the window's key buckets, u32 in base64 (window-owners.ts). */
+  readonly histogram?: string;
   /** Milliseconds per phase (PHASES), summed over its workers, and its wall time. */
   readonly phases: number[];
   readonly seconds: number;
@@ -50,7 +56,8 @@ export function readTaskMarker(path: string): TaskMarker {
     marker.runs.every((run) => typeof run?.file === 'string' && integer(run.source) && Array.isArray(run.sums)) &&
     Array.isArray(marker.moduli) &&
     Array.isArray(marker.dropped) &&
-    marker.dropped.length === marker.moduli.length;
+    marker.dropped.length === marker.moduli.length &&
+    (marker.histogram === undefined || typeof marker.histogram === 'string');
   if (!wellFormed) throw new RunFileError(path, 'done-marker malformed');
   return marker;
 }

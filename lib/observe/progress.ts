@@ -29,7 +29,10 @@ export interface StepFigures {
   readonly phases: number[];
   /** Slots the table's inserts probed beyond their home slots. */
   readonly probes: number;
-  /** Worker threads: records sent between them, and the busiest one's input states over the mean. */
+  /**
+   * Several workers: records sent between them, and the busiest one's input against the mean (a
+   * thread's states; in a partitioned count, each of the P·W workers' records read).
+   */
   readonly moved?: number;
   readonly busiest?: number;
 }

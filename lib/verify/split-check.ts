@@ -4,7 +4,8 @@
  * whole file; the index: chunks that tile the bytes between header and index exactly, each listed
  * once under its owner, and each owner's section entry; each section, decoded across its chunks:
  * whole records in each chunk as many as the index says, strictly increasing states, each a valid
- * border state for the step and owned (ownerOf) by the section's worker, residues below their
+ * border state for the step and owned by the section's worker (the bucket of its window key in the
+ * header's owner table; ownerOf in version 1), residues below their
  * moduli, and the section's record count, residue sums and CRC-32; the footer's totals.
  */
 
@@ -21,10 +22,12 @@ import {
   SectionEntry,
   sectionEntryBytes,
   splitFooterBytes,
+  MOST_SPLIT_HEADER_BYTES,
   splitHeaderBytes,
   SplitHeader,
 } from '../format/split-layout.js';
 import { ownerOf } from '../border/ownership.js';
+import { bucketOf, keyOfBorder } from '../border/window-key.js';
 import type { Problem } from './problems.js';
 import type { RunCheck } from './run-check.js';
 import { CUT_SHORT, DAMAGED_VARINT, headerProblems, RecordStream, type RunExpectation } from './record-stream.js';
@@ -94,14 +97,14 @@ class SplitChecker {
       crc,
       problems,
     });
-    const header = decodeSplitHeader(this.read(0, Math.min(size, splitHeaderBytes(255))));
+    const header = decodeSplitHeader(this.read(0, Math.min(size, MOST_SPLIT_HEADER_BYTES)));
     if (typeof header === 'string') {
       this.report(header);
       return result();
     }
     if (!this.headerAsExpected(header)) return result(header);
     const k = header.moduli.length;
-    if (size < splitHeaderBytes(k) + splitFooterBytes(k)) {
+    if (size < splitHeaderBytes(k, header.version) + splitFooterBytes(k)) {
       this.report(`file is cut short (${counted(size, 'byte')})`);
       return result(header);
     }
@@ -192,7 +195,7 @@ class SplitChecker {
     });
     if (this.problems.length === before && next !== chunks.length)
       this.report(`the index's sections take ${next} chunks of its ${chunks.length}`);
-    let at = splitHeaderBytes(header.moduli.length);
+    let at = splitHeaderBytes(header.moduli.length, header.version);
     for (const chunk of [...chunks].sort((a, b) => a.offset - b.offset)) {
       if (chunk.offset !== at || chunk.bytes === 0 || chunk.records === 0) {
         this.report(`the index's chunks do not fill the bytes between the header and the index (at byte ${at})`);
@@ -218,8 +221,12 @@ class SplitChecker {
     legal: number[] | undefined,
   ): { records: number; sums: number[]; complete: boolean } {
     const { moduli, owners, width } = header;
+    const { window } = header;
+    // Version 2: the owner of the key's bucket for the window the file names (lib/border/window-key.ts).
     const ownerProblem = (hi: number, lo: number) => {
-      const owner = ownerOf(hi, lo, owners, width);
+      const owner = window
+        ? window.owners[bucketOf(keyOfBorder(states.decoded.kind, states.decoded.colour, window.r, window.rows, window.lastColumn))]
+        : ownerOf(hi, lo, owners, width);
       return owner !== g ? `state is worker ${owner}'s` : undefined;
     };
     const stream = new RecordStream(moduli, states, legal, ownerProblem);

@@ -30,6 +30,11 @@ export class StateCheck {
     }
     return undefined;
   }
+
+  /** The last state problem() found valid, decoded: each field's kind and colour (BorderStates). */
+  get decoded(): { readonly kind: Uint8Array; readonly colour: Uint8Array } {
+    return this.states;
+  }
 }
 
 /**

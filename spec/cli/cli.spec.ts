@@ -317,10 +317,6 @@ const badSizes: Array<[string[], RegExp]> = [
   [['3x3', '--window-rows', '0'], /^gocount: --window-rows 0: must be an integer from 1 to 2, one less than the sweep's width$/m],
   [['9x9', '--window-rows', '9'], /^gocount: --window-rows 9: must be an integer from 1 to 8, one less than the sweep's width$/m],
   [['3x3', '--window-rows', 'two'], /^gocount: --window-rows two: not a number$/m],
-  [
-    ['3x3', '--window-rows', '2', '--partitions', '2'],
-    /^gocount: --window-rows 2: not for a count split into partitions: its windows are for the worker threads of one process$/m,
-  ],
   [['3x3', '--residues-per-pass', '0'], /--residues-per-pass 0: must be an integer from 1 to 64/],
   [['3x3', '--residues-per-pass', '65'], /--residues-per-pass 65: must be an integer from 1 to 64/],
   [['3x3', '--table-memory', '32K'], /^gocount: --table-memory 32K: must be from 64 KiB to 3\.5 GiB$/m],

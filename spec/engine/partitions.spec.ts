@@ -107,7 +107,7 @@ test('2 partitions whose tasks fill their tables and spill runs mid-step: exact'
   const sweep = { width: 6, columns: 4 };
   const result = await countWithEngine({
     sweep,
-    memory: 140 << 10,
+    memory: 150 << 10,
     scratchDir: tempScratch(t),
     fanIn: 4,
     keep: false,

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { copyFixtureRuns, filesUnder, fixtureCount, fixtureRunsV3Partitioned } from '../support/fixture-runs.js';
+import { copyFixtureRuns, filesUnder, fixtureCount, fixtureRunsV3Partitioned, fixtureRunsV4Partitioned } from '../support/fixture-runs.js';
 import { countLegal } from '../../lib/count/count-legal.js';
 import { UsageError } from '../../lib/shared/errors.js';
 import { verifyPath } from '../../lib/verify/verify.js';
@@ -276,4 +276,37 @@ test('a count folder of version 3 of a count in one process resumes, its two wor
     notes.join('\n'),
   );
   t.is(JSON.parse(readFileSync(path.join(inProcess, COUNT_FILE), 'utf8')).version, 3);
+});
+
+test('a partitioned count folder written before windows (ownerOf, split runs of version 1) resumes inside a window, exact, and verifies clean', async (t) => {
+  const copy = path.join(tempScratch(t), 'v4');
+  cpSync(fixtureRunsV4Partitioned, copy, { recursive: true });
+  const count = fixtureCount(copy, '4x4');
+  t.like(JSON.parse(readFileSync(path.join(count, COUNT_FILE), 'utf8')), { version: 4, ownership: 'ownerOf-v3 over partitions*workers' });
+  const splitVersion = (step: number) => {
+    const dir = path.join(count, stepFolderName(step));
+    const file = readdirSync(dir).find((name) => name.startsWith('split-'))!;
+    return readFileSync(path.join(dir, file)).readUInt16LE(8);
+  };
+  t.is(splitVersion(9), 1);
+  const notes: string[] = [];
+  const resumed = await countLegal({
+    m: 4,
+    n: 4,
+    scratch: copy,
+    partitions: 2,
+    workers: 2,
+    launcher: 'local',
+    memory: '8M',
+    keep: true,
+    onProgress: (event) => event.type === 'note' && notes.push(event.message),
+  });
+  t.is(resumed.legal, 24318165n);
+  t.true(
+    notes.some((note) => /steps 1–9 of 16 are complete in .*: resuming at step 10/.test(note)),
+    notes.join('\n'),
+  );
+  // Its old files and the new ones, split by window, each checked by its own rule.
+  t.is(splitVersion(10), 2);
+  t.like(verifyPath(copy), { steps: 8, problems: [] });
 });

@@ -1,5 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import test, { type ExecutionContext } from 'ava';
 import { decodeHeader, FORMAT_VERSION, RunHeader, trailerBytes } from '../../lib/format/layout.js';
 import { writeManifest } from '../../lib/format/manifest.js';
@@ -7,6 +8,7 @@ import { RunWriter } from '../../lib/format/run-writer.js';
 import { RunReader } from '../../lib/format/run-reader.js';
 import { readWholeRun, SectionReader } from '../../lib/format/section-reader.js';
 import { RunStore } from '../../lib/engine/run-store.js';
+import { splitRule } from '../../lib/engine/step-routing.js';
 import { RunFileError } from '../../lib/shared/errors.js';
 import { checkSplitFile } from '../../lib/verify/split-check.js';
 import { verifyPath } from '../../lib/verify/verify.js';
@@ -78,6 +80,8 @@ function splitRunOfFixture(t: ExecutionContext): { file: string; records: number
     readBufferBytes: 1 << 12,
     writeBufferBytes: 1 << 16,
   });
+  // Made by step 10, in the window of rows 2–3 of column 2, its buckets dealt out in turn.
+  store.splitBy(splitRule(10, { width: 4, columns: 4, windowRows: 2, workers: 3 }));
   const reader = new RunReader(path.join(count4, stepFolderName(11), runFileName(1)), Buffer.alloc(1 << 12));
   const [run] = store.writeRun(11, 1, (sink) => {
     while (reader.next()) sink.append(reader.hi, reader.lo, reader.residues, 0);
@@ -250,30 +254,44 @@ test('inspect --json gives the header, trailer and records', (t) => {
   t.deepEqual(json.records[0].residues.length, 1);
 });
 
+test("verify checks each state of a split run against its header's owner table: a table changed (its CRC-32 made to match) names the owner", (t) => {
+  const { file } = splitRunOfFixture(t);
+  const changed = readFileSync(file);
+  // The table follows the header's owners, writer and window words (bytes 24–35): every bucket to the next owner of 3.
+  for (let b = 0; b < 4096; b++) changed.writeUInt16LE((changed.readUInt16LE(36 + 2 * b) + 1) % 3, 36 + 2 * b);
+  changed.writeUInt32LE(crc32(changed.subarray(0, changed.length - 4)), changed.length - 4);
+  writeFileSync(file, changed);
+  t.deepEqual(
+    verifyPath(file).problems.map((p) => p.problem),
+    [0, 1, 2].map((g) => `worker ${g}'s section, record 1: state is worker ${(g + 1) % 3}'s; later records of the section not checked`),
+  );
+});
+
 test("inspect shows a split run's sections, and their records numbered within each", (t) => {
   const { file } = splitRunOfFixture(t);
-  const run = runCli(['inspect', file, '--first', '3', '--skip', '61']);
+  const run = runCli(['inspect', file, '--first', '3', '--skip', '35']);
   t.is(run.status, 0, run.stderr);
   t.is(
     run.stdout,
     [
-      `file     ${file} (1341 bytes)`,
-      'format   gocount split run file, version 1',
+      `file     ${file} (9501 bytes)`,
+      'format   gocount split run file, version 2',
       'sweep    4 wide, 4 columns',
       'step     11 points placed (column 3, next point at y = 3)',
       'run      1',
       'owners   3, written by worker 1',
+      "window   rows 2–3 of an inner column; each state is the owner of its key's bucket, of 4096 in the header",
       'moduli   4294967291',
-      'footer   159 records, residue sums 137261, CRC-32 0x292d3b2c; index at byte 873, 18 chunks',
+      'footer   159 records, residue sums 137261, CRC-32 0xcccaeb96; index at byte 9053, 17 chunks',
       '',
       'worker    records   chunks        bytes  CRC-32',
-      '     0         63        7          331  0xdc172041',
-      '     1         52        6          275  0x32e0ca96',
-      '     2         44        5          231  0x1e33fa3c',
+      '     0         37        4          192  0x405259a6',
+      '     1        107       11          551  0xcad39a7c',
+      '     2         15        2           78  0xbbe6cb36',
       '',
       'worker    record  state  code                      residues',
-      '     0        62  aaaO   hi=0x0 lo=0xfeb           112',
-      '     0        63  aaab   hi=0x0 lo=0xfec           60',
+      '     0        36  aaab   hi=0x0 lo=0xfec           60',
+      '     0        37  aaaa   hi=0x0 lo=0xffd           30',
       '     1         1  ....   hi=0x0 lo=0x249           1923',
       '',
     ].join('\n'),
@@ -356,7 +374,7 @@ test("a CRC-32 prints in hex, 8 digits, in inspect's and verify's lines alike", 
   footerCrc.writeUInt32LE(1, footerCrc.length - 4);
   writeFileSync(split, footerCrc);
   t.throws(() => readWholeRun(split, Buffer.alloc(1 << 12)), {
-    message: `${split}: CRC-32 mismatch: the footer says 0x00000001, content gives 0x292d3b2c`,
+    message: `${split}: CRC-32 mismatch: the footer says 0x00000001, content gives 0xcccaeb96`,
   });
   const sectionCrc = Buffer.from(whole);
   const indexOffset = sectionCrc.readUInt32LE(sectionCrc.lastIndexOf('GOCNTIDX') + 8);
@@ -367,7 +385,7 @@ test("a CRC-32 prints in hex, 8 digits, in inspect's and verify's lines alike", 
     () => {
       while (section.next());
     },
-    { message: `${split}: worker 0's section: CRC-32 mismatch: the index says 0x00000001, its bytes give 0xdc172041` },
+    { message: `${split}: worker 0's section: CRC-32 mismatch: the index says 0x00000001, its bytes give 0x405259a6` },
   );
 });
 

@@ -1,11 +1,12 @@
 import test from 'ava';
-import { readdirSync } from 'node:fs';
+import { closeSync, openSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { BorderStates } from '../../lib/border/border.js';
 import { keyOfBorder } from '../../lib/border/window-key.js';
 import { countInMemory } from '../../lib/count/in-memory.js';
 import { countWithEngine } from '../../lib/count/with-engine.js';
 import { RunReader } from '../../lib/format/run-reader.js';
+import { readSplitIndex, SectionReader } from '../../lib/format/section-reader.js';
 import { stepFolderName } from '../../lib/format/folder-names.js';
 import { ignoreProgress } from '../../lib/observe/progress.js';
 import { dealtOwners, packedOwners } from '../../lib/engine/window-owners.js';
@@ -112,3 +113,72 @@ test('packing deals the heaviest buckets first, each to the lightest worker, and
   );
   t.deepEqual([...dealtOwners(3).subarray(0, 6)], [0, 1, 2, 0, 1, 2]);
 });
+
+/** Every kept split run of a step folder: per state, the sections holding it (owner) and the workers that wrote them. */
+function sections(dir: string): { owners: Map<string, Set<number>>; writers: Map<string, number[]>; records: number; moved: number } {
+  const owners = new Map<string, Set<number>>();
+  const writers = new Map<string, number[]>();
+  let records = 0;
+  let moved = 0;
+  for (const file of readdirSync(dir).filter((f) => f.startsWith('split-w'))) {
+    const fd = openSync(path.join(dir, file), 'r');
+    const { header } = readSplitIndex(file, fd);
+    closeSync(fd);
+    for (let owner = 0; owner < header.owners; owner++) {
+      const reader = new SectionReader(path.join(dir, file), owner, Buffer.alloc(1 << 14));
+      while (reader.next()) {
+        const state = `${reader.hi}:${reader.lo}`;
+        owners.set(state, (owners.get(state) ?? new Set()).add(owner));
+        writers.set(state, [...(writers.get(state) ?? []), header.writer]);
+        records++;
+        if (owner !== header.writer) moved++;
+      }
+    }
+  }
+  return { owners, writers, records, moved };
+}
+
+/**
+ * 8×6 in two partitions of two workers (a thread each), every step kept: no state is in two
+ * workers' sections; inside a window every state is written once, by its owner, and nothing moves;
+ * at a window's first step its successors move to their key's owner; the step log's `moved` is
+ * what the sections show; exact.
+ */
+const whoHoldsWhatInPartitions = test.macro({
+  async exec(t, windowRows: number) {
+    const sweep = { width: 8, columns: 6 };
+    const scratchDir = tempScratch(t);
+    const result = await countWithEngine({
+      sweep,
+      memory: 64 << 20,
+      scratchDir,
+      fanIn: 64,
+      keep: true,
+      workers: 2,
+      windowRows,
+      partitioned: { partitions: 2, launcher: 'local', retries: 0, threads: 2 },
+      onProgress: ignoreProgress,
+    });
+    t.is(result.legal, countInMemory(sweep));
+    const [pass] = readdirSync(path.join(scratchDir, '8x6'));
+    let movedAtStarts = 0;
+    for (const report of result.reports) {
+      const step = report.step; // its states are in the folder of this step
+      const { owners, writers, moved } = sections(path.join(scratchDir, '8x6', pass, stepFolderName(step)));
+      for (const [state, held] of owners)
+        t.is(held.size, 1, `step ${step}: state ${state} in the sections of workers ${[...held].join(', ')}`);
+      t.is(report.moved, moved, `step ${step}: the log's moved`);
+      const y = (step - 1) % sweep.width; // the row the step placed
+      if (y % windowRows !== 0) {
+        t.is(moved, 0, `step ${step} moved records inside a window`);
+        for (const [state, by] of writers) t.is(by.length, 1, `step ${step}: state ${state} written by workers ${by.join(', ')}`);
+      } else movedAtStarts += moved;
+      t.true(report.busiest! >= 1);
+    }
+    t.true(movedAtStarts > 0);
+  },
+  title: (_given, windowRows: number) =>
+    `8×6 in two partitions of two workers, windows of ${windowRows} rows: no state in two sections, nothing moved or written twice inside a window, exact`,
+});
+
+for (const rows of [1, 3, 7]) test(whoHoldsWhatInPartitions, rows);

@@ -57,8 +57,8 @@ test('a task that shows no sign of life for longer than --task-timeout is killed
 test('a task that stops on a full disk stops the count at once with one "disk full" line, spending no retries; the same command then resumes', async (t) => {
   const scratch = tempScratch(t);
   const args = ['4x4', '--partitions', '2', '--scratch', path.join(scratch, 's'), '--memory', '8M'];
-  // Each task process fails its run writes after 5,000 bytes, as on a full disk.
-  const full = await runCli(args, { env: { GOCOUNT_DISK_FULL_AFTER: '5000' } });
+  // Each task process fails its run writes after 40,000 bytes, as on a full disk (the driver's first step, 9 KB, fits).
+  const full = await runCli(args, { env: { GOCOUNT_DISK_FULL_AFTER: '40000' } });
   t.is(full.status, 1);
   // Besides the progress lines a slow count prints without a terminal, one line: no relaunch notes.
   const lines = full.stderr.split('\n').filter((line) => line !== '' && !/^step \d+\/\d+: /.test(line));

@@ -1,4 +1,4 @@
-/** The committed run files of fixtures/runs (3×3 by two workers, 4×4 by one, both with --keep), and a partitioned folder of version 3. */
+/** The committed run files of fixtures/runs (3×3 by two workers, 4×4 by one, both with --keep), and partitioned folders of versions 3 and 4. */
 import { cpSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fixturesDir } from './paths.js';
@@ -12,6 +12,15 @@ export const fixtureRuns = path.join(fixturesDir, 'runs');
  * writing its runs and before its done-marker (its log folder left out).
  */
 export const fixtureRunsV3Partitioned = path.join(fixturesDir, 'runs-v3-partitioned');
+
+/**
+ * A partitioned count folder of count.json version 4 written before window ownership: 4×4 in 2
+ * partitions of 2 workers (gocount 4x4 --partitions 2 --workers 2 --memory 8M --keep at 7e82748),
+ * its states shared out by ownerOf in split runs of version 1. Kept of it: count.json (keep
+ * false), step 9 alone, as a count stopped after it leaves it (row 1 of column 3: inside a
+ * window of today's default rows), and the first 9 lines of its step log.
+ */
+export const fixtureRunsV4Partitioned = path.join(fixturesDir, 'runs-v4-partitioned');
 
 /** The one modulus of the fixtures' counts: 3×3 and 4×4 need no other. */
 export const FIXTURE_MODULUS = 4294967291;

@@ -1,7 +1,7 @@
 /**
- * A partitioned worker's run split by owner in WebAssembly (lib/engine/owner-split.ts): the
- * module's ownerOf against the TypeScript one, each owner's section against a run file of its
- * records, and the writes of a split run file.
+ * A partitioned worker's run split by owner in WebAssembly (lib/engine/owner-split.ts): each
+ * owner's section against a run file of its records, and the writes of a split run file (the
+ * module's owners against the window keys' reference: spec/unit/window-key.spec.ts).
  */
 import test from 'ava';
 import fs from 'node:fs';
@@ -14,27 +14,10 @@ import { RunWriter } from '../../lib/format/run-writer.js';
 import { readSplitIndex, SectionReader } from '../../lib/format/section-reader.js';
 import { CHUNK_ENTRY_BYTES, decodeChunkEntry, sectionEntryBytes, SPLIT_VERSION } from '../../lib/format/split-layout.js';
 import { SplitRunWriter } from '../../lib/format/split-run-writer.js';
-import { ownerOf, ownerShift } from '../../lib/border/ownership.js';
+import { BUCKETS } from '../../lib/border/window-key.js';
+import { splitRule } from '../../lib/engine/step-routing.js';
 import { below, replayableRandom } from '../support/random.js';
 import { tempScratch } from '../support/scratch.js';
-
-test("the module's ownerOf is ownerOf's: random states of widths 3 to 19, among 1 to 4096 owners", (t) => {
-  const random = replayableRandom(t, 'states');
-  const kernel = new OwnerSplit(1, 3, 1 << 14, 1);
-  let compared = 0;
-  for (let width = 3; width <= 19; width++) {
-    const hiBits = Math.max(0, 3 * width - 30);
-    for (const owners of [1, 2, 3, 7, 64, 100, 255, 256, 257, 512, 1000, 4095, 4096]) {
-      for (let i = 0; i < 400; i++) {
-        const hi = below(random, 2 ** hiBits);
-        const lo = below(random, 2 ** Math.min(30, 3 * width));
-        t.is(kernel.ownerOf(hi, lo, owners, ownerShift(width)), ownerOf(hi, lo, owners, width), `width ${width}, ${owners} owners`);
-        compared++;
-      }
-    }
-  }
-  t.is(compared, 17 * 13 * 400);
-});
 
 test("each owner's section holds its records in order, encoded byte for byte as a run file of them, in chunks of whole records", (t) => {
   const random = replayableRandom(t, 'records and blocks');
@@ -50,10 +33,13 @@ test("each owner's section holds its records in order, encoded byte for byte as 
   const sorted = [...keys].sort((a, b) => a - b);
   const states = Uint32Array.from(sorted.flatMap((key) => [Math.floor(key / 2 ** 30), key % 2 ** 30]));
   const residues = Uint32Array.from({ length: 2 * n }, (_, i) => below(random, moduli[i % 2]));
-  const header = { version: SPLIT_VERSION, width, columns: width, step: 40, run: 1, moduli, owners, writer: 3 };
+  // Split by the window of rows 0–2 of column 3 (the states are not border states, but each still has a key).
+  const window = { r: 0, rows: 3, lastColumn: false, owners: Uint16Array.from({ length: BUCKETS }, (_, b) => (b * 3) % owners) };
+  const header = { version: SPLIT_VERSION, width, columns: width, step: 40, run: 1, moduli, owners, writer: 3, window };
   const file = path.join(dir, 'split-w3-00001.run');
   const writer = new SplitRunWriter(file, header, Buffer.alloc(1 << 12));
   const split = new OwnerSplit(owners, width, chunkBytes, moduli.length);
+  split.routeBy({ ...window, y: 40 % width });
   split.begin(writer, moduli);
   // In blocks of random sizes, and a stretch one record at a time.
   for (let at = 0; at < n;) {
@@ -75,7 +61,7 @@ test("each owner's section holds its records in order, encoded byte for byte as 
   t.true(chunks.length > 100, `${chunks.length} chunks`);
   const bytes = fs.readFileSync(file);
   for (let owner = 0; owner < owners; owner++) {
-    const mine = sorted.map((_, i) => i).filter((i) => ownerOf(states[2 * i], states[2 * i + 1], owners, width) === owner);
+    const mine = sorted.map((_, i) => i).filter((i) => split.windowOwnerOf(states[2 * i], states[2 * i + 1]) === owner);
     const reader = new SectionReader(file, owner, Buffer.alloc(1 << 12));
     const read: number[] = [];
     while (reader.next()) read.push(reader.hi * 2 ** 30 + reader.lo, ...reader.residues);
@@ -131,6 +117,8 @@ test("a partitioned worker's run is one split run file, its chunks gathered into
   module.syncBuiltinESMExports();
   const records = 200_000;
   const residues = new Uint32Array([7]);
+  const rule = splitRule(39, { width, columns: 10, windowRows: 3, workers: 2 });
+  store.splitBy(rule);
   let runs;
   try {
     runs = store.writeRun(40, 1, (sink) => {
@@ -142,15 +130,17 @@ test("a partitioned worker's run is one split run file, its chunks gathered into
   }
   t.is(runs.length, 1);
   t.like(runs[0], { file: 'split-w0-00001.run', records, source: 0 });
-  // 1.2 MB in two writes: the header and four full chunks of 256 KiB, gathered, then the last
-  // chunks, the index and the footer.
-  t.deepEqual(writes, [1048573, 151668]);
-  t.is(runs[0].bytes, 1048573 + 151668);
+  // 1.2 MB in two writes: the header (with its owner table, 8 KiB) and three full chunks of
+  // 256 KiB, gathered, then the last chunks, the index and the footer.
+  t.deepEqual(writes, [794635, 413802]);
+  t.is(runs[0].bytes, 794635 + 413802);
   const file = path.join(scratchDir, '10x10', fs.readdirSync(path.join(scratchDir, '10x10'))[0], 'step-00040', runs[0].file);
+  const owners = new OwnerSplit(2, width, 1 << 10, 1);
+  owners.routeBy({ ...rule, y: 40 % width });
   for (let owner = 0; owner < 2; owner++) {
     const reader = new SectionReader(file, owner, Buffer.alloc(64 << 10));
     let read = 0;
     while (reader.next()) read++;
-    t.is(read, Array.from({ length: records }, (_, i) => i).filter((i) => ownerOf(0, 64 * i, 2, width) === owner).length);
+    t.is(read, Array.from({ length: records }, (_, i) => i).filter((i) => owners.windowOwnerOf(0, 64 * i) === owner).length);
   }
 });
