@@ -11,7 +11,7 @@
  * successors and the per-parent counts above heapBase().
  */
 
-import { bucketOf, setWindow, windowKey } from './window-key.as';
+import { bucketOf, setStringKeys, setWindow, windowKey } from './window-key.as';
 
 // Field codes, as in lib/border/border.ts.
 const EMPTY_CODE: u64 = 1;
@@ -79,10 +79,11 @@ export function expandBatch(parents: usize, n: i32, step: i32, boardWidth: i32, 
 
 /**
  * Sets the window for fanOut's keys (window-key.as.ts): its first row, rows and whether in the
- * board's last column.
+ * board's last column; `strings`: string keys (setStringKeys).
  */
-export function keyWindow(r: i32, rows: i32, boardWidth: i32, lastColumn: bool): void {
+export function keyWindow(r: i32, rows: i32, boardWidth: i32, lastColumn: bool, strings: bool): void {
   setWindow(r, rows, boardWidth, lastColumn);
+  setStringKeys(strings);
 }
 
 /**

@@ -28,7 +28,7 @@ interface KernelExports {
     reduced: number,
     scratch: number,
   ): void;
-  keyWindow(r: number, rows: number, width: number, lastColumn: boolean): void;
+  keyWindow(r: number, rows: number, width: number, lastColumn: boolean, strings: boolean): void;
   sampleKeys(states: number, n: number, sampleMask: number, histogram: number): void;
   fanOut(
     n: number,
@@ -121,6 +121,8 @@ export interface KeyWindow {
   readonly r: number;
   readonly rows: number;
   readonly lastColumn: boolean;
+  /** String keys (lib/border/window-key.ts, stringKeyOfBorder). */
+  readonly strings?: boolean;
 }
 
 /** Bytes of the fixed area below the batch buffers: the key histogram (u32) and the owner table (u16). */
@@ -164,7 +166,7 @@ export class ExpanderKernel {
     this.words.fill(0, this.histogramAt / 4, this.histogramAt / 4 + BUCKETS);
     // The kernel keys for one window at a time: set once for the step, unless fanOut needs both.
     const keyed = routing.window ?? routing.sample;
-    if (keyed) this.kernel.keyWindow(keyed.r, keyed.rows, this.width, keyed.lastColumn);
+    if (keyed) this.kernel.keyWindow(keyed.r, keyed.rows, this.width, keyed.lastColumn, keyed.strings ?? false);
   }
 
   /** The key histogram sampled since route(). */
@@ -212,7 +214,7 @@ export class ExpanderKernel {
     const { self, window, sample } = this.routing;
     if (self >= owners) throw new RangeError(`worker ${self} routes among ${owners} owners`);
     const both = window !== undefined && sample !== undefined; // one-row windows: owners by this window, weights for the next
-    if (both) this.kernel.keyWindow(window.r, window.rows, this.width, window.lastColumn);
+    if (both) this.kernel.keyWindow(window.r, window.rows, this.width, window.lastColumn, window.strings ?? false);
     this.kernel.fanOut(
       n,
       k,
@@ -237,7 +239,7 @@ export class ExpanderKernel {
       dropped[r] = sum >= moduli[r] ? sum - moduli[r] : sum;
     }
     if (sample) {
-      if (both) this.kernel.keyWindow(sample.r, sample.rows, this.width, sample.lastColumn);
+      if (both) this.kernel.keyWindow(sample.r, sample.rows, this.width, sample.lastColumn, sample.strings ?? false);
       for (let d = 0; d < owners; d++) this.kernel.sampleKeys(regions + d * regionBytes, this.sizeOf(d), sample.mask, this.histogramAt);
     }
   }

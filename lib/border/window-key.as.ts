@@ -23,6 +23,12 @@ let firstRow: i32 = 0;
 let keyWidth: i32 = 1;
 /** Slots the key keeps: the fields outside the window (and, but in the last column, the row above it). */
 let outside: u64 = 0;
+/** The window's last field + 1; and whether keys tell apart the links of strings away from the window (setStringKeys). */
+let windowEnd: i32 = 0;
+let stringKeys = false;
+/** Per field: its string (a field index) while the strings are found; and the strings' stack. */
+const stringOf = memory.data(32);
+const openStrings = memory.data(32);
 
 /** Sets the window for windowKey: its first row r, `rows` rows (fewer at the column's end), of a board `width` wide. */
 export function setWindow(r: i32, rows: i32, width: i32, lastColumn: bool): void {
@@ -33,6 +39,17 @@ export function setWindow(r: i32, rows: i32, width: i32, lastColumn: bool): void
   const bits = <u64>(3 * max(slots, 0));
   outside = (((<u64>1) << bits) - 1) << 3;
   if (r > 0 && lastColumn) outside &= ~(<u64>0o70);
+  windowEnd = min(width, r + rows);
+}
+
+/**
+ * Whether the keys also give, for each libertyless string with no stone on the window's rows or the
+ * row above them, its fields' links (UP, DOWN): lib/border/window-key.ts's stringKeyOfBorder. Such
+ * a string no step of the window can touch, but a string that loses its last stone there looks like
+ * one, so a state's key can change inside a window (a partitioned count's split then moves it).
+ */
+export function setStringKeys(on: bool): void {
+  stringKeys = on;
 }
 
 /**
@@ -40,7 +57,9 @@ export function setWindow(r: i32, rows: i32, width: i32, lastColumn: bool): void
  * against the stone in the lowest such slot (2 the same colour, 3 the other).
  */
 export function windowKey(s: u64): u64 {
-  return keyOfColoured((s & FIELD_FOURS) == 0 ? s : decoded(s, firstRow));
+  if ((s & FIELD_FOURS) == 0) return keyOfColoured(s);
+  const key = keyOfColoured(decoded(s, firstRow));
+  return stringKeys ? withStrings(key, s, firstRow, 0) : key;
 }
 
 /**
@@ -48,13 +67,65 @@ export function windowKey(s: u64): u64 {
  * step y (a successor the window made): its fields are turned back into the slots of step r first.
  */
 export function windowKeyAt(s: u64, y: i32): u64 {
-  let coloured = (s & FIELD_FOURS) == 0 ? s : decoded(s, y);
+  if ((s & FIELD_FOURS) == 0) return keyOfColoured(turned(s, y));
   const turn = <u64>(3 * ((y - firstRow + keyWidth) % keyWidth));
+  const key = keyOfColoured(turned(decoded(s, y), y));
+  return stringKeys ? withStrings(key, s, y, turn) : key;
+}
+
+/** The fields of a state in the slots of step y turned into those of step r, the window's first. */
+function turned(v: u64, y: i32): u64 {
+  const turn = <u64>(3 * ((y - firstRow + keyWidth) % keyWidth));
+  if (turn == 0) return v;
+  const bits = <u64>(3 * keyWidth);
+  return ((v >> turn) | (v << (bits - turn))) & (((<u64>1) << bits) - 1);
+}
+
+/**
+ * The key with each libertyless field outside whose string has no stone on fields r − 1 … the
+ * window's last (the fields a window's points touch) coded 4 + UP + DOWN by its links instead of
+ * by its colour. The strings are found as decoding does: a field linked up continues the string
+ * last left open (a bracket stack). `s` is in the slots of step y, `turn` bits from step r's.
+ */
+function withStrings(key: u64, s: u64, y: i32, turn: u64): u64 {
+  let touched: u32 = 0; // strings, by their first field, with a stone a window's point touches
+  let depth = 0;
+  let previous: u64 = 0;
+  let bit = <u64>(3 * y);
+  for (let i = 0; i < keyWidth; i++) {
+    const code = (s >> bit) & 7;
+    if (code >= LIBERTYLESS_CODE) {
+      let string = i;
+      if (previous != 0 && (code & UP) != 0 && depth > 0) string = <i32>load<u8>(openStrings + --depth);
+      store<u8>(stringOf + i, <u8>string);
+      if ((code & DOWN) != 0) store<u8>(openStrings + depth++, <u8>string);
+      if (i >= firstRow - 1 && i < windowEnd) touched |= (<u32>1) << string;
+    }
+    previous = code;
+    bit = i == y ? <u64>(3 * (keyWidth - 1)) : bit - 3;
+  }
+  let links: u64 = 0;
+  let mask: u64 = 0;
+  previous = 0;
+  bit = <u64>(3 * y);
+  for (let i = 0; i < keyWidth; i++) {
+    const code = (s >> bit) & 7;
+    if (code >= LIBERTYLESS_CODE && ((touched >> load<u8>(stringOf + i)) & 1) == 0) {
+      const up: u64 = previous != 0 && (code & UP) != 0 ? UP : 0;
+      links |= (LIBERTYLESS_CODE | up | (code & DOWN)) << bit;
+      mask |= (<u64>7) << bit;
+    }
+    previous = code;
+    bit = i == y ? <u64>(3 * (keyWidth - 1)) : bit - 3;
+  }
   if (turn != 0) {
     const bits = <u64>(3 * keyWidth);
-    coloured = ((coloured >> turn) | (coloured << (bits - turn))) & (((<u64>1) << bits) - 1);
+    const all = ((<u64>1) << bits) - 1;
+    links = ((links >> turn) | (links << (bits - turn))) & all;
+    mask = ((mask >> turn) | (mask << (bits - turn))) & all;
   }
-  return keyOfColoured(coloured);
+  mask &= outside;
+  return (key & ~mask) | (links & mask);
 }
 
 /** The key of a state whose libertyless stones are decoded into stones of their colour. */

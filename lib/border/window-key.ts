@@ -21,7 +21,7 @@
  * window-key.as.ts is the kernels'.
  */
 
-import { BorderStates, STONE } from './border.js';
+import { BorderStates, DOWN, LIBERTYLESS, LIBERTYLESS_CODE, STONE, UP } from './border.js';
 import { FIELD_BITS } from './layout.js';
 
 const BUCKET_BITS = 12;
@@ -77,6 +77,46 @@ export function keyOfBorder(kind: Uint8Array, colour: Uint8Array, r: number, row
   }
   return key;
 }
+
+/**
+ * The string key of a decoded border (`group` too, as BorderStates.decode leaves it): the window
+ * key, with each libertyless field outside whose string has no stone on fields r − 1 … r + rows − 1
+ * (the fields a window's points touch) coded 4 + UP + DOWN by its links to its string's other
+ * fields (above it, below it) instead of by its colour. It tells many more states apart, so that
+ * many owners get even shares, but it is not the same at every step of a window: a string that
+ * loses its last stone there looks like one that never had one. A partitioned count, which splits
+ * every step's runs by the key of each state, uses it with more than STRING_KEYS_FROM owners:
+ * then a state whose key changes moves, and none is held twice.
+ */
+export function stringKeyOfBorder(
+  kind: Uint8Array,
+  colour: Uint8Array,
+  group: Uint8Array,
+  r: number,
+  rows: number,
+  lastColumn: boolean,
+): bigint {
+  const width = kind.length;
+  let key = keyOfBorder(kind, colour, r, rows, lastColumn);
+  const last = Math.min(width, r + rows);
+  const slotOf = (i: number) => (i <= r ? r - i : r - i + width);
+  const outside = (i: number) => (i < r || i >= last) && !(i === r - 1 && lastColumn);
+  const touched = new Set<number>();
+  for (let i = Math.max(0, r - 1); i < last; i++) if (kind[i] === LIBERTYLESS) touched.add(group[i]);
+  for (let i = 0; i < width; i++) {
+    if (!outside(i) || kind[i] !== LIBERTYLESS || touched.has(group[i])) continue;
+    let links = LIBERTYLESS_CODE;
+    for (let j = 0; j < width; j++) {
+      if (j !== i && kind[j] === LIBERTYLESS && group[j] === group[i]) links |= j < i ? UP : DOWN;
+    }
+    const at = BigInt(FIELD_BITS * slotOf(i));
+    key = (key & ~(7n << at)) | (BigInt(links) << at);
+  }
+  return key;
+}
+
+/** Owners above which a partitioned count keys its states by their strings too (stringKeyOfBorder): a window key's classes are too few for more. */
+export const STRING_KEYS_FROM = 16;
 
 /** The bucket of a key: the high bits of a multiplicative hash, as window-key.as.ts's bucketOf. */
 export function bucketOf(key: bigint): number {

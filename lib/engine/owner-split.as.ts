@@ -12,7 +12,7 @@
  * with memory.grow, which detaches the caller's views: it renews them after stage().
  */
 
-import { bucketOf, setWindow, windowKeyAt } from '../border/window-key.as';
+import { bucketOf, setStringKeys, setWindow, windowKeyAt } from '../border/window-key.as';
 import { putKey } from './record-codec.as';
 
 const PAGE_BYTES: u64 = 65536;
@@ -73,14 +73,15 @@ export function init(
 /**
  * From now on each record goes to the owner of its key's bucket in the table at `tableAt`, for the
  * window of `rows` rows from row r (lib/border/window-key.ts), the records' fields in the slots of
- * step y. With `all` ≥ 0 every record goes to owner `all`: the successors, inside a window, of
- * parents that owner held, whose keys are theirs.
+ * step y; `strings`: by string keys (window-key.as.ts). With `all` ≥ 0 every record goes to owner
+ * `all`: the successors, inside a window, of parents that owner held, whose keys are theirs.
  */
-export function routeByWindow(tableAt: usize, r: i32, rows: i32, width: i32, lastColumn: bool, y: i32, all: i32): void {
+export function routeByWindow(tableAt: usize, r: i32, rows: i32, width: i32, lastColumn: bool, y: i32, all: i32, strings: bool): void {
   ownerTable = tableAt;
   layoutStep = y;
   everyTo = all;
   setWindow(r, rows, width, lastColumn);
+  setStringKeys(strings);
 }
 
 /** A new file of records of `residues` residues (the moduli are at moduliAt): every owner empty. */

@@ -24,7 +24,7 @@ interface SplitExports {
   chunkRecords(owner: number): number;
   taken(owner: number): void;
   sumsAt(owner: number): number;
-  routeByWindow(tableAt: number, r: number, rows: number, width: number, lastColumn: number, y: number, all: number): void;
+  routeByWindow(tableAt: number, r: number, rows: number, width: number, lastColumn: number, y: number, all: number, strings: number): void;
   windowOwnerOfState(hi: number, lo: number): number;
 }
 
@@ -36,6 +36,8 @@ export interface SplitWindow {
   readonly y: number;
   /** The owner of each key bucket. */
   readonly owners: Uint16Array;
+  /** String keys (lib/border/window-key.ts, stringKeyOfBorder). */
+  readonly strings?: boolean;
   /**
    * Every record to this owner, without its key: the successors, inside the window, of parents all
    * of which this owner held, whose keys are theirs (lib/border/window-key.ts).
@@ -102,7 +104,8 @@ export class OwnerSplit implements RecordSink {
    */
   routeBy(window: SplitWindow): void {
     new Uint16Array(this.kernel.memory.buffer, this.tableAt, BUCKETS).set(window.owners);
-    this.kernel.routeByWindow(this.tableAt, window.r, window.rows, this.width, window.lastColumn ? 1 : 0, window.y, window.everyTo ?? -1);
+    const { r, rows, lastColumn, y, everyTo, strings } = window;
+    this.kernel.routeByWindow(this.tableAt, r, rows, this.width, lastColumn ? 1 : 0, y, everyTo ?? -1, strings ? 1 : 0);
   }
 
   /** Starts splitting a run of records of `moduli`'s residues into `writer`: every owner's section empty. */

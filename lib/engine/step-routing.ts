@@ -6,7 +6,7 @@
  */
 
 import type { StepRouting } from '../border/expander-kernel.js';
-import { isWindowStart } from '../border/window-key.js';
+import { isWindowStart, STRING_KEYS_FROM } from '../border/window-key.js';
 import type { SplitRule } from '../format/split-layout.js';
 import { dealtOwners } from './window-owners.js';
 
@@ -36,7 +36,8 @@ export function stepRouting(
 /**
  * How a partitioned worker splits the successors of `step` by owner (lib/engine/owner-split.ts):
  * each to the owner of its key's bucket for the window that holds the step. Inside a window that
- * is the worker whose parent made it, as its key is its parent's.
+ * is the worker whose parent made it, as its key is its parent's; with more than STRING_KEYS_FROM
+ * owners the keys tell strings apart too, and a few states change owner inside a window.
  */
 export function splitRule(
   step: number,
@@ -45,5 +46,6 @@ export function splitRule(
 ): SplitRule {
   const { width, columns, windowRows: rows, workers } = count;
   const y = step % width;
-  return { r: y - (y % rows), rows, lastColumn: Math.floor(step / width) === columns - 1, owners: owners ?? dealtOwners(workers) };
+  const strings = workers > STRING_KEYS_FROM;
+  return { r: y - (y % rows), rows, lastColumn: Math.floor(step / width) === columns - 1, owners: owners ?? dealtOwners(workers), strings };
 }

@@ -133,9 +133,10 @@ export class WorkerRunner {
       // Inside a window the successors of one worker's states are all its own: no key is needed.
       const rule = splitRule(step, count, owners);
       const served = this.store.served;
-      const inside = owners !== undefined && !isWindowStart(step % width, count.windowRows) && served.length === 1;
+      const inside = owners !== undefined && !isWindowStart(step % width, count.windowRows) && served.length === 1 && !rule.strings;
       this.store.splitBy(rule, inside ? served[0] : undefined);
-      routing = { self: 0, sample: stepRouting(step, count, 0).sample };
+      const { sample } = stepRouting(step, count, 0);
+      routing = { self: 0, sample: sample && { ...sample, strings: rule.strings } };
     }
     const { successors, stage } = this;
     const y = step % width;

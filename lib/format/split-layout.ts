@@ -4,7 +4,8 @@
  *
  *   header   "GOCNTSPL" · u16 version · u16 header bytes · u8 width · u8 K · u16 columns
  *            · u32 step · u32 run · u32 owners · u32 writer · u32 window (u8 first row r · u8 rows
- *            · u8 1 in the board's last column) · 4,096 × u16 owner of each key bucket · K × u32 moduli
+ *            · u8 bit 0: in the board's last column, bit 1: string keys) · 4,096 × u16 owner of each
+ *            key bucket · K × u32 moduli
  *            (version 1, which this gocount still reads, has neither window nor owner table, and
  *            its records are owned by ownerOf, lib/border/ownership.ts)
  *   chunks   from the header's end to the index: each a slice of one owner's records, whole
@@ -48,6 +49,8 @@ export interface SplitRule {
   readonly rows: number;
   readonly lastColumn: boolean;
   readonly owners: Uint16Array;
+  /** Keyed by strings too (lib/border/window-key.ts, stringKeyOfBorder). */
+  readonly strings?: boolean;
 }
 
 /** One owner's section, as the index lists it. */
@@ -99,7 +102,7 @@ export function encodeSplitHeader(header: SplitHeader): Buffer {
   const { window } = header;
   if (!window) throw new RangeError('a split run of this version names its window');
   const table = new Uint32Array(window.owners.buffer.slice(window.owners.byteOffset, window.owners.byteOffset + 2 * BUCKETS));
-  const rule = window.r | (window.rows << 8) | ((window.lastColumn ? 1 : 0) << 16);
+  const rule = window.r | (window.rows << 8) | ((window.lastColumn ? 1 : 0) << 16) | ((window.strings ? 1 : 0) << 17);
   return encodeHeaderOf(SPLIT_FILE, header, [header.owners, header.writer, rule, ...table]);
 }
 
@@ -115,11 +118,14 @@ export function decodeSplitHeader(buf: Buffer): SplitHeader | string {
   if (version === 1) return header;
   const r = rule & 0xff;
   const rows = (rule >>> 8) & 0xff;
-  if (rows < 1 || r >= width || rule >>> 17 !== 0) return `header gives no window of a board ${width} wide`;
+  if (rows < 1 || r >= width || rule >>> 18 !== 0) return `header gives no window of a board ${width} wide`;
   const table = Uint32Array.from(decoded.extra.slice(3));
   const bucketOwners = new Uint16Array(table.buffer);
   if (bucketOwners.some((owner) => owner >= owners)) return `header's owner table names owners past its ${owners}`;
-  return { ...header, window: { r, rows, lastColumn: rule >>> 16 === 1, owners: bucketOwners } };
+  return {
+    ...header,
+    window: { r, rows, lastColumn: ((rule >>> 16) & 1) === 1, strings: ((rule >>> 17) & 1) === 1, owners: bucketOwners },
+  };
 }
 
 export function encodeSectionEntry(entry: SectionEntry, buf: Buffer, at: number): void {

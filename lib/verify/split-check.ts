@@ -27,7 +27,8 @@ import {
   SplitHeader,
 } from '../format/split-layout.js';
 import { ownerOf } from '../border/ownership.js';
-import { bucketOf, keyOfBorder } from '../border/window-key.js';
+import { bucketOf, keyOfBorder, stringKeyOfBorder } from '../border/window-key.js';
+import type { SplitRule } from '../format/split-layout.js';
 import type { Problem } from './problems.js';
 import type { RunCheck } from './run-check.js';
 import { CUT_SHORT, DAMAGED_VARINT, headerProblems, RecordStream, type RunExpectation } from './record-stream.js';
@@ -224,9 +225,7 @@ class SplitChecker {
     const { window } = header;
     // Version 2: the owner of the key's bucket for the window the file names (lib/border/window-key.ts).
     const ownerProblem = (hi: number, lo: number) => {
-      const owner = window
-        ? window.owners[bucketOf(keyOfBorder(states.decoded.kind, states.decoded.colour, window.r, window.rows, window.lastColumn))]
-        : ownerOf(hi, lo, owners, width);
+      const owner = window ? window.owners[bucketOf(windowKeyOf(states.decoded, window))] : ownerOf(hi, lo, owners, width);
       return owner !== g ? `state is worker ${owner}'s` : undefined;
     };
     const stream = new RecordStream(moduli, states, legal, ownerProblem);
@@ -263,4 +262,12 @@ class SplitChecker {
     });
     return { records, sums, complete: true };
   }
+}
+
+/** The key a split run's window gives a decoded state. */
+function windowKeyOf(border: { kind: Uint8Array; colour: Uint8Array; group: Uint8Array }, window: SplitRule): bigint {
+  const { r, rows, lastColumn } = window;
+  return window.strings
+    ? stringKeyOfBorder(border.kind, border.colour, border.group, r, rows, lastColumn)
+    : keyOfBorder(border.kind, border.colour, r, rows, lastColumn);
 }

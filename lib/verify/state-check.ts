@@ -31,8 +31,8 @@ export class StateCheck {
     return undefined;
   }
 
-  /** The last state problem() found valid, decoded: each field's kind and colour (BorderStates). */
-  get decoded(): { readonly kind: Uint8Array; readonly colour: Uint8Array } {
+  /** The last state problem() found valid, decoded: each field's kind, colour and string (BorderStates). */
+  get decoded(): { readonly kind: Uint8Array; readonly colour: Uint8Array; readonly group: Uint8Array } {
     return this.states;
   }
 }

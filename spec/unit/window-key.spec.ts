@@ -2,7 +2,7 @@ import test from 'ava';
 import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../../lib/border/border.js';
 import { ExpanderKernel } from '../../lib/border/expander-kernel.js';
 import { OwnerSplit } from '../../lib/engine/owner-split.js';
-import { BUCKETS, bucketOf, keyOfBorder, windowKey } from '../../lib/border/window-key.js';
+import { BUCKETS, bucketOf, keyOfBorder, stringKeyOfBorder, windowKey } from '../../lib/border/window-key.js';
 import { below, replayableRandom } from '../support/random.js';
 import { stateKey, stateWords } from '../support/state-key.js';
 
@@ -124,39 +124,52 @@ test('inside a window every successor stays with the worker, and the histogram s
   t.true(expected.filter((n) => n > 0).length > 100, 'the keys fall in many buckets');
 });
 
-test('the owner split keys a state at any step of a window as keyOfBorder does, its fields turned back to the window’s first step, at widths 8 to 19', (t) => {
-  const random = replayableRandom(t, 'split walks');
-  const owners = Uint16Array.from({ length: BUCKETS }, (_, b) => (b * 7) % 5);
-  let checked = 0;
-  for (let width = 8; width <= 19; width++) {
-    const reference = new BorderStates(width);
-    const border = new BorderStates(width);
-    const split = new OwnerSplit(5, width, 1 << 10, 1);
-    const out = new Uint32Array(2 * MAX_SUCCESSORS);
-    let walks = Array.from({ length: 40 }, () => [START_HI, START_LO]);
-    for (let step = 0; step < 5 * width; step++) {
-      const y = step % width;
-      const lastColumn = step >= 4 * width;
-      for (const rows of [1, 3, 5]) {
-        // The successors of step y, in the slots of step y + 1, split for the window that holds y.
-        const r = y - (y % rows);
-        split.routeBy({ r, rows, lastColumn, y: (y + 1) % width, owners });
-        for (const [hi, lo] of walks) {
-          const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
-          for (let s = 0; s < made; s++) {
-            const key = keyAt(border, out[2 * s], out[2 * s + 1], (y + 1) % width, r, rows, lastColumn);
-            t.is(split.windowOwnerOf(out[2 * s], out[2 * s + 1]), owners[bucketOf(key)], `width ${width}, step ${step}, rows ${rows}`);
-            checked++;
+const splitKeys = test.macro({
+  exec(t, strings: boolean) {
+    const random = replayableRandom(t, 'split walks');
+    const owners = Uint16Array.from({ length: BUCKETS }, (_, b) => (b * 7) % 5);
+    let checked = 0;
+    let differ = 0;
+    for (let width = 8; width <= 19; width++) {
+      const reference = new BorderStates(width);
+      const border = new BorderStates(width);
+      const split = new OwnerSplit(5, width, 1 << 10, 1);
+      const out = new Uint32Array(2 * MAX_SUCCESSORS);
+      let walks = Array.from({ length: 40 }, () => [START_HI, START_LO]);
+      for (let step = 0; step < 5 * width; step++) {
+        const y = step % width;
+        const lastColumn = step >= 4 * width;
+        for (const rows of [1, 3, 5]) {
+          // The successors of step y, in the slots of step y + 1, split for the window that holds y.
+          const r = y - (y % rows);
+          split.routeBy({ r, rows, lastColumn, y: (y + 1) % width, owners, strings });
+          for (const [hi, lo] of walks) {
+            const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
+            for (let s = 0; s < made; s++) {
+              if (!border.decode(out[2 * s], out[2 * s + 1], (y + 1) % width)) throw new Error('not a state');
+              const key = strings
+                ? stringKeyOfBorder(border.kind, border.colour, border.group, r, rows, lastColumn)
+                : keyOfBorder(border.kind, border.colour, r, rows, lastColumn);
+              if (strings && key !== keyOfBorder(border.kind, border.colour, r, rows, lastColumn)) differ++;
+              t.is(split.windowOwnerOf(out[2 * s], out[2 * s + 1]), owners[bucketOf(key)], `width ${width}, step ${step}, rows ${rows}`);
+              checked++;
+            }
           }
         }
+        walks = walks.map(([hi, lo]) => {
+          const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
+          if (made === 0) return [START_HI, START_LO];
+          const pick = below(random, made);
+          return [out[2 * pick], out[2 * pick + 1]];
+        });
       }
-      walks = walks.map(([hi, lo]) => {
-        const made = reference.expandReference(hi, lo, y, out, 0, lastColumn);
-        if (made === 0) return [START_HI, START_LO];
-        const pick = below(random, made);
-        return [out[2 * pick], out[2 * pick + 1]];
-      });
     }
-  }
-  t.true(checked > 50_000, `${checked} successors`);
+    t.true(checked > 50_000, `${checked} successors`);
+    if (strings) t.true(differ > checked / 20, `string keys differ from window keys in ${differ} of ${checked}`);
+  },
+  title: (_given, strings: boolean) =>
+    `the owner split keys a state at any step of a window as ${strings ? 'stringKeyOfBorder' : 'keyOfBorder'} does, its fields turned back to the window’s first step, at widths 8 to 19`,
 });
+
+test(splitKeys, false);
+test(splitKeys, true);
