@@ -28,10 +28,11 @@ for (const [name, options, fastest, slowest] of MEASURED) {
   });
 }
 
-test("--plan's bytes written: 11x11 at 256M wrote 642 MiB, 14x14 at 20G 271 GiB; a count in memory none", (t) => {
+test("--plan's bytes written: 11x11 at 256M wrote 642 MiB, in 2 partitions of 128M 3.5 GiB, 14x14 at 20G 271 GiB; a count in memory none", (t) => {
   const scratch = tempScratch(t);
   const within = (planned: number, measured: number) => planned <= 1.5 * measured && planned >= measured / 1.5;
   t.true(within(planCount({ m: 11, n: 11, workers: 2, memory: '256M', scratch }).bytesWritten, 642 * 2 ** 20));
+  t.true(within(planCount({ m: 11, n: 11, partitions: 2, memory: '128M', scratch }).bytesWritten, 3.5 * 2 ** 30));
   t.true(within(planCount({ m: 14, n: 14, workers: 2, memory: '20G', scratch }).bytesWritten, 271 * 2 ** 30));
   t.is(planCount({ m: 9, n: 9, workers: 2, scratch }).bytesWritten, 0);
 });
