@@ -136,7 +136,8 @@ export class WorkerRunner {
       const inside = owners !== undefined && !isWindowStart(step % width, count.windowRows) && served.length === 1 && !rule.strings;
       this.store.splitBy(rule, inside ? served[0] : undefined);
       const { sample } = stepRouting(step, count, 0);
-      routing = { self: 0, sample: sample && { ...sample, strings: rule.strings } };
+      // With string keys (many owners) every successor is weighed: one in SAMPLE_EVERY leaves too few a bucket.
+      routing = { self: 0, sample: sample && { ...sample, strings: rule.strings, mask: rule.strings ? 0 : sample.mask } };
     }
     const { successors, stage } = this;
     const y = step % width;
