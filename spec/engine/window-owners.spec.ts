@@ -222,3 +222,33 @@ test('8×6 in two partitions of 16 workers: string keys, each state in one secti
   t.true(movedInside > 0 && movedInside < recordsInside / 4, `${movedInside} of ${recordsInside} records moved inside windows`);
   t.like(verifyPath(scratchDir), { problems: [] });
 });
+
+test('8×6 in three threads stopped inside a window resumes there, exact, with no state held by two workers after', async (t) => {
+  const sweep = { width: 8, columns: 6 };
+  const scratchDir = tempScratch(t);
+  const controller = new AbortController();
+  const options = { sweep, memory: 64 << 20, scratchDir, fanIn: 64, keep: true, workers: 3, windowRows: 3 };
+  // Asked to stop as step 21 begins, the count stops once it ends: it resumes at step 22, which
+  // places row 5 of column 3, inside the window of rows 3–5.
+  await t.throwsAsync(
+    countWithEngine({
+      ...options,
+      signal: controller.signal,
+      onProgress: (event) => {
+        if (event.type === 'step-start' && event.step === 21) controller.abort();
+      },
+    }),
+  );
+  const notes: string[] = [];
+  const resumed = await countWithEngine({ ...options, onProgress: (event) => event.type === 'note' && notes.push(event.message) });
+  t.is(resumed.legal, countInMemory(sweep));
+  t.true(
+    notes.some((note) => /steps 1–21 of 48 are complete in .*: resuming at step 22/.test(note)),
+    notes.join('\n'),
+  );
+  const [pass] = readdirSync(path.join(scratchDir, '8x6'));
+  for (let step = 22; step <= 25; step++) {
+    for (const [state, workers] of holders(path.join(scratchDir, '8x6', pass, stepFolderName(step))))
+      t.is(workers.length, 1, `step ${step}: state ${state} held by workers ${workers.join(', ')}`);
+  }
+});
