@@ -67,15 +67,14 @@ export function windowKey(s: u64): u64 {
  * step y (a successor the window made): its fields are turned back into the slots of step r first.
  */
 export function windowKeyAt(s: u64, y: i32): u64 {
-  if ((s & FIELD_FOURS) == 0) return keyOfColoured(turned(s, y));
   const turn = <u64>(3 * ((y - firstRow + keyWidth) % keyWidth));
-  const key = keyOfColoured(turned(decoded(s, y), y));
+  if ((s & FIELD_FOURS) == 0) return keyOfColoured(turned(s, turn));
+  const key = keyOfColoured(turned(decoded(s, y), turn));
   return stringKeys ? withStrings(key, s, y, turn) : key;
 }
 
-/** The fields of a state in the slots of step y turned into those of step r, the window's first. */
-function turned(v: u64, y: i32): u64 {
-  const turn = <u64>(3 * ((y - firstRow + keyWidth) % keyWidth));
+/** Fields (3 bits a slot) turned down by `turn` bits, round the board's width: from the slots of a later step into those of step r. */
+function turned(v: u64, turn: u64): u64 {
   if (turn == 0) return v;
   const bits = <u64>(3 * keyWidth);
   return ((v >> turn) | (v << (bits - turn))) & (((<u64>1) << bits) - 1);
@@ -118,13 +117,8 @@ function withStrings(key: u64, s: u64, y: i32, turn: u64): u64 {
     previous = code;
     bit = i == y ? <u64>(3 * (keyWidth - 1)) : bit - 3;
   }
-  if (turn != 0) {
-    const bits = <u64>(3 * keyWidth);
-    const all = ((<u64>1) << bits) - 1;
-    links = ((links >> turn) | (links << (bits - turn))) & all;
-    mask = ((mask >> turn) | (mask << (bits - turn))) & all;
-  }
-  mask &= outside;
+  mask = turned(mask, turn) & outside;
+  links = turned(links, turn);
   return (key & ~mask) | (links & mask);
 }
 
