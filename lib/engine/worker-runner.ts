@@ -113,7 +113,7 @@ export class WorkerRunner {
     const { worker, partitioned } = this.options;
     // Worker threads: worker 0 holds it, as a window's first step may give it to any of them.
     if (!partitioned && worker !== 0) return toFiles ? this.store.writeRun(0, 1, () => {}) : [];
-    if (partitioned) this.store.splitBy(splitRule(0, { ...this.options, windowRows: this.options.windowRows ?? 1 }));
+    if (partitioned) this.store.splitBy(splitRule(0, this.windows));
     const one = new Uint32Array(k).fill(1);
     memory.append(START_HI, START_LO, one, 0);
     return toFiles ? this.store.writeRun(0, 1, (sink) => sink.append(START_HI, START_LO, one, 0)) : [];
@@ -126,7 +126,7 @@ export class WorkerRunner {
    */
   async expand(step: number, files: string[] | null, onProgress: (states: number) => void, owners?: Uint16Array): Promise<StepPart> {
     const { width, columns, partitioned } = this.options;
-    const count = { ...this.options, windowRows: this.options.windowRows ?? 1 };
+    const count = this.windows;
     let routing = this.router ? stepRouting(step, count, this.router.self, owners) : undefined;
     if (partitioned) {
       // Every successor stays in this worker's table; its runs are split by window (splitRule).
@@ -214,6 +214,11 @@ export class WorkerRunner {
       this.store.openStep(step, files).drainTo(sink);
     }
     return Array.from(sums);
+  }
+
+  /** The count's layout with its rows per window (one when none are given). */
+  private get windows(): WorkerOptions & { readonly windowRows: number } {
+    return { ...this.options, windowRows: this.options.windowRows ?? 1 };
   }
 
   /**

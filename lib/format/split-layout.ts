@@ -109,7 +109,7 @@ export function encodeSplitHeader(header: SplitHeader): Buffer {
 /** Decodes a split run's header from the file's first bytes, or returns a sentence saying why they are not one. */
 export function decodeSplitHeader(buf: Buffer): SplitHeader | string {
   const version = buf.length >= 10 ? buf.readUInt16LE(8) : SPLIT_VERSION;
-  const decoded = decodeHeaderOf(version === 1 ? SPLIT_FILE_1 : SPLIT_FILE, buf);
+  const decoded = decodeHeaderOf(kindOf(version), buf);
   if (typeof decoded === 'string') return decoded.replace(`reads version ${SPLIT_VERSION}`, `reads versions 1 and ${SPLIT_VERSION}`);
   const [owners, writer, rule] = decoded.extra;
   if (owners < 1) return 'header gives no owners';

@@ -5,6 +5,7 @@ import { BorderStates } from '../../lib/border/border.js';
 import { keyOfBorder } from '../../lib/border/window-key.js';
 import { countInMemory } from '../../lib/count/in-memory.js';
 import { countWithEngine } from '../../lib/count/with-engine.js';
+import type { EngineOptions } from '../../lib/count/engine-types.js';
 import { RunReader } from '../../lib/format/run-reader.js';
 import { readSplitIndex, SectionReader } from '../../lib/format/section-reader.js';
 import { stepFolderName } from '../../lib/format/folder-names.js';
@@ -29,6 +30,20 @@ function holders(dir: string): Map<string, number[]> {
   return held;
 }
 
+/** 8×6 counted with every step kept in `scratchDir`: the counts below, their own options on top. */
+const SWEEP = { width: 8, columns: 6 };
+const keptCount = (scratchDir: string, options: Partial<EngineOptions>) =>
+  countWithEngine({
+    sweep: SWEEP,
+    memory: 64 << 20,
+    scratchDir,
+    fanIn: 64,
+    keep: true,
+    workers: 1,
+    onProgress: ignoreProgress,
+    ...options,
+  });
+
 /**
  * 8×6 in three worker threads, every step kept: who holds what, step by step. No state is held by
  * two workers; the states of one window key (for the window the state's step is in, or, for a
@@ -37,18 +52,9 @@ function holders(dir: string): Map<string, number[]> {
  */
 const whoHoldsWhat = test.macro({
   async exec(t, windowRows: number) {
-    const sweep = { width: 8, columns: 6 };
+    const sweep = SWEEP;
     const scratchDir = tempScratch(t);
-    const result = await countWithEngine({
-      sweep,
-      memory: 64 << 20,
-      scratchDir,
-      fanIn: 64,
-      keep: true,
-      workers: 3,
-      windowRows,
-      onProgress: ignoreProgress,
-    });
+    const result = await keptCount(scratchDir, { workers: 3, windowRows });
     t.is(result.legal, countInMemory(sweep));
     const [pass] = readdirSync(path.join(scratchDir, '8x6'));
     const border = new BorderStates(sweep.width);
@@ -154,18 +160,12 @@ function sections(
  */
 const whoHoldsWhatInPartitions = test.macro({
   async exec(t, windowRows: number) {
-    const sweep = { width: 8, columns: 6 };
+    const sweep = SWEEP;
     const scratchDir = tempScratch(t);
-    const result = await countWithEngine({
-      sweep,
-      memory: 64 << 20,
-      scratchDir,
-      fanIn: 64,
-      keep: true,
+    const result = await keptCount(scratchDir, {
       workers: 2,
       windowRows,
       partitioned: { partitions: 2, launcher: 'local', retries: 0, threads: 2 },
-      onProgress: ignoreProgress,
     });
     t.is(result.legal, countInMemory(sweep));
     const [pass] = readdirSync(path.join(scratchDir, '8x6'));
@@ -192,18 +192,12 @@ const whoHoldsWhatInPartitions = test.macro({
 for (const rows of [1, 3, 7]) test(whoHoldsWhatInPartitions, rows);
 
 test('8×6 in two partitions of 16 workers: string keys, each state in one section, verified clean, exact', async (t) => {
-  const sweep = { width: 8, columns: 6 };
+  const sweep = SWEEP;
   const scratchDir = tempScratch(t);
-  const result = await countWithEngine({
-    sweep,
-    memory: 64 << 20,
-    scratchDir,
-    fanIn: 64,
-    keep: true,
+  const result = await keptCount(scratchDir, {
     workers: 16,
     windowRows: 3,
     partitioned: { partitions: 2, launcher: 'local', retries: 0, threads: 1 },
-    onProgress: ignoreProgress,
   });
   t.is(result.legal, countInMemory(sweep));
   const [pass] = readdirSync(path.join(scratchDir, '8x6'));
@@ -224,14 +218,14 @@ test('8×6 in two partitions of 16 workers: string keys, each state in one secti
 });
 
 test('8×6 in three threads stopped inside a window resumes there, exact, with no state held by two workers after', async (t) => {
-  const sweep = { width: 8, columns: 6 };
+  const sweep = SWEEP;
   const scratchDir = tempScratch(t);
   const controller = new AbortController();
-  const options = { sweep, memory: 64 << 20, scratchDir, fanIn: 64, keep: true, workers: 3, windowRows: 3 };
+  const options = { workers: 3, windowRows: 3 };
   // Asked to stop as step 21 begins, the count stops once it ends: it resumes at step 22, which
   // places row 5 of column 3, inside the window of rows 3–5.
   await t.throwsAsync(
-    countWithEngine({
+    keptCount(scratchDir, {
       ...options,
       signal: controller.signal,
       onProgress: (event) => {
@@ -240,7 +234,7 @@ test('8×6 in three threads stopped inside a window resumes there, exact, with n
     }),
   );
   const notes: string[] = [];
-  const resumed = await countWithEngine({ ...options, onProgress: (event) => event.type === 'note' && notes.push(event.message) });
+  const resumed = await keptCount(scratchDir, { ...options, onProgress: (event) => event.type === 'note' && notes.push(event.message) });
   t.is(resumed.legal, countInMemory(sweep));
   t.true(
     notes.some((note) => /steps 1–21 of 48 are complete in .*: resuming at step 22/.test(note)),
