@@ -106,11 +106,13 @@ const diskWarning = (scratch: string) =>
   t.is(count.status, 1);
   const lines = count.stderr.split('\n');
   t.is(`${lines[0]}\n`, diskWarning(scratch));
-  t.regex(lines[1], /^step \d+\/81: /);
-  t.regex(
-    count.stderr,
-    /\ngocount: disk full while writing .*\.run; finished steps are kept: free some space and run the same count again to resume\n$/,
-  );
+  // It goes on past its first step (a progress line comes only if a second passes first).
+  const full =
+    /\ngocount: disk full while writing .*step-(\d{5})\/.*\.run; finished steps are kept: free some space and run the same count again to resume\n$/.exec(
+      count.stderr,
+    );
+  t.truthy(full, count.stderr);
+  t.true(Number(full![1]) > 1, count.stderr);
 });
 
 (canMount ? test : test.skip)('--disk below the peak disk refuses as before; above it, the plan still warns of the free space', (t) => {
