@@ -31,13 +31,15 @@ export const BUCKETS = 2 ** BUCKET_BITS;
 const GOLDEN = 0x9e3779b97f4a7c15n;
 
 /**
- * Rows per window by default, for `workers` threads at a board `width` wide: longer windows move
- * fewer records, but leave fewer fields outside the window to tell the keys apart, so that the
- * heaviest ones weigh more than a share. Measured at 10×10 (docs/design.md, "Owners"): 4 rows for
- * up to 4 workers, 2 for more.
+ * Rows per window by default, for `workers` owners at a board `width` wide: longer windows move
+ * fewer records (and a partitioned count's tasks write fewer steps), but leave fewer fields outside
+ * the window to tell the keys apart, so that the heaviest ones weigh more than a share. Measured
+ * (docs/performance.md, "Owners by window"): up to 4 owners, 4 rows at widths up to 10 and half the
+ * width from 11 on (two windows a column, each with at least 5 fields outside); 2 for more owners.
  */
 export function defaultWindowRows(width: number, workers: number): number {
-  return Math.max(1, Math.min(width - 1, workers <= 4 ? 4 : 2));
+  const rows = workers > 4 ? 2 : width >= 11 ? Math.ceil(width / 2) : 4;
+  return Math.max(1, Math.min(width - 1, rows));
 }
 
 /** Whether the step that places row y is a window's first. */

@@ -172,8 +172,10 @@ export class PartitionedPass {
         fleet ??= this.startTasks();
         const markers = await this.awaitStep(step, fleet);
         const next = this.commitStep(manifest, markers, perColumn);
-        if (keep) fse.removeSync(path.join(this.scratch.stepDir(step), MERGE_FOLDER));
-        else this.scratch.removeStep(step);
+        fse.removeSync(path.join(this.scratch.stepDir(step), MERGE_FOLDER));
+        // A step whose states tasks hold in memory keeps the steps back to the last one wholly in
+        // files: a task started again counts its part again from there (task.ts, replay).
+        if (!keep && next.held === undefined) for (const old of this.scratch.steps()) if (old <= step) this.scratch.removeStep(old);
         const seconds = (performance.now() - started) / 1000;
         this.longestStep = Math.max(this.longestStep, seconds);
         const report = this.report(manifest, next, markers, seconds);
@@ -418,13 +420,14 @@ export class PartitionedPass {
     const { moduli, width } = this.options;
     const outModuli = moduliAt(moduli, step + 1);
     const runs = markers.flatMap((marker) => marker.runs);
+    const held = markers.flatMap((marker) => marker.held ?? []);
     const dropped = sumResidueVectors(
       outModuli,
       markers.map((marker) => marker.dropped),
     );
     const out = sumResidueVectors(
       outModuli,
-      runs.map((run) => run.sums),
+      [...runs, ...held].map((part) => part.sums),
     );
     // A step carries the same moduli as the one before, or one more: the law holds on the shared ones.
     const broken = manifest.moduli.filter((p, r) => (3 * manifest.sums[r]) % p !== (out[r] + dropped[r]) % p);
@@ -448,7 +451,7 @@ export class PartitionedPass {
           markers.map((marker) => marker.legal!),
         ),
       );
-    return writeStepManifest(this.scratch, this.layout, step + 1, runs, dropped, perColumn, this.nextWindow(manifest, markers));
+    return writeStepManifest(this.scratch, this.layout, step + 1, runs, dropped, perColumn, this.nextWindow(manifest, markers), held);
   }
 
   /** The count's owners: every partition's workers. */

@@ -34,9 +34,10 @@ export interface ServeOutcome {
 }
 
 export async function serveTask(options: ServeOptions): Promise<ServeOutcome> {
-  const task = PartitionTask.open(options);
-  const { scratch } = task;
   const parts = [...new Set(options.parts)];
+  // A process serving one part keeps that part's states in memory through a window's steps.
+  const task = PartitionTask.open({ ...options, holdStates: parts.length === 1 });
+  const { scratch } = task;
   parts.forEach((part) => task.checkPart(part));
   const driver = new DriverWatch(scratch.root, options.driverSilenceMs);
   if (!driver.present)
@@ -81,10 +82,11 @@ export async function serveTask(options: ServeOptions): Promise<ServeOutcome> {
   }
 }
 
-export function outcomeLine(part: number, step: number, { alreadyDone, marker }: TaskOutcome): string {
-  const what = alreadyDone
-    ? 'was done already'
-    : `done: ${counted(marker.statesIn, 'state')} expanded, ${counted(marker.runs.length, 'run')} written`;
+export function outcomeLine(part: number, step: number, { alreadyDone, marker, countedAgainFrom }: TaskOutcome): string {
+  const kept = marker.held ? 'its successors kept in memory' : `${counted(marker.runs.length, 'run')} written`;
+  const again =
+    countedAgainFrom === undefined ? '' : ` (its states counted again from step ${countedAgainFrom}, where they were last written)`;
+  const what = alreadyDone ? 'was done already' : `done: ${counted(marker.statesIn, 'state')} expanded${again}, ${kept}`;
   return `task ${part} of step ${step} ${what}`;
 }
 

@@ -11,7 +11,7 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { UsageError } from '../shared/errors.js';
+import { GocountError, UsageError } from '../shared/errors.js';
 import os from 'node:os';
 import {
   MANIFEST_FILE,
@@ -21,16 +21,16 @@ import {
   TEMP_SUFFIX,
   workerOfMergeFolder,
 } from '../format/folder-names.js';
-import { readManifest } from '../format/manifest.js';
+import { type HeldStates, readManifest, type StepManifest } from '../format/manifest.js';
 import { readTaskMarker, TASK_FORMAT, TASK_VERSION, TaskMarker, writeTaskMarker } from '../format/task-marker.js';
 import { moduliAt } from '../residues/growth.js';
 import { sumResidueVectors } from '../residues/sums.js';
-import { planMemory } from '../engine/budget.js';
+import { passPlan } from '../engine/pass-plan.js';
 import { addPhaseTimes, noPhaseTimes } from '../observe/phase-clock.js';
 import { CountLayout, diskError, openCountFolder, ScratchFolder } from '../folder/scratch.js';
 import { localWorker, threadWorkers, WorkerHandle } from '../engine/worker-handle.js';
-import type { WorkerOptions } from '../engine/worker-runner.js';
-import { defaultWindowRows } from '../border/window-key.js';
+import type { StepEnd, StepPart, WorkerOptions } from '../engine/worker-runner.js';
+import { defaultWindowRows, isWindowStart, STRING_KEYS_FROM } from '../border/window-key.js';
 import { joinedWeights, ownersFromText, weightsText } from '../engine/window-owners.js';
 import { faultTaskIfAsked } from './task-faults.js';
 
@@ -42,6 +42,11 @@ export interface TaskSetup {
   readonly fanIn: number;
   /** Threads of the process, each serving some of a part's workers: at most the count's workers per partition. Default: defaultThreads. */
   readonly threads?: number;
+  /**
+   * Keep the successors of a window's steps in memory, between the window's exchanges: for a
+   * process that serves one part step after step (task-loop.ts). A step run on its own writes them.
+   */
+  readonly holdStates?: boolean;
 }
 
 /** A task's threads when none are asked for: one per worker of its part, at most one per core. */
@@ -61,6 +66,8 @@ export interface TaskOutcome {
   /** The marker was there before: nothing was done. */
   readonly alreadyDone: boolean;
   readonly marker: TaskMarker;
+  /** The step its part's states, which an earlier process held in memory, were counted again from (replay). */
+  readonly countedAgainFrom?: number;
 }
 
 /** `gocount task DIR --step S --part J`: one step of one part, in a process of its own. */
@@ -86,6 +93,8 @@ export class PartitionTask {
   private handles?: WorkerHandle[];
   /** The part the workers last worked for. */
   private servingPart = -1;
+  /** The step and part whose states the workers hold in memory: what the last step kept there. */
+  private holding?: { step: number; part: number };
 
   private constructor(setup: TaskSetup, scratch: ScratchFolder, layout: CountLayout) {
     this.setup = setup;
@@ -145,9 +154,10 @@ export class PartitionTask {
         'GOCOUNT_SCRATCH_UNUSABLE',
       );
     const handles = await this.workersFor(part, rows);
+    const { files, countedAgainFrom } = await this.inputOf(step, part, manifest, handles);
+    this.holding = undefined; // the workers' memory is rewritten from here on
     const expanded = handles.map(() => 0);
     // Every split run may hold states of every worker: each reads its own sections of all of them.
-    const files = manifest.runs.map((run) => path.join(scratch.stepDir(step), run.file));
     const parts = await Promise.all(
       handles.map((handle, i) =>
         handle.expand(
@@ -161,8 +171,10 @@ export class PartitionTask {
         ),
       ),
     );
+    const hold = manifest.window !== undefined && this.mayHold(step, rows, parts);
     const histograms = parts.flatMap((p) => (p.histogram ? [p.histogram] : []));
-    const ends = await Promise.all(handles.map((handle) => handle.finish(true)));
+    const ends = await Promise.all(handles.map((handle) => handle.finish(!hold)));
+    if (hold) this.holding = { step: step + 1, part };
     const runs = ends.flatMap((end) => end.runs);
     const outModuli = moduliAt(moduli, step + 1);
     const atBoundary = step % width === 0 && step > 0;
@@ -175,6 +187,7 @@ export class PartitionTask {
       workers: layout.workers,
       moduli: outModuli,
       runs,
+      held: hold ? heldStates(ends, threadsOf(layout, part, handles.length)) : undefined,
       statesIn: parts.reduce((n, p) => n + p.statesIn, 0),
       successors: parts.reduce((n, p) => n + p.successors, 0),
       dropped: sumResidueVectors(
@@ -200,7 +213,89 @@ export class PartitionTask {
     } catch (error) {
       throw diskError(error, markerFile);
     }
-    return { alreadyDone: false, marker };
+    return { alreadyDone: false, marker, countedAgainFrom };
+  }
+
+  /**
+   * Whether the successors of `step` stay in the workers' memory: inside a window (at its first
+   * step they change owner, and go to files), in a process that holds states, each thread serving
+   * one worker, under window keys that no step of the window changes (no string keys), not at the
+   * pass's last step, and every worker's successors within its in-memory run.
+   */
+  private mayHold(step: number, rows: number, parts: readonly StepPart[]): boolean {
+    const { layout } = this;
+    return (
+      this.setup.holdStates === true &&
+      step + 1 < this.steps &&
+      !isWindowStart(step % this.scratch.identity.width, rows) &&
+      layout.workers === (this.handles?.length ?? 0) &&
+      layout.workers * layout.partitions <= STRING_KEYS_FROM &&
+      parts.every((part) => part.spilled === 0 && part.fitsInMemory)
+    );
+  }
+
+  /**
+   * The files the workers read the states after `step` points from, or null where they hold them
+   * in memory. A process that does not hold them (relaunched, or resumed, inside a window) first
+   * counts them again (replay).
+   */
+  private async inputOf(
+    step: number,
+    part: number,
+    manifest: StepManifest,
+    handles: WorkerHandle[],
+  ): Promise<{ files: string[] | null; countedAgainFrom?: number }> {
+    if (!heldBy(manifest, ownersOf(this.layout, part)))
+      return { files: manifest.runs.map((run) => path.join(this.scratch.stepDir(step), run.file)) };
+    if (this.holding?.step === step && this.holding.part === part) return { files: null };
+    return { files: null, countedAgainFrom: await this.replay(step, part, manifest, handles) };
+  }
+
+  /**
+   * Makes the workers hold part `part`'s states after `step` points: from the latest step whose
+   * manifest has them in files, it expands each step into memory again, and checks the states each
+   * step holds against what its manifest recorded of them. A window's steps keep a part's states
+   * with the part's own workers, so its files alone give them.
+   */
+  private async replay(step: number, part: number, manifest: StepManifest, handles: WorkerHandle[]): Promise<number> {
+    const { scratch, layout } = this;
+    const workers = ownersOf(layout, part);
+    const manifests = new Map([[step, manifest]]);
+    let from = step;
+    while (heldBy(manifests.get(from)!, workers)) {
+      from--;
+      const file = path.join(scratch.stepDir(from), MANIFEST_FILE);
+      if (from < 0 || !fse.pathExistsSync(file))
+        throw new UsageError(
+          `step ${step} in ${scratch.root}: task ${part}'s states were kept in memory, and step ${from} to count them again from is gone`,
+          'GOCOUNT_SCRATCH_UNUSABLE',
+        );
+      manifests.set(from, readManifest(file));
+    }
+    removeOwnOutputs(scratch, from, workers);
+    const served = threadsOf(layout, part, handles.length);
+    const owners = layout.workers * layout.partitions;
+    for (let t = from; t < step; t++) {
+      const at = manifests.get(t)!;
+      const files = t === from ? at.runs.map((run) => path.join(scratch.stepDir(t), run.file)) : null;
+      const table = at.window ? ownersFromText(at.window.owners, owners) : undefined;
+      const parts = await Promise.all(handles.map((handle) => handle.expand(t, files, () => {}, table)));
+      const fits = parts.every((p) => p.spilled === 0 && p.fitsInMemory);
+      const ends = fits ? await Promise.all(handles.map((handle) => handle.finish(false))) : [];
+      const again = heldStates(ends, served);
+      const recorded = manifests.get(t + 1)!.held ?? [];
+      const same =
+        fits &&
+        again.every((h) => recorded.some((r) => r.worker === h.worker && r.records === h.records && r.sums.join() === h.sums.join()));
+      if (!same)
+        throw new GocountError(
+          `step ${t + 1} in ${scratch.root}: task ${part}'s states, counted again from step ${from}, are not those its done-marker recorded; the count stops rather than go on with either`,
+          1,
+          'GOCOUNT_SCRATCH_UNUSABLE',
+        );
+    }
+    this.holding = { step, part };
+    return from;
   }
 
   async close(): Promise<void> {
@@ -215,9 +310,15 @@ export class PartitionTask {
     const { width, columns, moduli } = scratch.identity;
     const threads = threadsOf(layout, part, this.setup.threads ?? defaultThreads(layout.workers));
     if (!this.handles) {
-      const plan = planMemory(this.setup.memory, moduli.length, this.setup.fanIn, width, threads.length, {
-        owners: layout.workers * layout.partitions,
-        served: threads[0].length,
+      const plan = passPlan({
+        memory: this.setup.memory,
+        width,
+        columns,
+        moduli,
+        fanIn: this.setup.fanIn,
+        threads: threads.length,
+        holders: layout.partitions * threads.length,
+        owners: { owners: layout.workers * layout.partitions, served: threads[0].length },
       });
       const workerOptions = threads.map((serves): WorkerOptions => ({
         width,
@@ -234,6 +335,7 @@ export class PartitionTask {
       }));
       this.handles = threads.length === 1 ? [localWorker(workerOptions[0])] : threadWorkers(workerOptions);
     } else if (part !== this.servingPart) {
+      this.holding = undefined;
       const handles = this.handles;
       await Promise.all(handles.map((handle, i) => handle.actAs(threads[i])));
     }
@@ -256,6 +358,16 @@ export function threadsOf(layout: CountLayout, part: number, threads: number): n
   const owners = ownersOf(layout, part);
   const count = Math.max(1, Math.min(threads, owners.length));
   return Array.from({ length: count }, (_, t) => owners.filter((_, k) => k % count === t));
+}
+
+/** Whether the manifest has states of `workers` held in memory rather than in its runs. */
+function heldBy(manifest: StepManifest, workers: readonly number[]): boolean {
+  return (manifest.held ?? []).some((held) => workers.includes(held.worker));
+}
+
+/** What each thread's worker holds in memory after a step (each thread serving one worker). */
+function heldStates(ends: readonly StepEnd[], served: readonly number[][]): HeldStates[] {
+  return ends.map((end, i) => ({ worker: served[i][0], records: end.held!.records, sums: end.held!.sums }));
 }
 
 /** The marker at `file` when it is whole and is this task's; a damaged one is removed. */

@@ -13,7 +13,8 @@ import { largestStates, maxStatesAfter } from '../board/table1.js';
 import { joinResidues, Residue } from '../residues/crt.js';
 import { moduliFor, splitIntoPasses } from '../residues/moduli.js';
 import { formatBytes } from '../shared/units.js';
-import { MemoryPlan, planMemory, statesInMemory } from '../engine/budget.js';
+import { statesInMemory } from '../engine/budget.js';
+import { passPlan } from '../engine/pass-plan.js';
 import { residuesAt } from '../residues/growth.js';
 import { PassRunner } from '../engine/pass.js';
 import { MOST_RESIDUES } from '../engine/state-table.js';
@@ -103,37 +104,23 @@ export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>, cores: n
   const workers = partitioned || asked === recorded ? asked : Math.min(asked, usableWorkers(sweep));
   const threads = partitioned ? Math.min(partitioned.threads ?? defaultThreads(workers, cores), workers) : undefined;
   const owners = partitioned ? { owners: partitioned.partitions * workers, served: Math.ceil(workers / threads!) } : undefined;
-  const plans = passes.map((passModuli) => {
-    const plan = (wholeSteps: boolean) =>
-      planMemory(options.memory, passModuli.length, fanIn, sweep.width, threads ?? workers, owners, {
-        shardBytes: options.tableMemory,
-        wholeSteps,
-      });
-    const usual = plan(false);
-    if (partitioned || !usual.mayOverflow) return usual;
-    // A table that cannot hold the largest steps may still keep whole the steps whose states carry
-    // fewer residues, at the price of a smaller table, and so more runs, for the steps left on disk.
-    // By the plan's costs (count/plan.ts) a state moved into memory saves about 0.4 µs, and
-    // a state on disk pays a few percent more: worth it when at least a tenth as many move as stay.
-    const whole = plan(true);
-    const kept = statesKeptInMemory(sweep, passModuli, workers, whole);
-    const moved = kept - statesKeptInMemory(sweep, passModuli, workers, usual);
-    return moved > (statesKeptInMemory(sweep, passModuli, workers) - kept) / 10 ? whole : usual;
-  });
+  const plans = passes.map((passModuli) =>
+    passPlan({
+      memory: options.memory,
+      width: sweep.width,
+      columns: sweep.columns,
+      moduli: passModuli,
+      fanIn,
+      threads: threads ?? workers,
+      holders: partitioned ? partitioned.partitions * threads! : workers,
+      owners,
+      shardBytes: options.tableMemory,
+    }),
+  );
   const inMemory = (step: number) => (partitioned ? 0 : workers * statesInMemory(plans[0], residuesAt(passes[0], step)));
   const keep = options.keep || folder.recorded().keep;
   const disk = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), inMemory, keep);
   return { moduli, passes, workers, threads, plans, disk };
-}
-
-/** States of a pass's steps, by Table 1's bound, that fit in the in-memory runs of `plan`'s workers (all, without a plan). */
-function statesKeptInMemory(sweep: Sweep, passModuli: readonly number[], workers: number, plan?: MemoryPlan): number {
-  let kept = 0;
-  for (let step = 0; step <= sweep.width * sweep.columns; step++) {
-    const states = maxStatesAfter(sweep.width, step);
-    if (!plan || states <= workers * statesInMemory(plan, residuesAt(passModuli, step))) kept += states;
-  }
-  return kept;
 }
 
 export async function countWithEngine(options: EngineOptions): Promise<EngineResult> {

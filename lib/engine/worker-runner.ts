@@ -74,7 +74,12 @@ export interface StepEnd {
   readonly probes: number;
   /** In a partitioned count: records its runs sent to workers this one does not serve. */
   readonly moved?: number;
+  /** In a partitioned count whose states stay in memory (finish without files): how many, and their residue sums. */
+  readonly held?: { readonly records: number; readonly sums: number[] };
 }
+
+/** States summed exactly in doubles before their remainders are taken (heldStates). */
+const HELD_SUM_BLOCK = 1 << 20;
 
 export class WorkerRunner {
   readonly options: WorkerOptions;
@@ -161,7 +166,11 @@ export class WorkerRunner {
       legal: atBoundary ? Array.from(stage.legal) : undefined,
       moved: stage.moved,
       histogram: routing?.sample ? stage.histogram() : undefined,
-      recordsRead: partitioned && files ? Object.fromEntries(this.store.recordsRead) : undefined,
+      recordsRead: partitioned
+        ? files
+          ? Object.fromEntries(this.store.recordsRead)
+          : { [this.options.worker]: stage.statesIn }
+        : undefined,
     };
   }
 
@@ -172,7 +181,24 @@ export class WorkerRunner {
     // Sorted only when the next step may overflow the table: then its runs need the order.
     const runs = this.step.end(toFiles, options.plan.mayOverflow && table.size > table.maxLoad / 3);
     const moved = options.partitioned ? this.store.takeMoved() : undefined;
-    return { runs, phases: this.clock.snapshot(), probes: table.probes, moved };
+    const held = options.partitioned && !toFiles ? this.heldStates() : undefined;
+    return { runs, phases: this.clock.snapshot(), probes: table.probes, moved, held };
+  }
+
+  /** The states the in-memory run holds, counted and summed: a partitioned task records them in its marker. */
+  private heldStates(): { records: number; sums: number[] } {
+    const memory = this.memory();
+    const k = memory.residueCount;
+    const moduli = this.options.moduli.slice(0, k);
+    const sums = moduli.map(() => 0);
+    // Residues are below 2^32: 2^20 of them add up exactly in a double before the remainder is taken.
+    for (const batch of memory.batches(HELD_SUM_BLOCK)) {
+      const block = new Float64Array(k);
+      const { residues } = batch;
+      for (let i = 0; i < batch.size * k; i += k) for (let r = 0; r < k; r++) block[r] += residues[i + r];
+      for (let r = 0; r < k; r++) sums[r] = (sums[r] + (block[r] % moduli[r])) % moduli[r];
+    }
+    return { records: memory.count, sums };
   }
 
   /**

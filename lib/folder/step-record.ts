@@ -6,7 +6,7 @@
 import path from 'node:path';
 import fse from 'fs-extra';
 import { MANIFEST_FILE, tempPath } from '../format/folder-names.js';
-import { buildManifest, type ManifestWindow, StepManifest, writeManifest } from '../format/manifest.js';
+import { buildManifest, type HeldStates, type ManifestWindow, StepManifest, writeManifest } from '../format/manifest.js';
 import type { RunSummary } from '../format/run-writer.js';
 import { liftResidues, moduliAt } from '../residues/growth.js';
 import { sumResidueVectors } from '../residues/sums.js';
@@ -21,6 +21,7 @@ export function writeStepManifest(
   dropped: ArrayLike<number>,
   columnSums: number[][],
   window?: ManifestWindow,
+  held?: HeldStates[],
 ): StepManifest {
   const { width, columns, moduli } = scratch.identity;
   const manifest = buildManifest(
@@ -29,6 +30,7 @@ export function writeStepManifest(
     dropped,
     columnSums,
     window,
+    held,
   );
   const file = path.join(scratch.stepDir(step), MANIFEST_FILE);
   try {

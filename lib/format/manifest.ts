@@ -47,8 +47,21 @@ export interface StepManifest {
    * folders of earlier versions, whose tasks then deal the buckets out in turn.
    */
   readonly window?: ManifestWindow;
+  /**
+   * A partitioned count inside a window: the states its tasks kept in memory instead of writing
+   * (lib/cluster/task.ts), each worker's record count and residue sums as its task gives them. The
+   * manifest's records and sums include them; absent when every state is in the runs.
+   */
+  readonly held?: HeldStates[];
   /** CRC-32 of the manifest's JSON without this field. */
   readonly crc?: number;
+}
+
+/** One worker's states of a step that its task holds in memory: how many, and their residue sums. */
+export interface HeldStates {
+  readonly worker: number;
+  readonly records: number;
+  readonly sums: number[];
 }
 
 export interface ManifestWindow {
@@ -70,11 +83,12 @@ export function buildManifest(
   dropped: ArrayLike<number>,
   columnSums: number[][],
   window?: ManifestWindow,
+  held: HeldStates[] = [],
 ): StepManifest {
   const { moduli } = identity;
   const sums = sumResidueVectors(
     moduli,
-    runs.map((run) => run.sums),
+    [...runs, ...held].map((part) => part.sums),
   );
   return {
     format: MANIFEST_FORMAT,
@@ -87,12 +101,13 @@ export function buildManifest(
     workers: identity.workers,
     partitions: identity.partitions,
     runs,
-    records: runs.reduce((n, run) => n + run.records, 0),
+    records: [...runs, ...held].reduce((n, part) => n + part.records, 0),
     sums,
     bytes: runs.reduce((n, run) => n + run.bytes, 0),
     dropped: Array.from(dropped),
     columnSums: columnSums.map((sums) => [...sums]),
     ...(window ? { window } : {}),
+    ...(held.length > 0 ? { held } : {}),
   };
 }
 
@@ -139,6 +154,9 @@ function shapeProblem(manifest: StepManifest): string | undefined {
     (run.source === undefined || integer(run.source)) &&
     residues(run.sums);
   if (!Array.isArray(manifest.runs) || !manifest.runs.every(runOk)) return 'run list malformed';
+  const owners = manifest.workers * manifest.partitions;
+  const heldOk = (part: HeldStates) => integer(part?.worker) && part.worker < owners && integer(part.records) && residues(part.sums);
+  if (manifest.held !== undefined && !(Array.isArray(manifest.held) && manifest.held.every(heldOk))) return 'held states malformed';
   const { window } = manifest;
   if (
     window !== undefined &&

@@ -6,6 +6,7 @@
 
 import { RunFileError } from '../shared/errors.js';
 import { readCheckedJson, writeCheckedJson } from './checked-json.js';
+import type { HeldStates } from './manifest.js';
 import type { RunSummary } from './run-writer.js';
 
 export const TASK_FORMAT = 'gocount-task';
@@ -24,6 +25,8 @@ export interface TaskMarker {
   readonly moduli: number[];
   /** Its split runs, each with its totals and the worker that wrote it (`source`). */
   readonly runs: RunSummary[];
+  /** Inside a window: the states its workers kept in memory instead (then it wrote no runs). */
+  readonly held?: HeldStates[];
   /** States it expanded, and successors made. */
   readonly statesIn: number;
   readonly successors: number;
@@ -57,7 +60,10 @@ export function readTaskMarker(path: string): TaskMarker {
     Array.isArray(marker.moduli) &&
     Array.isArray(marker.dropped) &&
     marker.dropped.length === marker.moduli.length &&
-    (marker.histogram === undefined || typeof marker.histogram === 'string');
+    (marker.histogram === undefined || typeof marker.histogram === 'string') &&
+    (marker.held === undefined ||
+      (Array.isArray(marker.held) &&
+        marker.held.every((part) => integer(part?.worker) && integer(part.records) && Array.isArray(part.sums))));
   if (!wellFormed) throw new RunFileError(path, 'done-marker malformed');
   return marker;
 }

@@ -2,7 +2,8 @@
  * The done-markers of a partitioned count's step: one from each partition task that made it (none
  * in step 0, which the driver writes), each whole (CRC-32) and about this step, the runs they list
  * being exactly the manifest's, each once and written by one of the task's own workers, and
- * dropped masses that add up to the manifest's. With the count's conservation check this ties the
+ * dropped masses that add up to the manifest's; the states they held in memory inside a window
+ * (no file) are the manifest's, worker by worker. With the count's conservation check this ties the
  * law to every task: 3 × the step's mass = the next step's mass + the dropped mass of all tasks.
  */
 
@@ -16,7 +17,7 @@ import type { Problem } from './problems.js';
 export function checkMarkers(dir: string, manifest: StepManifest, names: readonly string[]): Problem[] {
   const problems: Problem[] = [];
   const markerNames = names.filter((name) => parseTaskMarkerName(name) !== undefined);
-  const partitioned = manifest.runs.some((run) => run.source !== undefined);
+  const partitioned = manifest.runs.some((run) => run.source !== undefined) || manifest.held !== undefined;
   if (!partitioned || manifest.step === 0) {
     for (const name of markerNames) problems.push({ file: path.join(dir, name), problem: 'done-marker in a step no partition task made' });
     return problems;
@@ -27,6 +28,8 @@ export function checkMarkers(dir: string, manifest: StepManifest, names: readonl
   }
   const listed = new Map(manifest.runs.map((run) => [run.file, run]));
   const claimed = new Set<string>();
+  const heldListed = new Map((manifest.held ?? []).map((held) => [held.worker, held]));
+  const heldClaimed = new Set<number>();
   const dropped = manifest.moduli.map(() => 0);
   for (let part = 0; part < manifest.partitions; part++) {
     const file = path.join(dir, taskMarkerName(part));
@@ -62,7 +65,22 @@ export function checkMarkers(dir: string, manifest: StepManifest, names: readonl
         problem(`lists ${run.file}, written by worker ${run.source}, not one of task ${part}'s`);
       claimed.add(run.file);
     }
+    for (const held of marker.held ?? []) {
+      const summary = heldListed.get(held.worker);
+      if (!(held.worker >= first && held.worker < first + manifest.workers))
+        problem(`holds states of worker ${held.worker}, not one of task ${part}'s`);
+      else if (!summary || summary.records !== held.records || summary.sums.join() !== held.sums.join())
+        problem(`gives worker ${held.worker}'s states held in memory otherwise than the manifest does`);
+      heldClaimed.add(held.worker);
+    }
     marker.dropped.forEach((mass, r) => (dropped[r] = (dropped[r] + mass) % manifest.moduli[r]));
+  }
+  for (const worker of heldListed.keys()) {
+    if (!heldClaimed.has(worker))
+      problems.push({
+        file: path.join(dir, MANIFEST_FILE),
+        problem: `gives worker ${worker}'s states as held in memory, which no done-marker does`,
+      });
   }
   const manifestFile = path.join(dir, MANIFEST_FILE);
   for (const run of manifest.runs) {

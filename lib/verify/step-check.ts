@@ -121,20 +121,26 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
     }
     for (const what of differs) problems.push({ file, problem: `has ${what}` });
   }
-  const records = manifest.runs.reduce((n, run) => n + run.records, 0);
+  // States a partitioned count's tasks held in memory inside a window have no file: their counts and sums are the markers' word.
+  const held = manifest.held ?? [];
+  const parts = [...manifest.runs, ...held];
+  const whose = held.length > 0 ? ' and the states held in memory' : '';
+  const records = parts.reduce((n, part) => n + part.records, 0);
   const bytes = manifest.runs.reduce((n, run) => n + run.bytes, 0);
-  if (manifest.records !== records) bad(`total of ${counted(manifest.records, 'record')}, its runs add up to ${records}`);
+  if (manifest.records !== records) bad(`total of ${counted(manifest.records, 'record')}, its runs${whose} add up to ${records}`);
   if (manifest.bytes !== bytes) bad(`total of ${counted(manifest.bytes, 'byte')}, its runs add up to ${bytes}`);
   if (
     sumResidueVectors(
       moduli,
-      manifest.runs.map((run) => run.sums),
+      parts.map((part) => part.sums),
     ).join() !== manifest.sums.join()
   )
-    bad("residue sums are not the sums of its runs'");
+    bad(`residue sums are not the sums of its runs'${whose}`);
+  const holders = held.map((part) => part.worker);
+  if (new Set(holders).size !== holders.length) bad("lists a worker's held states twice");
   problems.push(...checkMarkers(dir, manifest, names));
   const legal =
-    runs.every((run) => run.legal) && runs.length > 0
+    runs.every((run) => run.legal) && runs.length > 0 && held.length === 0
       ? sumResidueVectors(
           moduli,
           runs.map((run) => run.legal!),
