@@ -33,6 +33,7 @@ import type { StepEnd, StepPart, WorkerOptions } from '../engine/worker-runner.j
 import { defaultWindowRows, isWindowStart, STRING_KEYS_FROM } from '../border/window-key.js';
 import { joinedWeights, ownersFromText, weightsText } from '../engine/window-owners.js';
 import { faultTaskIfAsked } from './task-faults.js';
+import { formatBytes } from '../shared/units.js';
 
 export interface TaskSetup {
   /** The count folder: the one holding count.json. */
@@ -273,6 +274,7 @@ export class PartitionTask {
       manifests.set(from, readManifest(file));
     }
     removeOwnOutputs(scratch, from, workers);
+    this.holding = undefined;
     const served = threadsOf(layout, part, handles.length);
     const owners = layout.workers * layout.partitions;
     for (let t = from; t < step; t++) {
@@ -280,13 +282,17 @@ export class PartitionTask {
       const files = t === from ? at.runs.map((run) => path.join(scratch.stepDir(t), run.file)) : null;
       const table = at.window ? ownersFromText(at.window.owners, owners) : undefined;
       const parts = await Promise.all(handles.map((handle) => handle.expand(t, files, () => {}, table)));
-      const fits = parts.every((p) => p.spilled === 0 && p.fitsInMemory);
-      const ends = fits ? await Promise.all(handles.map((handle) => handle.finish(false))) : [];
-      const again = heldStates(ends, served);
+      if (!parts.every((p) => p.spilled === 0 && p.fitsInMemory))
+        throw new GocountError(
+          `step ${t + 1} in ${scratch.root}: task ${part}'s states, which the count kept in memory, do not fit this task's memory (${formatBytes(this.setup.memory)}): give it the --memory the count was run with`,
+          1,
+          'GOCOUNT_SCRATCH_UNUSABLE',
+        );
+      const again = heldStates(await Promise.all(handles.map((handle) => handle.finish(false))), served);
       const recorded = manifests.get(t + 1)!.held ?? [];
-      const same =
-        fits &&
-        again.every((h) => recorded.some((r) => r.worker === h.worker && r.records === h.records && r.sums.join() === h.sums.join()));
+      const same = again.every((h) =>
+        recorded.some((r) => r.worker === h.worker && r.records === h.records && r.sums.join() === h.sums.join()),
+      );
       if (!same)
         throw new GocountError(
           `step ${t + 1} in ${scratch.root}: task ${part}'s states, counted again from step ${from}, are not those its done-marker recorded; the count stops rather than go on with either`,
