@@ -21,7 +21,10 @@ export function formatPlan(plan: CountPlan): string {
     `moduli    ${plan.moduli.length}: ${plan.moduli.join(' ')}`,
     `passes    ${plan.passes.length}${plan.passes.length > 1 ? `: ${plan.passes.map((p) => p.length).join(' + ')} moduli` : ', all moduli at once'}`,
     `disk      ${diskText(plan.disk)}${plan.diskFree ? ` (${formatBytes(plan.diskFree.bytes)} free in ${plan.diskFree.at})` : ''}`,
-    `written   about ${formatBytes(plan.bytesWritten)} of runs in all`,
+    `written   about ${formatBytes(plan.bytesWritten)} of runs in all` +
+      (plan.stepsHeld === undefined
+        ? ''
+        : `, all through the scratch folder: the tasks keep ${plan.stepsHeld} of the ${plan.steps} steps in memory`),
     `time      about ${formatDuration(plan.seconds)} on ${counted(plan.cores, 'core')} like the reference machine's (the states expected of each step at its measured cost per state)`,
     '',
     'states per column (Table 1 bound on its largest step):',

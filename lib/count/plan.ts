@@ -19,19 +19,24 @@ import type { FreeSpace } from '../shared/disk-space.js';
 import { InvalidOptionError } from '../shared/errors.js';
 import { checkOptionNames, type OptionNames, shown } from '../shared/arguments.js';
 import { COUNT_OPTION_NAMES } from './option-names.js';
+import { heldSteps } from './held-steps.js';
 
 /**
  * The cost model of the plan's time, from counts timed on this project's 2-core machine
  * (docs/performance.md, 2026-11-27): wall nanoseconds per expanded state for one worker, in a step
  * kept in memory (14×14's steps 1–140: 135 ns a state with two workers), in a step on disk (its
- * steps 141–196: 221 ns) and in a task of a partitioned count, whose steps all go through files
- * (11×11 in 2 partitions of one thread each: 189 ns besides its fixed costs); n threads of one
+ * steps 141–196: 221 ns) and in a step a task of a partitioned count writes to files (11×11 in 2
+ * partitions of one thread each, every step written: 189 ns besides its fixed costs; the steps a
+ * task keeps in memory, held-steps.ts, cost what a step in memory does); n threads of one
  * process on n cores run n^0.65 times as fast as one (11×11 on a 16-core machine: 39.2 s with one
  * worker, 6.6–6.8 s with 16), while tasks on cores of their own add up; and each step of a partitioned
  * count costs about 20 ms of hand-over through the folder. The cost does not grow with the
  * residues here: the boards it was measured on carry up to 10.
  */
 export const COST_MODEL = { inMemoryNs: 212, onDiskNs: 346, partitionedNs: 379, speedupExponent: 0.65, partitionedStepSeconds: 0.02 };
+
+/** Records written per state at a window's first step of a partitioned count (11×11 in 2 partitions, 2026-12-01). */
+const EXCHANGED_RECORDS_PER_STATE = 1.26;
 
 /**
  * The states a step expands as a share of Table 1's bound on it, by how far the step's column is
@@ -71,7 +76,7 @@ export interface ColumnPlan {
   readonly column: number;
   /** Table 1's bound on the states of the column's largest step. */
   readonly maxStates: number;
-  /** Whether every step of the column fits in memory (a partitioned count always writes files). */
+  /** Whether every step of the column fits in memory (a partitioned count writes some of every column's steps). */
   readonly inMemory: boolean;
 }
 
@@ -98,8 +103,10 @@ export interface CountPlan {
   readonly cores: number;
   /** A rough time: the expected states of every step at the measured cost per state (COST_MODEL). */
   readonly seconds: number;
-  /** Bytes of runs the count writes in all, about: every state of a step on disk, once. */
+  /** Bytes of runs the count writes in all, about: every state of a step on disk, once (in a partitioned count all of them through the scratch folder). */
   readonly bytesWritten: number;
+  /** In a partitioned count, the steps of a pass its tasks keep in memory, as a window's steps, instead of writing them (held-steps.ts). */
+  readonly stepsHeld?: number;
   /** What the count would warn of before it starts (warnings.ts). */
   readonly warnings: string[];
 }
@@ -126,22 +133,29 @@ export function planCount(options: PlanOptions): CountPlan {
     maxStatesAfter(sweep.width, step) <=
     (normalized.partitioned ? 0 : setup.workers) * statesInMemory(setup.plans[0], residuesAt(setup.passes[0], step));
   const steps = sweep.width * sweep.columns;
+  const partitionedSteps =
+    normalized.partitioned &&
+    heldSteps(sweep, normalized.partitioned, setup, normalized.windowRows, cores, (step) =>
+      expectedStates(sweep.width, sweep.columns, step),
+    );
   // Threads of one process share its machine's memory (n^0.65); tasks on cores of their own add up.
   const threads = normalized.partitioned ? Math.min(setup.threads ?? 1, cores) : Math.min(setup.workers, cores);
   const tasks = Math.max(1, Math.min(partitions, Math.floor(cores / threads)));
   const speedup = tasks * threads ** COST_MODEL.speedupExponent;
   let seconds = 0;
   let bytesWritten = 0;
+  let stepsHeld = 0;
   for (let step = 0; step < steps; step++) {
     const states = expectedStates(sweep.width, sweep.columns, step);
-    const kept = inMemory(step);
-    const ns = normalized.partitioned ? COST_MODEL.partitionedNs : kept ? COST_MODEL.inMemoryNs : COST_MODEL.onDiskNs;
-    seconds += (states * ns * 1e-9) / speedup + (normalized.partitioned ? COST_MODEL.partitionedStepSeconds : 0);
+    const kept = partitionedSteps ? partitionedSteps.held(step) : inMemory(step);
+    if (partitionedSteps && kept) stepsHeld++;
+    const ns = kept ? COST_MODEL.inMemoryNs : partitionedSteps ? COST_MODEL.partitionedNs : COST_MODEL.onDiskNs;
+    seconds += (states * ns * 1e-9) / speedup + (partitionedSteps ? COST_MODEL.partitionedStepSeconds : 0);
     // A record: the state's varint delta (about 3 bytes) and its residues; each pass writes its own.
     // A partitioned count writes a state once for each task that makes it: inside a window one, at a
-    // window's first step each task holding one of its parents (1.07 times over 11×11's steps).
-    if (!kept)
-      for (const pass of setup.passes) bytesWritten += states * (normalized.partitioned ? 1.07 : 1) * (3 + 4 * residuesAt(pass, step));
+    // window's first step each task holding one of its parents (1.26 times, 11×11 in 2 partitions).
+    const copies = partitionedSteps && partitionedSteps.exchanged(step) ? EXCHANGED_RECORDS_PER_STATE : 1;
+    if (!kept) for (const pass of setup.passes) bytesWritten += states * copies * (3 + 4 * residuesAt(pass, step));
   }
   // A column's largest step, by the bound, is its last, whose states carry the most residues.
   const columns = Array.from({ length: sweep.columns }, (_, c) => {
@@ -167,6 +181,7 @@ export function planCount(options: PlanOptions): CountPlan {
     cores,
     seconds: seconds * setup.passes.length,
     bytesWritten,
+    stepsHeld: partitionedSteps ? stepsHeld : undefined,
     warnings: countWarnings(normalized, setup, machine),
   };
 }
