@@ -68,7 +68,10 @@ test('--cores plans for another machine, in days past a day', (t) => {
   const plan = runCli([...args, '--plan', '--cores', '256', '--scratch', tempScratch(t)]);
   t.is(plan.status, 0, plan.stderr);
   t.regex(plan.stdout, /^time {6}about \dd\d\dh on 256 cores like the reference machine's/m);
-  t.regex(plan.stdout, /^written {3}about \d+ TiB of runs in all, all through the scratch folder: the tasks keep 0 of the 361 steps in memory$/m);
+  t.regex(
+    plan.stdout,
+    /^written {3}about \d+ TiB of runs in all, all through the scratch folder: the tasks keep 0 of the 361 steps in memory$/m,
+  );
 });
 
 test('twice the cores plan about half the time, the tasks then each getting cores of their own', (t) => {
