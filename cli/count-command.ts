@@ -86,7 +86,7 @@ export const countCommand: CommandModule<object, CountArgs> = {
       .option('window-rows', {
         ...numberOption('window-rows'),
         describe:
-          'with several workers: rows per window; a worker keeps the states it makes for that many steps (default: 4 with up to 4 workers, else 2)',
+          'with several workers: rows per window; a worker keeps the states it makes for that many steps (default: with up to 4 workers 4, or half the width from width 11 on; else 2)',
       })
       .option('keep', {
         type: 'boolean',
