@@ -3,36 +3,24 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { countInMemory } from '../../lib/count/in-memory.js';
-import { countWithEngine } from '../../lib/count/with-engine.js';
 import type { EngineOptions } from '../../lib/count/engine-types.js';
 import { MANIFEST_FILE, stepFolderName, taskMarkerName } from '../../lib/format/folder-names.js';
 import { readManifest, StepManifest, writeManifest } from '../../lib/format/manifest.js';
 import { readTaskMarker } from '../../lib/format/task-marker.js';
 import { unitsOf } from '../../lib/cluster/local-launcher.js';
-import { ignoreProgress } from '../../lib/observe/progress.js';
 import { tempScratch } from '../support/scratch.js';
 import { verifyPath } from '../../lib/verify/verify.js';
+import { keptCount, SWEEP_8X6 } from '../support/kept-count.js';
 
 /**
  * A partitioned count's tasks keep the states of a window's steps in memory (lib/cluster/task.ts):
  * only a window's first step writes its successors, which change owner there, to the folder.
  */
-const SWEEP = { width: 8, columns: 6 };
+const SWEEP = SWEEP_8X6;
 const STEPS = SWEEP.width * SWEEP.columns;
 const ROWS = 3;
 const count = (scratchDir: string, options: Partial<EngineOptions> = {}) =>
-  countWithEngine({
-    sweep: SWEEP,
-    memory: 64 << 20,
-    scratchDir,
-    fanIn: 64,
-    keep: true,
-    workers: 1,
-    windowRows: ROWS,
-    partitioned: { partitions: 2, launcher: 'local', retries: 0, threads: 1 },
-    onProgress: ignoreProgress,
-    ...options,
-  });
+  keptCount(scratchDir, { windowRows: ROWS, partitioned: { partitions: 2, launcher: 'local', retries: 0, threads: 1 }, ...options });
 
 /** Each task process serves one part here (a core each): the processes that keep states in memory. */
 const onePartEach = unitsOf(2, os.availableParallelism()).every((parts) => parts.length === 1);

@@ -4,16 +4,14 @@ import path from 'node:path';
 import { BorderStates } from '../../lib/border/border.js';
 import { keyOfBorder } from '../../lib/border/window-key.js';
 import { countInMemory } from '../../lib/count/in-memory.js';
-import { countWithEngine } from '../../lib/count/with-engine.js';
-import type { EngineOptions } from '../../lib/count/engine-types.js';
 import { RunReader } from '../../lib/format/run-reader.js';
 import { readSplitIndex, SectionReader } from '../../lib/format/section-reader.js';
 import { stepFolderName } from '../../lib/format/folder-names.js';
-import { ignoreProgress } from '../../lib/observe/progress.js';
 import { dealtOwners, packedOwners } from '../../lib/engine/window-owners.js';
 import { BUCKETS } from '../../lib/border/window-key.js';
 import { tempScratch } from '../support/scratch.js';
 import { verifyPath } from '../../lib/verify/verify.js';
+import { keptCount, SWEEP_8X6 } from '../support/kept-count.js';
 
 /** The states of each worker's runs of a kept step folder: state → the workers holding it (a worker's spilled runs may hold it more than once). */
 function holders(dir: string): Map<string, number[]> {
@@ -30,19 +28,7 @@ function holders(dir: string): Map<string, number[]> {
   return held;
 }
 
-/** 8×6 counted with every step kept in `scratchDir`: the counts below, their own options on top. */
-const SWEEP = { width: 8, columns: 6 };
-const keptCount = (scratchDir: string, options: Partial<EngineOptions>) =>
-  countWithEngine({
-    sweep: SWEEP,
-    memory: 64 << 20,
-    scratchDir,
-    fanIn: 64,
-    keep: true,
-    workers: 1,
-    onProgress: ignoreProgress,
-    ...options,
-  });
+const SWEEP = SWEEP_8X6;
 
 /**
  * 8×6 in three worker threads, every step kept: who holds what, step by step. No state is held by
