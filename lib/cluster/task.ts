@@ -145,15 +145,7 @@ export class PartitionTask {
     removeOwnOutputs(scratch, step, ownersOf(layout, part));
 
     const started = performance.now();
-    const owners = layout.workers * layout.partitions;
-    // The window the manifest names; a folder of an earlier version names none: the workers deal the buckets out in turn.
-    const rows = manifest.window?.rows ?? defaultWindowRows(width, owners);
-    const table = manifest.window ? ownersFromText(manifest.window.owners, owners) : undefined;
-    if (manifest.window && !table)
-      throw new UsageError(
-        `step ${step} in ${scratch.root}: its manifest's owner table is not one of ${owners} owners`,
-        'GOCOUNT_SCRATCH_UNUSABLE',
-      );
+    const { rows, table } = this.windowOf(step, manifest);
     const handles = await this.workersFor(part, rows);
     const { files, countedAgainFrom } = await this.inputOf(step, part, manifest, handles);
     this.holding = undefined; // the workers' memory is rewritten from here on
@@ -218,19 +210,33 @@ export class PartitionTask {
   }
 
   /**
+   * The window the manifest of `step` names: its rows and owner table. A folder of an earlier
+   * version names none: the workers then deal the buckets out in turn.
+   */
+  private windowOf(step: number, manifest: StepManifest): { rows: number; table?: Uint16Array } {
+    const owners = this.layout.workers * this.layout.partitions;
+    if (!manifest.window) return { rows: defaultWindowRows(this.scratch.identity.width, owners) };
+    const table = ownersFromText(manifest.window.owners, owners);
+    if (!table)
+      throw new UsageError(
+        `step ${step} in ${this.scratch.root}: its manifest's owner table is not one of ${owners} owners`,
+        'GOCOUNT_SCRATCH_UNUSABLE',
+      );
+    return { rows: manifest.window.rows, table };
+  }
+
+  /**
    * Whether the successors of `step` stay in the workers' memory: inside a window (at its first
-   * step they change owner, and go to files), in a process that holds states, each thread serving
-   * one worker, under window keys that no step of the window changes (no string keys), not at the
-   * pass's last step, and every worker's successors within its in-memory run.
+   * step they change owner, and go to files), in a process that holds states with a layout that
+   * can (holdsWindows), not at the pass's last step, and every worker's successors within its
+   * in-memory run.
    */
   private mayHold(step: number, rows: number, parts: readonly StepPart[]): boolean {
-    const { layout } = this;
     return (
       this.setup.holdStates === true &&
+      holdsWindows(this.layout, this.handles?.length ?? 0) &&
       step + 1 < this.steps &&
       !isWindowStart(step % this.scratch.identity.width, rows) &&
-      layout.workers === (this.handles?.length ?? 0) &&
-      layout.workers * layout.partitions <= STRING_KEYS_FROM &&
       parts.every((part) => part.spilled === 0 && part.fitsInMemory)
     );
   }
@@ -276,11 +282,10 @@ export class PartitionTask {
     removeOwnOutputs(scratch, from, workers);
     this.holding = undefined;
     const served = threadsOf(layout, part, handles.length);
-    const owners = layout.workers * layout.partitions;
     for (let t = from; t < step; t++) {
       const at = manifests.get(t)!;
       const files = t === from ? at.runs.map((run) => path.join(scratch.stepDir(t), run.file)) : null;
-      const table = at.window ? ownersFromText(at.window.owners, owners) : undefined;
+      const { table } = this.windowOf(t, at);
       const parts = await Promise.all(handles.map((handle) => handle.expand(t, files, () => {}, table)));
       if (!parts.every((p) => p.spilled === 0 && p.fitsInMemory))
         throw new GocountError(
@@ -364,6 +369,15 @@ export function threadsOf(layout: CountLayout, part: number, threads: number): n
   const owners = ownersOf(layout, part);
   const count = Math.max(1, Math.min(threads, owners.length));
   return Array.from({ length: count }, (_, t) => owners.filter((_, k) => k % count === t));
+}
+
+/**
+ * Whether a task of `layout` on `threads` threads can keep a window's steps in memory: each thread
+ * serves one worker (its memory holds that worker's states), under window keys, which no step of a
+ * window changes (string keys, with more than STRING_KEYS_FROM owners, may).
+ */
+export function holdsWindows(layout: { workers: number; partitions: number }, threads: number): boolean {
+  return layout.workers === threads && layout.workers * layout.partitions <= STRING_KEYS_FROM;
 }
 
 /** Whether the manifest has states of `workers` held in memory rather than in its runs. */

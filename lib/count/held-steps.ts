@@ -1,13 +1,13 @@
 /**
  * Which steps of a partitioned count its tasks keep in memory instead of writing them to the
  * scratch folder (lib/cluster/task.ts): those inside a window, when each task process serves one
- * part with a thread per worker, window keys serve (no more than STRING_KEYS_FROM owners), and the
- * step's states (as many as `statesAfter` expects) fit the tasks' in-memory runs. For --plan's
- * bytes and time.
+ * part, its layout can (holdsWindows), and the step's states (as many as `statesAfter` expects) fit
+ * the tasks' in-memory runs. For --plan's bytes and time.
  */
 
 import type { Sweep } from '../board/shape.js';
-import { defaultWindowRows, isWindowStart, STRING_KEYS_FROM } from '../border/window-key.js';
+import { defaultWindowRows, isWindowStart } from '../border/window-key.js';
+import { holdsWindows } from '../cluster/task.js';
 import { unitsOf } from '../cluster/local-launcher.js';
 import { statesInMemory } from '../engine/budget.js';
 import { residuesAt } from '../residues/growth.js';
@@ -37,7 +37,7 @@ export function heldSteps(
   const rows = windowRows ?? defaultWindowRows(width, owners);
   // Slurm runs a process a part; the local launcher as many as the cores hold, each serving parts in turn beyond that.
   const onePartEach = partitioned.launcher === 'slurm' || unitsOf(partitions, Math.floor(cores / threads)).every((u) => u.length === 1);
-  const holding = onePartEach && threads === setup.workers && owners <= STRING_KEYS_FROM;
+  const holding = onePartEach && holdsWindows({ workers: setup.workers, partitions }, threads);
   const exchanged = (step: number) => step > 0 && isWindowStart((step - 1) % width, rows);
   return {
     exchanged,

@@ -169,7 +169,7 @@ export class WorkerRunner {
       recordsRead: partitioned
         ? files
           ? Object.fromEntries(this.store.recordsRead)
-          : { [this.options.worker]: stage.statesIn }
+          : { [this.store.served[0]]: stage.statesIn }
         : undefined,
     };
   }
