@@ -7,7 +7,8 @@
  * each phase), peak RSS, redundancy, bytes written, the load average, and whether the count matches
  * the paper's Table 3; with several worker counts, each one's median CPU time per state against the
  * first's. Without --boards it also counts 11×11 in one process of 2 workers at --memory 256M and in
- * 2 partitions at --memory 128M each, and prints their ratios. A benchmark, not a test: it exits
+ * 2 partitions at --memory 128M each, and prints their ratios, and 13×13's first 60 steps at
+ * --memory 512M (row 13x13:60, stopped through the library: bench-steps.ts). A benchmark, not a test: it exits
  * non-zero only when a count is wrong or fails.
  */
 
@@ -73,6 +74,7 @@ const args = yargs(hideBin(process.argv))
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
 const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.js');
+const firstSteps = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench-steps.js');
 
 /** The rules each board is solved under: both cycle rules, and cycle-draw also as the paper scores. */
 const SOLVE_RULES = [
@@ -109,6 +111,8 @@ interface BenchRun {
   readonly workers: number;
   /** A partitioned count through the local launcher, with --memory per task. */
   readonly partitions?: number;
+  /** Only the count's first steps, stopped by the library's abort signal (bench-steps.ts). */
+  readonly steps?: number;
 }
 const runs: BenchRun[] = boards.flatMap((board) => workerCounts.map((workers) => ({ board, memory: args.memory, workers })));
 if (args['with-13']) runs.push(...workerCounts.map((workers) => ({ board: '13x13', memory: args.memory ?? '512M', workers })));
@@ -117,7 +121,9 @@ if (args['with-14']) runs.push({ board: '14x14', memory: args.memory ?? '20G', w
 /** Issue 53's goal: 2 partitions within 1.25× the phase ns per state and 1.5× the wall time of one process, at the same memory per worker. */
 const ONE_PROCESS: BenchRun = { board: '11x11', memory: '256M', workers: 2 };
 const PARTITIONED: BenchRun = { board: '11x11', memory: '128M', workers: 1, partitions: 2 };
-if (!args.boards) runs.push(ONE_PROCESS, PARTITIONED);
+/** Out of memory in a few minutes: 13×13's first 60 steps, whose late steps spill to files. */
+const FIRST_STEPS: BenchRun = { board: '13x13', memory: '512M', workers: 2, steps: 60 };
+if (!args.boards) runs.push(ONE_PROCESS, PARTITIONED, FIRST_STEPS);
 
 console.log(
   `gocount bench on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, ${formatBytes(os.totalmem())}, node ${process.version}`,
@@ -145,7 +151,7 @@ console.log(line(head));
 /** Each run's figures, one per round; cpu is user + system seconds, perState its nanoseconds per expanded state. */
 const measured = new Map<BenchRun, Array<{ wall: number; cpu: number; ns: number; perState: number }>>();
 for (const run of Array.from({ length: Math.max(1, args.rounds) }, () => runs).flat()) {
-  const { board, memory, workers, partitions } = run;
+  const { board, memory, workers, partitions, steps } = run;
   const scratch = args.scratch ?? mkdtempSync(path.join(os.tmpdir(), 'gocount-bench-'));
   const flags = [board, '--stats', '--json', '--quiet', '--scratch', scratch, '--workers', String(workers)];
   if (memory) flags.push('--memory', memory);
@@ -154,20 +160,22 @@ for (const run of Array.from({ length: Math.max(1, args.rounds) }, () => runs).f
   const loadBefore = os.loadavg()[0];
   const childrenBefore = childrenCpu();
   const started = performance.now();
-  const child = spawnSync(process.execPath, [cli, ...flags], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const command = steps ? [firstSteps, board, String(steps), memory ?? '512M', scratch, String(workers)] : [cli, ...flags];
+  const child = spawnSync(process.execPath, command, { encoding: 'utf8', maxBuffer: 1 << 28 });
   const wall = (performance.now() - started) / 1000;
   const childrenAfter = childrenCpu();
   const load = `${loadBefore.toFixed(2)}→${os.loadavg()[0].toFixed(2)}`;
   if (!args.scratch) rmSync(scratch, { recursive: true, force: true });
   const label = partitions ? `${partitions}×${workers}` : String(workers);
+  const shown = steps ? `${board}:${steps}` : board;
   if (child.status !== 0) {
-    console.log(`${board.padEnd(7)} failed (exit ${child.status}): ${child.stderr.trim().split('\n').pop()}`);
+    console.log(`${shown.padEnd(7)} failed (exit ${child.status}): ${child.stderr.trim().split('\n').pop()}`);
     process.exitCode = 1;
     continue;
   }
-  const out = JSON.parse(child.stdout) as { legal: string; stats: CountStats };
+  const out = JSON.parse(child.stdout) as { legal?: string; stats: CountStats };
   const { stats } = out;
-  const exact = table3(board) === undefined ? 'n/a' : table3(board) === out.legal ? 'yes' : 'NO';
+  const exact = steps || table3(board) === undefined ? 'n/a' : table3(board) === out.legal ? 'yes' : 'NO';
   if (exact === 'NO') process.exitCode = 1;
   // A partitioned count's tasks are the driver's children: their time is in /proc's children's
   // times, which the count's own figures (the driver's) leave out.
@@ -178,7 +186,7 @@ for (const run of Array.from({ length: Math.max(1, args.rounds) }, () => runs).f
   measured.set(run, [...(measured.get(run) ?? []), { wall, cpu: user + system, ns, perState }]);
   console.log(
     line([
-      board,
+      shown,
       memory ?? 'default',
       label,
       formatDuration(wall),
@@ -194,7 +202,7 @@ for (const run of Array.from({ length: Math.max(1, args.rounds) }, () => runs).f
       exact,
     ]),
   );
-  costLines.push(`${board.padEnd(7)} ${label.padStart(7)} ${PHASES.map((phase) => String(stats.nsPerState[phase]).padStart(9)).join(' ')}`);
+  costLines.push(`${shown.padEnd(7)} ${label.padStart(7)} ${PHASES.map((phase) => String(stats.nsPerState[phase]).padStart(9)).join(' ')}`);
 }
 console.log(
   '\ncost model, thread ns per expanded state (summed over workers)\n' +
@@ -215,7 +223,7 @@ if (workerCounts.length > 1) {
   console.log(`\nCPU time per expanded state, median of ${Math.max(1, args.rounds)}, against ${workerCounts[0]} workers`);
   for (const board of new Set(runs.map((run) => run.board))) {
     const perState = (workers: number) =>
-      medians(runs.find((run) => run.board === board && run.workers === workers && !run.partitions)!)?.perState;
+      medians(runs.find((run) => run.board === board && run.workers === workers && !run.partitions && !run.steps)!)?.perState;
     const first = perState(workerCounts[0]);
     for (const workers of workerCounts) {
       const ns = perState(workers);

@@ -63,6 +63,11 @@ export class MemoryRun {
     this.count += n;
   }
 
+  /** Appends n records in increasing order, as appendBlock: the state table drains sorted steps into it a block at a time. */
+  appendSorted(states: Uint32Array, residues: Uint32Array, n: number): void {
+    this.appendBlock(states, residues, n);
+  }
+
   /** The states as batches of at most `size`: views, no copy. */
   *batches(size: number): Generator<Batch> {
     const k = this.residueCount;

@@ -10,10 +10,9 @@
  * place. Buckets are key ranges in order, so a drain sorts each one alone, in cache, and their
  * concatenation is a sorted run: no global sort.
  *
- * The ranges are cut from a histogram of key prefixes: that of the same step in the previous column,
- * whose states are distributed much like this one's, or, where there is none, a prediction from the
- * step before (a successor's high fields are its parent's, one field down). A poor guess only makes
- * some buckets larger than others; nothing depends on it for correctness.
+ * The ranges are cut from a histogram of key prefixes predicted from the step before (a
+ * successor's high fields are its parent's, one field down). A poor guess only makes some buckets
+ * larger than others; nothing depends on it for correctness.
  *
  * The record array is allocated once, at the capacity the budget allows, and never replaced: the
  * operating system backs its pages only when a chunk is first used (chunks are taken lowest first),
@@ -87,7 +86,7 @@ interface EncodedSink extends RecordSink {
   appendEncoded(bytes: Uint8Array, records: number, lastHi: number, lastLo: number, sums: Uint32Array): void;
 }
 
-/** A sink that takes blocks of records in increasing order: states as (hi, lo) pairs, then residues (lib/engine/owner-split.ts). */
+/** A sink that takes blocks of records in increasing order: states as (hi, lo) pairs, then residues (lib/engine/owner-split.ts, memory-run.ts). */
 interface SortedBlockSink extends RecordSink {
   appendSorted(states: Uint32Array, residues: Uint32Array, n: number): void;
 }
@@ -115,12 +114,8 @@ export class StateTable {
   /** Records routed at once: few enough that every shard, emptied, takes its group whole. */
   private sliceRecords = 0;
 
-  /** Every shard's seen and foreseen tallies, summed. */
-  private readonly seenSum: Uint32Array;
+  /** Every shard's foreseen tallies, summed. */
   private readonly foreseenSum: Uint32Array;
-  /** seen of the latest step that made the states of each y, and the y of the current step. */
-  private readonly seenOfY: Array<Uint32Array | undefined>;
-  private stepY = -1;
 
   /**
    * maxCapacity is the most records of `moduli.length` residues; the table's words allow more
@@ -152,11 +147,9 @@ export class StateTable {
     if (shards > 1) this.router = new TableRouter(shards, prefixShift, this.prefixes);
     this.pendingFrom = new Uint32Array(shards);
     this.pendingTo = new Uint32Array(shards);
-    this.seenSum = new Uint32Array(this.prefixes);
     this.foreseenSum = new Uint32Array(this.prefixes);
-    this.seenOfY = new Array(width).fill(undefined);
     this.setRecord(moduli);
-    this.planBuckets(this.seenSum);
+    this.planBuckets(this.foreseenSum);
   }
 
   /** Holding all it may: time to drain it into a run. */
@@ -188,27 +181,19 @@ export class StateTable {
   }
 
   /**
-   * Starts a step whose successors, at y, carry the residues of `moduli` (a prefix of the pass's
-   * moduli), and plans the buckets for them; lastColumn when the step forgets fields, which makes
-   * the previous column a poor guess. The table must be empty.
+   * Starts a step whose successors carry the residues of `moduli` (a prefix of the pass's moduli),
+   * and plans the buckets for them from the prefixes the step before foresaw. The table must be
+   * empty.
    */
-  beginStep(moduli: readonly number[], y: number, lastColumn: boolean): void {
+  beginStep(moduli: readonly number[]): void {
     if (this.shards.some((shard) => shard.kernel.chunksInUse() !== 0) || this.pendingCount() > 0)
       throw new RangeError('a step begins with an empty state table');
     // The emptied record arrays serve the new record size as they are: no allocation between steps.
     if (moduli.length !== this.residueCount) this.setRecord(moduli);
-    const seen = this.sum(this.seenSum, (shard) => shard.seen);
-    if (this.stepY >= 0) (this.seenOfY[this.stepY] ??= new Uint32Array(seen.length)).set(seen);
-    const previousColumn = this.seenOfY[y];
-    const foreseen = this.sum(this.foreseenSum, (shard) => shard.foreseen);
-    // Several shards plan from the step before: its errors are spread evenly over the buckets, while
-    // the previous column's, early on, crowd a few buckets and with them one shard (docs/design.md).
-    this.planBuckets(previousColumn && !lastColumn && this.shards.length === 1 ? previousColumn : foreseen);
-    this.stepY = y;
-    for (const shard of this.shards) {
-      shard.seen.fill(0);
-      shard.foreseen.fill(0);
-    }
+    // Not the previous column's histogram at the same row: its errors crowded a few buckets, up to
+    // 100–500 times the mean at 13×13 (docs/design.md).
+    this.planBuckets(this.sum(this.foreseenSum, (shard) => shard.foreseen));
+    for (const shard of this.shards) shard.foreseen.fill(0);
   }
 
   /**
@@ -264,7 +249,7 @@ export class StateTable {
       const n = kernel.prepareKeys(Math.floor(g / S), room);
       if (n === 0) continue;
       const b = n <= 2 ** room ? room : 0;
-      new BigUint64Array(shard.renew().buffer, kernel.keysAt() >>> 0, n).sort();
+      kernel.sortKeys(n, b);
       kernel.orderKeys(n, b);
       this.sortMs += performance.now() - started;
       const o = (kernel.orderAt() >>> 0) / 4;

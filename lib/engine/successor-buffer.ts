@@ -27,13 +27,13 @@ export class SuccessorBuffer {
     this.clock = clock;
   }
 
-  /** Begins taking in the successors after `step` points, at `y` in their column. */
-  beginStep(step: number, y: number, lastColumn: boolean): void {
+  /** Begins taking in the successors after `step` points. */
+  beginStep(step: number): void {
     this.step = step;
     this.runs = [];
     this.spills = 0;
     this.table.resetProbes();
-    this.table.beginStep(this.store.moduliAt(step), y, lastColumn);
+    this.table.beginStep(this.store.moduliAt(step));
   }
 
   /** Takes in records [from, to) of a batch, writing a run each time the table is full. */

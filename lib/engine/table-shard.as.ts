@@ -33,7 +33,6 @@ let lastFill: usize = 0;
 let count: usize = 0;
 let distinct: usize = 0;
 let bucketOf: usize = 0;
-let seen: usize = 0;
 let foreseen: usize = 0;
 let moduli: usize = 0;
 let buckets: i32 = 0;
@@ -62,6 +61,9 @@ let keys: usize = 0;
 let keyRecords: usize = 0;
 let order: usize = 0;
 let out: usize = 0;
+/** sortKeys: bits of a digit, and the most keys it sorts by insertion instead. */
+const DIGIT_BITS: i32 = 8;
+const INSERTION_SORT_MOST: i32 = 24;
 
 /** Where the caller's memory starts. */
 export function heapBase(): usize {
@@ -78,7 +80,6 @@ export function init(
   countAt: usize,
   distinctAt: usize,
   bucketOfAt: usize,
-  seenAt: usize,
   foreseenAt: usize,
   moduliAt: usize,
   bucketCount: i32,
@@ -96,7 +97,6 @@ export function init(
   count = countAt;
   distinct = distinctAt;
   bucketOf = bucketOfAt;
-  seen = seenAt;
   foreseen = foreseenAt;
   moduli = moduliAt;
   buckets = bucketCount;
@@ -198,8 +198,8 @@ export function settle(): void {
 
 /**
  * Combines bucket p and puts the word offsets of its states' records (from `records`) into
- * keyRecords, tallying their prefixes (seen, and foreseen: the prefix their successors are expected
- * to have). Returns their number.
+ * keyRecords, tallying the prefixes their successors are expected to have (foreseen). Returns
+ * their number.
  */
 export function gather(p: i32): i32 {
   const n = combine(p);
@@ -223,7 +223,7 @@ export function gather(p: i32): i32 {
 /**
  * gather(p), then the sort key of each state: s · 2^b + j, with j its place in keyRecords; b is
  * `room` (the bits below s in a key) when j fits there, else 0 and the key is s alone. Returns the
- * number of keys; `keysAt()` gives their address (u64 each).
+ * number of keys, for sortKeys.
  */
 export function prepareKeys(p: i32, room: u32): i32 {
   const n = gather(p);
@@ -235,9 +235,70 @@ export function prepareKeys(p: i32, room: u32): i32 {
   return n;
 }
 
+/** Counts of one digit's values, for sortKeys. */
+const digitCounts = memory.data(4 << DIGIT_BITS);
+
 /**
- * After the caller sorted the n keys of prepareKeys(…, b): writes at orderAt() each state in key
- * order as (hi, lo, the address of its record in words).
+ * Sorts the n keys of prepareKeys(…, b) in place, least significant digit first, on the bits from
+ * b up where they differ (the states are distinct, so those give the order), through the order
+ * area as scratch. A bucket's states share their high bits, so two or three passes of 8 bits do at
+ * 13×13, where a comparison sort of the same keys took three times as long (docs/performance.md).
+ */
+export function sortKeys(n: i32, b: u32): void {
+  if (n < 2) return;
+  if (n <= INSERTION_SORT_MOST) {
+    for (let j: usize = 1; j < <usize>n; j++) {
+      const key = load<u64>(keys + (j << 3));
+      let i = j;
+      for (; i > 0 && load<u64>(keys + ((i - 1) << 3)) > key; i--) store<u64>(keys + (i << 3), load<u64>(keys + ((i - 1) << 3)));
+      store<u64>(keys + (i << 3), key);
+    }
+    return;
+  }
+  let any: u64 = 0;
+  let every: u64 = ~(<u64>0);
+  for (let j: usize = 0; j < <usize>n; j++) {
+    const key = load<u64>(keys + (j << 3));
+    any |= key;
+    every &= key;
+  }
+  const varying = ((any ^ every) >> (<u64>b)) << (<u64>b);
+  if (varying == 0) return;
+  const top = <u64>(64 - clz(varying));
+  const digits: u64 = ((<u64>1) << (<u64>DIGIT_BITS)) - 1;
+  let from = keys;
+  let to = order;
+  for (let shift = ctz(varying); shift < top; shift += <u64>DIGIT_BITS) {
+    memory.fill(digitCounts, 0, 4 << DIGIT_BITS);
+    for (let j: usize = 0; j < <usize>n; j++) {
+      const at = digitCounts + ((<usize>((load<u64>(from + (j << 3)) >> shift) & digits)) << 2);
+      store<u32>(at, load<u32>(at) + 1);
+    }
+    // One value holds every key: this digit orders nothing.
+    if (load<u32>(digitCounts + ((<usize>((load<u64>(from) >> shift) & digits)) << 2)) == <u32>n) continue;
+    let start: u32 = 0;
+    for (let d: usize = 0; d <= <usize>digits; d++) {
+      const c = load<u32>(digitCounts + (d << 2));
+      store<u32>(digitCounts + (d << 2), start);
+      start += c;
+    }
+    for (let j: usize = 0; j < <usize>n; j++) {
+      const key = load<u64>(from + (j << 3));
+      const at = digitCounts + ((<usize>((key >> shift) & digits)) << 2);
+      const place = load<u32>(at);
+      store<u32>(at, place + 1);
+      store<u64>(to + ((<usize>place) << 3), key);
+    }
+    const swap = from;
+    from = to;
+    to = swap;
+  }
+  if (from != keys) memory.copy(keys, from, (<usize>n) << 3);
+}
+
+/**
+ * After sortKeys (or the caller) sorted the n keys of prepareKeys(…, b): writes at orderAt() each
+ * state in key order as (hi, lo, the address of its record in words).
  */
 export function orderKeys(n: i32, b: u32): void {
   if (b == 0) {
@@ -337,10 +398,6 @@ export function outAt(): usize {
 
 export function outBytes(): usize {
   return OUT_BYTES;
-}
-
-export function keysAt(): usize {
-  return keys;
 }
 
 export function orderAt(): usize {
@@ -488,10 +545,8 @@ function stateAt(word: u32): u64 {
   return ((<u64>load<u32>(at)) << LOW_BITS) | (<u64>load<u32>(at, 4));
 }
 
-/** Counts a drained state's prefix, and the prefix its successors are expected to have. */
+/** Counts the prefix a drained state's successors are expected to have, for the next step's bucket plan. */
 function tally(s: u64): void {
-  const a = seen + ((<usize>(s >> prefixShift)) << 2);
-  store<u32>(a, load<u32>(a) + 1);
   const b = foreseen + ((<usize>((s >> nextShift) & foreseenMask)) << 2);
   store<u32>(b, load<u32>(b) + 1);
 }

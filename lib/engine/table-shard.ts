@@ -22,7 +22,6 @@ export interface TableExports {
     count: number,
     distinct: number,
     bucketOf: number,
-    seen: number,
     foreseen: number,
     moduli: number,
     buckets: number,
@@ -46,12 +45,12 @@ export interface TableExports {
   copyRecords(from: number, to: number): void;
   copyOrdered(from: number, to: number): void;
   prepareKeys(p: number, room: number): number;
+  sortKeys(n: number, b: number): void;
   orderKeys(n: number, b: number): void;
   encode(from: number, to: number, prevHi: number, prevLo: number, first: boolean): number;
   outAt(): number;
   outBytes(): number;
   blockSumsAt(): number;
-  keysAt(): number;
   orderAt(): number;
 }
 
@@ -80,7 +79,6 @@ export class TableShard {
   // Word offsets of the module's fixed arrays.
   private readonly moduliAt: number;
   private readonly bucketOfAt: number;
-  private readonly seenAt: number;
   private readonly foreseenAt: number;
 
   constructor(shape: ShardShape, moduli: readonly number[], loadFactor: number) {
@@ -93,7 +91,7 @@ export class TableShard {
     const chunks = Math.floor(words / 3 / chunkRecords) + 1;
     this.kernel = instantiate<TableExports>(new URL('./table-shard.wasm', import.meta.url), 'the state table');
     // Byte offsets, 8-aligned: moduli, five arrays of one word per bucket, the bucket of each
-    // prefix (u16), the seen and foreseen tallies, the chunk list, the records, then scratch.
+    // prefix (u16), the foreseen tally, the chunk list, the records, then scratch.
     let at = align(this.kernel.heapBase());
     const take = (bytes: number) => {
       const start = at;
@@ -103,7 +101,6 @@ export class TableShard {
     this.moduliAt = take(4 * MOST_RESIDUES) / 4;
     const [first, last, lastFill, count, distinct] = [0, 1, 2, 3, 4].map(() => take(4 * buckets));
     this.bucketOfAt = take(2 * prefixes) / 2;
-    this.seenAt = take(4 * prefixes) / 4;
     this.foreseenAt = take(4 * prefixes) / 4;
     const nextAt = take(4 * chunks);
     const recordsAt = take(4 * words);
@@ -116,7 +113,6 @@ export class TableShard {
       count,
       distinct,
       this.bucketOfAt * 2,
-      this.seenAt * 4,
       this.foreseenAt * 4,
       this.moduliAt * 4,
       buckets,
@@ -179,11 +175,7 @@ export class TableShard {
     return new Uint16Array(this.renew().buffer, 2 * this.bucketOfAt, this.prefixes);
   }
 
-  /** States drained per prefix in this step, and per prefix the next step is expected to have. */
-  get seen(): Uint32Array {
-    return this.renew().subarray(this.seenAt, this.seenAt + this.prefixes);
-  }
-
+  /** States per prefix the next step is expected to have, from this step's drained states. */
   get foreseen(): Uint32Array {
     return this.renew().subarray(this.foreseenAt, this.foreseenAt + this.prefixes);
   }

@@ -151,7 +151,7 @@ export class WorkerRunner {
     const lastColumn = Math.floor(step / width) === columns - 1;
     stage.startStep(y, lastColumn, atBoundary, this.store.moduliAt(step), outModuli, routing);
     this.clock.reset();
-    successors.beginStep(step + 1, (y + 1) % width, lastColumn);
+    successors.beginStep(step + 1);
     this.router?.beginStep(outModuli.length);
     this.onProgress = onProgress;
     await this.step.run(step, files);
@@ -206,9 +206,9 @@ export class WorkerRunner {
    * (returned), through the table, which sorts them: a count stopped there resumes after that step.
    */
   save(step: number): RunSummary[] {
-    const { width, columns, plan } = this.options;
+    const { plan } = this.options;
     const { successors } = this;
-    successors.beginStep(step, step % width, Math.floor((step - 1) / width) === columns - 1);
+    successors.beginStep(step);
     for (const batch of this.memory().batches(plan.batchRecords)) successors.add(batch.states, batch.residues, 0, batch.size);
     successors.settle();
     return successors.toFiles();

@@ -118,6 +118,22 @@ for (const [width, capacity] of [
   });
 }
 
+// A bucket of up to 24 states is sorted by insertion, a larger one by radix passes over the bits where its states differ.
+for (const [width, distinct] of [
+  [7, 2],
+  [7, 24],
+  [9, 25],
+  [19, 24],
+] as const) {
+  test(`width ${width}, ${distinct} distinct states in one bucket drain in strictly increasing order`, (t) => {
+    // At width 19 the sample adds the widest state to its pool.
+    const { states, residues, expected } = sample(width, 200, width === 19 ? distinct - 1 : distinct);
+    t.is(expected.size, distinct);
+    const table = new StateTable(1000, moduli, width);
+    addAllThenDrain(t, table, states, residues, 200, expected);
+  });
+}
+
 test('addBatch stops when the table reaches its load, and loses none of what it took', (t) => {
   const { states, residues } = sample(9, 2000, 1500);
   const table = new StateTable(100, moduli, 9);
@@ -139,6 +155,24 @@ test('drainTo a memory run keeps every state once, with its summed residues', (t
   table.drainTo(run, false);
   t.is(run.count, expected.size);
   t.deepEqual(byKey(contentsOf(run, 64)), byKey(expected));
+});
+
+test('drainTo a memory run, sorted, keeps every state once in increasing order, from one shard and from several', (t) => {
+  const { states, residues, expected } = sample(13, 30000, 9000);
+  for (const shardBytes of [undefined, MIN_SHARD_BYTES]) {
+    const table = new StateTable(20000, moduli, 13, shardBytes);
+    t.is(table.shardCount > 1, shardBytes !== undefined);
+    t.is(table.addBatch(states, residues, 0, 30000), 30000);
+    const run = new MemoryRun(table.maxLoad, 3);
+    table.drainTo(run, true);
+    const keys = [...contentsOf(run, 64).keys()];
+    t.is(run.count, expected.size);
+    t.true(
+      keys.every((key, i) => i === 0 || keys[i - 1] < key),
+      'in increasing order',
+    );
+    t.deepEqual(byKey(contentsOf(run, 64)), byKey(expected));
+  }
 });
 
 test('a memory run refuses a state past its capacity instead of dropping it', (t) => {
@@ -172,7 +206,7 @@ test('the record array is allocated once: steps of fewer and of more residues re
   const table = new StateTable(3000, [...moduli, 5, 7], 9);
   const bytes = table.recordBytes;
   for (const stepModuli of [moduli, [...moduli, 5, 7], moduli]) {
-    table.beginStep(stepModuli, 0, false);
+    table.beginStep(stepModuli);
     const { states, residues, expected } = sample(9, 2000, 500, stepModuli);
     t.is(table.addBatch(states, residues, 0, 2000), 2000);
     t.is(drainChecked(t, table, expected, stepModuli).length, expected.size);
@@ -183,7 +217,7 @@ test('the record array is allocated once: steps of fewer and of more residues re
 test('a step whose states carry fewer residues fits more of them in the same words, and they combine', (t) => {
   const table = new StateTable(3000, [...moduli, 5, 7], 9);
   const full = table.capacity;
-  table.beginStep(moduli, 0, false);
+  table.beginStep(moduli);
   t.true(table.capacity > full, `${table.capacity} records for 3 residues, ${full} for 5`);
   const { states, residues, expected } = sample(9, 2000, 500);
   t.is(table.addBatch(states, residues, 0, 2000), 2000);
@@ -305,7 +339,7 @@ test('a step of fewer residues in a table of several shards fits more records an
   const table = new StateTable(20000, [...moduli, 5, 7], 9, MIN_SHARD_BYTES);
   const full = table.capacity;
   t.true(table.shardCount > 1);
-  table.beginStep(moduli, 0, false);
+  table.beginStep(moduli);
   t.true(table.capacity > full, `${table.capacity} records for 3 residues, ${full} for 5`);
   const { states, residues, expected } = sample(9, 12000, 6000);
   t.is(table.addBatch(states, residues, 0, 12000), 12000);
