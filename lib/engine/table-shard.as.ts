@@ -242,7 +242,7 @@ const digitCounts = memory.data(4 << DIGIT_BITS);
  * Sorts the n keys of prepareKeys(…, b) in place, least significant digit first, on the bits from
  * b up where they differ (the states are distinct, so those give the order), through the order
  * area as scratch. A bucket's states share their high bits, so two or three passes of 8 bits do at
- * 13×13, where a comparison sort of the same keys took three times as long (docs/performance.md).
+ * 13×13, where this halved the sort phase that a comparison sort of the keys took (docs/performance.md).
  */
 export function sortKeys(n: i32, b: u32): void {
   if (n < 2) return;
