@@ -13,6 +13,7 @@ import { mergeFolderPath, parseSplitRunFileName, runFileName, splitRunFileName }
 import { FORMAT_VERSION, RunHeader, runHeaderProblem } from '../format/layout.js';
 import { RecordReader, RunReader } from '../format/run-reader.js';
 import { RunSummary, RunWriter } from '../format/run-writer.js';
+import { PendingCommits } from '../format/pending-commits.js';
 import { readSectionEntry, readSplitIndex, SectionReader } from '../format/section-reader.js';
 import { SPLIT_VERSION, type SplitRule } from '../format/split-layout.js';
 import { SplitRunWriter } from '../format/split-run-writer.js';
@@ -76,6 +77,8 @@ export class RunStore {
   /** The worker whose runs these are, and the workers it serves: a task process serving several parts changes them (actAs). */
   private worker: number;
   private serves: readonly number[];
+  /** The step's runs written whole, syncing on the thread pool while the step goes on (settleWrites). */
+  private readonly commits = new PendingCommits();
 
   constructor(options: RunStoreOptions) {
     this.options = options;
@@ -103,6 +106,15 @@ export class RunStore {
   splitBy(rule: SplitRule, everyTo?: number): void {
     this.splitRule = rule;
     this.splitTo = everyTo;
+  }
+
+  /**
+   * Waits until every run writeRun wrote is synced and in place, its folder synced: then a
+   * manifest may name them. A run whose sync failed is removed, and its error thrown.
+   */
+  async settleWrites(): Promise<void> {
+    const failed = await this.commits.settle();
+    if (failed) throw diskError(failed.error, failed.path);
   }
 
   /** In a partitioned count: the records of each served worker's sections in the step last opened (as far as it was read). */
@@ -135,6 +147,8 @@ export class RunStore {
   /**
    * Writes run `run` of the states after `step` points; `fill` appends them in order. In a
    * partitioned count the run is split by owner: one split run file, a section for each owner.
+   * The file is synced and renamed into place while the caller goes on: settleWrites() waits for
+   * it, and no manifest may name it before.
    */
   writeRun(step: number, run: number, fill: (sink: RecordSink) => void): RunSummary[] {
     const { worker } = this;
@@ -146,7 +160,7 @@ export class RunStore {
       fse.ensureDirSync(this.scratch.stepDir(step));
       writer = new RunWriter(file, this.header(step, run), this.writeChunk);
       fill(writer);
-      return [{ ...writer.finish(), worker }];
+      return [{ ...writer.finish(this.commits), worker }];
     } catch (error) {
       writer?.abort();
       throw diskError(error, file);
@@ -169,7 +183,7 @@ export class RunStore {
       split.routeBy({ ...window, y: step % this.options.width, everyTo: this.splitTo });
       split.begin(writer, header.moduli);
       fill(split);
-      return [{ ...writer.finish(split.end()), source: worker }];
+      return [{ ...writer.finish(split.end(), this.commits), source: worker }];
     } catch (error) {
       writer?.abort();
       throw diskError(error, file);

@@ -25,13 +25,13 @@ export interface WorkerHandle {
 export function localWorker(options: WorkerOptions): WorkerHandle {
   const runner = new WorkerRunner(options);
   return {
-    begin: async (toFiles) => runner.begin(toFiles),
+    begin: (toFiles) => runner.begin(toFiles),
     expand: (step, files, onProgress, owners) => runner.expand(step, files, onProgress, owners),
-    finish: async (toFiles) => runner.finish(toFiles),
+    finish: (toFiles) => runner.finish(toFiles),
     legalSums: async (step, files) => runner.legalSums(step, files),
-    save: async (step) => runner.save(step),
+    save: (step) => runner.save(step),
     actAs: async (workers) => runner.actAs(workers),
-    close: async () => {},
+    close: () => runner.close(),
   };
 }
 

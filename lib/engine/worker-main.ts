@@ -34,11 +34,11 @@ port.on(
   }) => {
     try {
       let result: unknown;
-      if (message.op === 'begin') result = runner.begin(message.toFiles);
+      if (message.op === 'begin') result = await runner.begin(message.toFiles);
       else if (message.op === 'expand') result = await runner.expand(message.step, message.files, progress, message.owners);
-      else if (message.op === 'finish') result = runner.finish(message.toFiles);
+      else if (message.op === 'finish') result = await runner.finish(message.toFiles);
       else if (message.op === 'legal') result = runner.legalSums(message.step, message.files);
-      else if (message.op === 'save') result = runner.save(message.step);
+      else if (message.op === 'save') result = await runner.save(message.step);
       else if (message.op === 'act-as') runner.actAs(message.workers);
       port.postMessage({ id: message.id, result });
     } catch (error) {

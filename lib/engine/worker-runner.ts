@@ -16,7 +16,7 @@ import { PeerRouter } from './peer.js';
 import { splitRule, stepRouting } from './step-routing.js';
 import { isWindowStart } from '../border/window-key.js';
 import { addResidues } from '../residues/sums.js';
-import { PhaseClock } from '../observe/phase-clock.js';
+import { PHASE_INDEX, PhaseClock } from '../observe/phase-clock.js';
 import { RunStore } from './run-store.js';
 import { SuccessorBuffer } from './successor-buffer.js';
 import { RecordSink, StateTable } from './state-table.js';
@@ -111,17 +111,17 @@ export class WorkerRunner {
   }
 
   /** Step 0: the all-edge state, in the worker that owns it; with toFiles also as a run file. */
-  begin(toFiles: boolean): RunSummary[] {
+  async begin(toFiles: boolean): Promise<RunSummary[]> {
     const memory = this.memory();
     const k = this.store.moduliAt(0).length;
     memory.reset(k);
     const { worker, partitioned } = this.options;
     // Worker threads: worker 0 holds it, as a window's first step may give it to any of them.
-    if (!partitioned && worker !== 0) return toFiles ? this.store.writeRun(0, 1, () => {}) : [];
+    if (!partitioned && worker !== 0) return toFiles ? this.written(this.store.writeRun(0, 1, () => {})) : [];
     if (partitioned) this.store.splitBy(splitRule(0, this.windows));
     const one = new Uint32Array(k).fill(1);
     memory.append(START_HI, START_LO, one, 0);
-    return toFiles ? this.store.writeRun(0, 1, (sink) => sink.append(START_HI, START_LO, one, 0)) : [];
+    return toFiles ? this.written(this.store.writeRun(0, 1, (sink) => sink.append(START_HI, START_LO, one, 0))) : [];
   }
 
   /**
@@ -174,12 +174,16 @@ export class WorkerRunner {
     };
   }
 
-  /** Ends the step: its states go to run files (returned) or stay in memory (none returned). */
-  finish(toFiles: boolean): StepEnd {
+  /**
+   * Ends the step: its states go to run files (returned, each synced and in place) or stay in
+   * memory (none returned).
+   */
+  async finish(toFiles: boolean): Promise<StepEnd> {
     const { successors, options } = this;
     const { table } = successors;
     // Sorted only when the next step may overflow the table: then its runs need the order.
     const runs = this.step.end(toFiles, options.plan.mayOverflow && table.size > table.maxLoad / 3);
+    await this.settleWrites();
     const moved = options.partitioned ? this.store.takeMoved() : undefined;
     const held = options.partitioned && !toFiles ? this.heldStates() : undefined;
     return { runs, phases: this.clock.snapshot(), probes: table.probes, moved, held };
@@ -205,13 +209,37 @@ export class WorkerRunner {
    * Writes the states after `step` points, which the last step left in memory, to run files
    * (returned), through the table, which sorts them: a count stopped there resumes after that step.
    */
-  save(step: number): RunSummary[] {
+  async save(step: number): Promise<RunSummary[]> {
     const { plan } = this.options;
     const { successors } = this;
     successors.beginStep(step);
     for (const batch of this.memory().batches(plan.batchRecords)) successors.add(batch.states, batch.residues, 0, batch.size);
     successors.settle();
-    return successors.toFiles();
+    return this.written(successors.toFiles());
+  }
+
+  /** `runs`, once synced and in place. */
+  private async written(runs: RunSummary[]): Promise<RunSummary[]> {
+    await this.settleWrites();
+    return runs;
+  }
+
+  /**
+   * Waits for the step's runs to be synced and in place, the wait charged to the write phase: the
+   * spilled runs synced while the step went on, and what the disk had left to do is waited for here.
+   */
+  private async settleWrites(): Promise<void> {
+    const started = performance.now();
+    try {
+      await this.store.settleWrites();
+    } finally {
+      this.clock.add(PHASE_INDEX.write, performance.now() - started);
+    }
+  }
+
+  /** Waits for the runs still syncing, whatever becomes of them: a failed count removes what it left only after. */
+  async close(): Promise<void> {
+    await this.store.settleWrites().catch(() => {});
   }
 
   /**

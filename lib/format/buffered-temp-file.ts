@@ -9,6 +9,7 @@ import { openSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { commitTempFile, discardTempFile, writeAll } from './atomic.js';
 import { tempPath } from './folder-names.js';
+import type { PendingCommits } from './pending-commits.js';
 
 export class BufferedTempFile {
   readonly path: string;
@@ -58,14 +59,18 @@ export class BufferedTempFile {
     this.write(data);
   }
 
-  /** Appends the CRC-32 of every byte before it, then syncs, closes and renames into place; returns that CRC. */
-  commit(): number {
+  /**
+   * Appends the CRC-32 of every byte before it, then syncs, closes and renames into place, or hands
+   * those to `later`, which does them while the caller goes on; returns that CRC.
+   */
+  commit(later?: PendingCommits): number {
     const crc = crc32(this.buffer.subarray(0, this.used), this.crc);
     const tail = Buffer.alloc(4);
     tail.writeUInt32LE(crc, 0);
     this.put(tail);
     this.drain();
-    commitTempFile(this.fd, this.tempPath, this.path);
+    if (later) later.add(this.fd, this.tempPath, this.path);
+    else commitTempFile(this.fd, this.tempPath, this.path);
     this.fd = -1;
     return crc;
   }

@@ -7,6 +7,7 @@ import { writeVarint } from './varint.js';
 import { BufferedTempFile } from './buffered-temp-file.js';
 import { encodeHeader, encodeTrailerBody, maxRecordBytes, RunHeader } from './layout.js';
 import { addModulo } from '../residues/sums.js';
+import type { PendingCommits } from './pending-commits.js';
 
 export interface RunSummary {
   /** Its path within its step folder. */
@@ -87,11 +88,11 @@ export class RunWriter {
     if (this.file.used >= this.flushAt) this.file.drain();
   }
 
-  /** Writes the trailer, syncs, closes and renames into place. */
-  finish(): RunSummary {
+  /** Writes the trailer, syncs, closes and renames into place, or has `later` do those (BufferedTempFile.commit). */
+  finish(later?: PendingCommits): RunSummary {
     const { file } = this;
     file.put(encodeTrailerBody(this.records, this.sums));
-    const crc = file.commit();
+    const crc = file.commit(later);
     return {
       file: this.path.slice(this.path.lastIndexOf('/') + 1),
       records: this.records,

@@ -18,6 +18,7 @@ import {
   sectionEntryBytes,
   SplitHeader,
 } from './split-layout.js';
+import type { PendingCommits } from './pending-commits.js';
 
 export class SplitRunWriter {
   readonly path: string;
@@ -60,9 +61,9 @@ export class SplitRunWriter {
 
   /**
    * Writes the index, from each owner's residue sums (`sumsOf`, reduced) and what the chunks gave,
-   * and the footer; syncs, closes and renames into place.
+   * and the footer; syncs, closes and renames into place, or has `later` do those (BufferedTempFile.commit).
    */
-  finish(sumsOf: (owner: number) => ArrayLike<number>): RunSummary {
+  finish(sumsOf: (owner: number) => ArrayLike<number>, later?: PendingCommits): RunSummary {
     const { header } = this;
     const { owners, moduli } = header;
     const k = moduli.length;
@@ -97,7 +98,7 @@ export class SplitRunWriter {
     }
     file.put(index);
     file.put(encodeFooterBody({ indexOffset, chunks, records, sums: fileSums }));
-    const crc = file.commit();
+    const crc = file.commit(later);
     return { file: this.path.slice(this.path.lastIndexOf('/') + 1), records, sums: fileSums, bytes: file.written, crc };
   }
 

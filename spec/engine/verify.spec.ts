@@ -65,7 +65,7 @@ test('every flipped byte in a run file is caught by verify, naming the file', (t
  * The states of the 4×4 fixture's step 11 as worker 1 of 3 in a partitioned count writes them: one
  * split run, in chunks of 64 bytes, so that each section spans several.
  */
-function splitRunOfFixture(t: ExecutionContext): { file: string; records: number } {
+async function splitRunOfFixture(t: ExecutionContext): Promise<{ file: string; records: number }> {
   const scratch = tempScratch(t);
   const store = new RunStore({
     width: 4,
@@ -86,11 +86,12 @@ function splitRunOfFixture(t: ExecutionContext): { file: string; records: number
   const [run] = store.writeRun(11, 1, (sink) => {
     while (reader.next()) sink.append(reader.hi, reader.lo, reader.residues, 0);
   });
+  await store.settleWrites();
   return { file: path.join(scratch, '4x4', moduliFolderName([P]), stepFolderName(11), run.file), records: reader.records };
 }
 
-test("every flipped byte in a split run file is caught by verify, naming it, and by the engine's reader", (t) => {
-  const { file, records } = splitRunOfFixture(t);
+test("every flipped byte in a split run file is caught by verify, naming it, and by the engine's reader", async (t) => {
+  const { file, records } = await splitRunOfFixture(t);
   t.like(verifyPath(file), { files: 1, records, problems: [] });
   t.deepEqual(checkSplitFile(file, { width: 4, columns: 4, step: 11, moduli: [P], owners: 3 }).problems, []);
   const original = readFileSync(file);
@@ -254,8 +255,8 @@ test('inspect --json gives the header, trailer and records', (t) => {
   t.deepEqual(json.records[0].residues.length, 1);
 });
 
-test("verify checks each state of a split run against its header's owner table: a table changed (its CRC-32 made to match) names the owner", (t) => {
-  const { file } = splitRunOfFixture(t);
+test("verify checks each state of a split run against its header's owner table: a table changed (its CRC-32 made to match) names the owner", async (t) => {
+  const { file } = await splitRunOfFixture(t);
   const changed = readFileSync(file);
   // The table follows the header's owners, writer and window words (bytes 24–35): every bucket to the next owner of 3.
   for (let b = 0; b < 4096; b++) changed.writeUInt16LE((changed.readUInt16LE(36 + 2 * b) + 1) % 3, 36 + 2 * b);
@@ -267,8 +268,8 @@ test("verify checks each state of a split run against its header's owner table: 
   );
 });
 
-test("inspect shows a split run's sections, and their records numbered within each", (t) => {
-  const { file } = splitRunOfFixture(t);
+test("inspect shows a split run's sections, and their records numbered within each", async (t) => {
+  const { file } = await splitRunOfFixture(t);
   const run = runCli(['inspect', file, '--first', '3', '--skip', '35']);
   t.is(run.status, 0, run.stderr);
   t.is(
@@ -338,7 +339,7 @@ test('inspect of a run file with a byte changed past the records it prints exits
   t.regex(run.stderr, /^gocount: .*: (residue sum \d+ is|CRC-32 mismatch)[^\n]*\n$/);
 });
 
-test('inspect --skip past the last record says so, with the number of records the file holds', (t) => {
+test('inspect --skip past the last record says so, with the number of records the file holds', async (t) => {
   const file = path.join(count4, stepFolderName(6), runFileName(1));
   for (const skip of ['93', '1000']) {
     const run = runCli(['inspect', file, '--skip', skip]);
@@ -348,7 +349,7 @@ test('inspect --skip past the last record says so, with the number of records th
       `trailer  93 records, residue sums 657, CRC-32 0x8db9b002\n\n--skip ${skip} is past the last record: the file holds 93 records\n`,
     );
   }
-  const { file: split } = splitRunOfFixture(t);
+  const { file: split } = await splitRunOfFixture(t);
   t.regex(runCli(['inspect', split, '--skip', '159']).stdout, /\n\n--skip 159 is past the last record: the file holds 159 records\n$/);
   t.regex(
     runCli(['inspect', file, '--skip', '92']).stdout,
@@ -357,7 +358,7 @@ test('inspect --skip past the last record says so, with the number of records th
   );
 });
 
-test("a CRC-32 prints in hex, 8 digits, in inspect's and verify's lines alike", (t) => {
+test("a CRC-32 prints in hex, 8 digits, in inspect's and verify's lines alike", async (t) => {
   const file = path.join(tempScratch(t), runFileName(1));
   const changed = readFileSync(path.join(count4, stepFolderName(6), runFileName(1)));
   changed.writeUInt32LE(1, changed.length - 4); // the trailer's CRC-32
@@ -368,7 +369,7 @@ test("a CRC-32 prints in hex, 8 digits, in inspect's and verify's lines alike", 
   t.is(inspected.stderr, `gocount: ${file}: ${mismatch}\n`);
   t.is(runCli(['verify', file]).stdout, `${file}: ${mismatch}\nchecked 1 run file, 93 records: 1 problem\n`);
   // A split run: its footer's CRC-32 and a section's in the index, as the engine's reader reports them.
-  const { file: split } = splitRunOfFixture(t);
+  const { file: split } = await splitRunOfFixture(t);
   const whole = readFileSync(split);
   const footerCrc = Buffer.from(whole);
   footerCrc.writeUInt32LE(1, footerCrc.length - 4);

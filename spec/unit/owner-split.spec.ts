@@ -90,7 +90,7 @@ test("each owner's section holds its records in order, encoded byte for byte as 
   }
 });
 
-test("a partitioned worker's run is one split run file, its chunks gathered into writes of its buffer", (t) => {
+test("a partitioned worker's run is one split run file, its chunks gathered into writes of its buffer", async (t) => {
   const scratchDir = tempScratch(t);
   const width = 10;
   const store = new RunStore({
@@ -128,6 +128,7 @@ test("a partitioned worker's run is one split run file, its chunks gathered into
     fs.writeSync = original;
     module.syncBuiltinESMExports();
   }
+  await store.settleWrites();
   t.is(runs.length, 1);
   t.like(runs[0], { file: 'split-w0-00001.run', records, source: 0 });
   // 1.2 MB in two writes: the header (with its owner table, 8 KiB) and three full chunks of

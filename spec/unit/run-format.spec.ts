@@ -1,11 +1,12 @@
 import test from 'ava';
-import { readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import varint from 'varint';
 import { readVarint, writeVarint } from '../../lib/format/varint.js';
 import { decodeHeader, decodeTrailer, encodeHeader, encodeTrailerBody, FORMAT_VERSION, headerBytes } from '../../lib/format/layout.js';
 import { RunWriter } from '../../lib/format/run-writer.js';
 import { RunReader } from '../../lib/format/run-reader.js';
+import { PendingCommits } from '../../lib/format/pending-commits.js';
 import { RunFileError } from '../../lib/shared/errors.js';
 import { moduliFor } from '../../lib/residues/moduli.js';
 import { tempScratch } from '../support/scratch.js';
@@ -36,7 +37,7 @@ test('headers and trailers round-trip', (t) => {
 });
 
 /** Writes a run of 57-bit states with big gaps, small gaps and high-word changes. */
-function writeSample(file: string, moduli: number[]): Array<[number, number, number[]]> {
+function writeSample(file: string, moduli: number[], later?: PendingCommits): Array<[number, number, number[]]> {
   const records: Array<[number, number, number[]]> = [];
   let hi = 0;
   let lo = 0;
@@ -58,7 +59,7 @@ function writeSample(file: string, moduli: number[]): Array<[number, number, num
     residues.set(rs);
     writer.append(h, l, residues, 0);
   }
-  writer.finish();
+  writer.finish(later);
   return records;
 }
 
@@ -78,6 +79,38 @@ test('a run file of 57-bit states round-trips through writer and reader, checked
   }
   t.false(reader.next());
   t.is(reader.records, records.length);
+});
+
+test('a run handed to PendingCommits keeps its temporary name until synced: settle() puts it in place, whole', async (t) => {
+  const dir = tempScratch(t);
+  const moduli = moduliFor(57);
+  const later = new PendingCommits();
+  const files = ['a.run', 'b.run'].map((name) => path.join(dir, name));
+  const written = files.map((file) => writeSample(file, moduli, later));
+  // The syncs run on the thread pool; their renames wait for this thread to yield.
+  t.deepEqual(readdirSync(dir).sort(), ['a.run.tmp', 'b.run.tmp']);
+  t.is(later.size, 2);
+  t.is(await later.settle(), undefined);
+  t.is(later.size, 0);
+  t.deepEqual(readdirSync(dir).sort(), ['a.run', 'b.run']);
+  files.forEach((file, f) => {
+    const reader = new RunReader(file, Buffer.alloc(8192));
+    while (reader.next());
+    t.is(reader.records, written[f].length);
+  });
+});
+
+test('a run whose sync fails is removed, and settle() names it with the error', async (t) => {
+  const dir = tempScratch(t);
+  const temp = path.join(dir, 'c.run.tmp');
+  writeFileSync(temp, 'partial');
+  const later = new PendingCommits();
+  // A descriptor no process has (one closed could be reused by a test running beside): the sync fails with an errno, as a failing disk's would.
+  later.add(2 ** 31 - 1, temp, path.join(dir, 'c.run'));
+  const failed = await later.settle();
+  t.is(failed?.path, path.join(dir, 'c.run'));
+  t.is((failed?.error as NodeJS.ErrnoException).code, 'EBADF');
+  t.deepEqual(readdirSync(dir), []);
 });
 
 function readAll(file: string): void {
