@@ -26,6 +26,7 @@ interface MergeExports {
   /** A u32, which reaches JavaScript as an i32. */
   problemNumber(): number;
   problemResidueIndex(): number;
+  reducedSums(): void;
 }
 
 const DONE = 0;
@@ -132,6 +133,7 @@ export class RunMergeKernel {
 
   /** Every run is spent: each reader checks its trailer against the module's tallies. */
   endAll(readers: RecordReader[], k: number): void {
+    this.kernel.reducedSums();
     readers.forEach((reader, i) => reader.endAt(this.pos[i], this.records[i], this.sums.subarray(i * k, i * k + k)));
   }
 
