@@ -17,6 +17,7 @@ import {
   tableSlotBytes,
 } from './state-table.js';
 import { MAX_RUN_WORDS, memoryRunBytes } from './memory-run.js';
+import { MAX_GROUPED_AREA_BYTES } from './grouped-run.js';
 import { MAX_SUCCESSORS } from '../border/border.js';
 import { OwnerSplit } from './owner-split.js';
 import { CHUNK_ENTRY_BYTES, sectionEntryBytes } from '../format/split-layout.js';
@@ -36,6 +37,11 @@ export interface MemoryPlan {
   readonly writeBufferBytes: number;
   /** Whether a step can outgrow the table; if not, in-memory steps need no sorting. */
   readonly mayOverflow: boolean;
+  /**
+   * Whether the in-memory run is a grouped run (lib/engine/grouped-run.ts), whose steps combine in
+   * place: two areas of the run's size, when every step fits and the budget has room for both.
+   */
+  readonly groupedRun: boolean;
   /** In a partitioned count, the bytes of each owner's chunk of a split run (0 in one process). */
   readonly ownerChunkBytes: number;
 }
@@ -63,6 +69,8 @@ function ownerBytes(owners: number, chunkBytes: number, residueCount: number): n
 /** Batches alive at once in a step's pipeline, at most (stream buffers plus the one in hand). */
 const BATCHES_IN_FLIGHT = 8;
 const MIN_TABLE = 64;
+/** Bytes of a grouped run's index per state of its largest group: 4 slots of 4 bytes. */
+const GROUPED_INDEX_BYTES = 16;
 /** The in-memory run's size, as a share of the table's load, when the table cannot hold every step. */
 const SMALL_RUN_SHARE = 0.25;
 
@@ -160,6 +168,12 @@ export function planMemory(
     Math.floor(tableCapacity * MAX_LOAD_FACTOR * runShare),
     Math.floor(MAX_RUN_WORDS / (2 + residueCount)),
   );
+  // A grouped run takes a second area of the run's size, and per state a tag (2 bytes) and, for its
+  // largest group, an index of up to 16 bytes.
+  const used = fixed + tableCapacity * (tableSlotBytes(residueCount) + MAX_LOAD_FACTOR * sortKeyBytes);
+  const groupedBytes = 2 * 4 * memoryRunCapacity * (2 + residueCount) + memoryRunCapacity * (2 + GROUPED_INDEX_BYTES);
+  const groupedRun =
+    !partitioned && !mayOverflow && used + groupedBytes <= budget && 4 * memoryRunCapacity * (2 + residueCount) <= MAX_GROUPED_AREA_BYTES;
   return {
     tableCapacity,
     tableShardBytes: shardBytes,
@@ -169,6 +183,7 @@ export function planMemory(
     readBufferBytes,
     writeBufferBytes,
     mayOverflow,
+    groupedRun,
     ownerChunkBytes: chunkBytes,
   };
 }

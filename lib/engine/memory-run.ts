@@ -13,7 +13,20 @@ export const memoryRunBytes = (residueCount: number): number => 8 + 4 * residueC
 /** The most words of one typed array. */
 export const MAX_RUN_WORDS = 2 ** 32 - 1;
 
-export class MemoryRun {
+/** A step's states held in memory: a MemoryRun, or, where the plan allows, a GroupedRun (grouped-run.ts). */
+export interface StepInMemory {
+  readonly count: number;
+  readonly capacity: number;
+  readonly residueCount: number;
+  capacityFor(residueCount: number): number;
+  reset(residueCount: number): void;
+  append(hi: number, lo: number, src: Uint32Array, at: number): void;
+  appendBlock(states: Uint32Array, residues: Uint32Array, n: number): void;
+  appendSorted(states: Uint32Array, residues: Uint32Array, n: number): void;
+  batches(size: number): Generator<Batch>;
+}
+
+export class MemoryRun implements StepInMemory {
   count = 0;
   /** States the run holds with this step's residues. */
   capacity: number;

@@ -13,6 +13,7 @@
  */
 
 import { readVarint, varintEnd } from './record-codec.as';
+import { addResidues } from '../residues/residue-words.as';
 
 const LOW_BITS: u64 = 30;
 const HIGH_UNIT: u64 = 1 << LOW_BITS;
@@ -219,13 +220,7 @@ function stop(run: i32): i32 {
 
 /** Adds run i's current residues into the batch's record `at`. */
 function addInto(at: i32, i: i32): void {
-  const from = current + 4 * i * k;
-  const to = outResidues + 4 * at * k;
-  for (let r = 0; r < k; r++) {
-    const p = <u64>load<u32>(moduli + 4 * r);
-    const s = <u64>load<u32>(to + 4 * r) + <u64>load<u32>(from + 4 * r);
-    store<u32>(to + 4 * r, <u32>(s >= p ? s - p : s));
-  }
+  addResidues(outResidues + 4 * at * k, current + 4 * i * k, moduli, k);
 }
 
 /** Decodes run i's next record into its key and residues, checking it. */

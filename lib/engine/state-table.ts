@@ -34,7 +34,7 @@
  * that shard could not take wait in the router until the drain has emptied it.
  */
 
-import { MemoryRun } from './memory-run.js';
+import type { StepInMemory } from './memory-run.js';
 import { maxRecordBytes } from '../format/layout.js';
 import { MOST_RESIDUES, TableShard } from './table-shard.js';
 import { TableRouter } from './table-router.js';
@@ -116,6 +116,8 @@ export class StateTable {
 
   /** Every shard's foreseen tallies, summed. */
   private readonly foreseenSum: Uint32Array;
+  /** The shift that turns a state into its successors' expected key prefix (with prefixes − 1 as mask). */
+  private readonly nextShift: number;
 
   /**
    * maxCapacity is the most records of `moduli.length` residues; the table's words allow more
@@ -131,6 +133,7 @@ export class StateTable {
     const prefixBits = Math.max(0, Math.min(PREFIX_BITS, 3 * width - 3));
     const prefixShift = 3 * width - prefixBits;
     this.prefixes = 2 ** prefixBits;
+    this.nextShift = prefixShift - 3;
     // Each shard owns at least one prefix and one bucket.
     const shards = Math.min(shardsFor(maxCapacity, moduli.length, shardBytes), this.prefixes);
     if (shards > MAX_SHARDS) throw new RangeError(`a state table has at most ${MAX_SHARDS} shards, not ${shards}`);
@@ -194,6 +197,16 @@ export class StateTable {
     // 100–500 times the mean at 13×13 (docs/design.md).
     this.planBuckets(this.sum(this.foreseenSum, (shard) => shard.foreseen));
     for (const shard of this.shards) shard.foreseen.fill(0);
+  }
+
+  /**
+   * Plans the next step's buckets from the states it will expand held elsewhere (a grouped run):
+   * `tally` counts into its array, for each, the key prefix its successors are expected to have,
+   * (state >> shift) & (length − 1), as a drain from this table would have.
+   */
+  foresee(tally: (into: Uint32Array, shift: number) => void): void {
+    for (const shard of this.shards) shard.foreseen.fill(0);
+    tally(this.shards[0].foreseen, this.nextShift);
   }
 
   /**
@@ -292,7 +305,7 @@ export class StateTable {
   }
 
   /** Copies every state into `run` (sorted when asked), then empties the table. */
-  drainTo(run: MemoryRun, sorted: boolean): void {
+  drainTo(run: StepInMemory, sorted: boolean): void {
     run.reset(this.residueCount);
     if (sorted) {
       this.drainSorted(run);

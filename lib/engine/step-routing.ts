@@ -9,6 +9,7 @@ import type { StepRouting } from '../border/expander-kernel.js';
 import { isWindowStart, STRING_KEYS_FROM } from '../border/window-key.js';
 import type { SplitRule } from '../format/split-layout.js';
 import { dealtOwners } from './window-owners.js';
+import type { GroupWindow } from './grouped-run.js';
 
 /** One record in SAMPLE_EVERY of a step's successors is weighed (its key computed) for the next window. */
 export const SAMPLE_EVERY = 32;
@@ -48,4 +49,29 @@ export function splitRule(
   const y = step % width;
   const strings = workers > STRING_KEYS_FROM;
   return { r: y - (y % rows), rows, lastColumn: Math.floor(step / width) === columns - 1, owners: owners ?? dealtOwners(workers), strings };
+}
+
+/**
+ * Rows of the windows whose key buckets group a grouped run's states (lib/engine/grouped-run.ts):
+ * shorter windows leave more fields outside and split the states into more, smaller groups, whose
+ * combining stays in cache, but put the states in new groups more often (docs/performance.md).
+ */
+export const GROUP_ROWS = 3;
+
+/**
+ * The window whose key buckets group the states of `step` in a grouped run: the window of the
+ * workers' ownership that holds the step, cut into pieces of GROUP_ROWS rows, so that a group never
+ * spans two owners.
+ */
+export function groupWindow(
+  step: number,
+  count: { readonly width: number; readonly columns: number; readonly windowRows: number },
+): GroupWindow {
+  const { width, columns, windowRows } = count;
+  const y = step % width;
+  const column = Math.floor(step / width);
+  const start = y - (y % windowRows);
+  const end = Math.min(width, start + windowRows);
+  const r = start + Math.floor((y - start) / GROUP_ROWS) * GROUP_ROWS;
+  return { r, rows: Math.min(GROUP_ROWS, end - r), lastColumn: column === columns - 1, column };
 }

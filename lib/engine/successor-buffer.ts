@@ -5,7 +5,7 @@
  */
 
 import type { RunSummary } from '../format/run-writer.js';
-import type { MemoryRun } from './memory-run.js';
+import type { StepInMemory } from './memory-run.js';
 import { PHASE_INDEX, type PhaseClock } from '../observe/phase-clock.js';
 import type { RunStore } from './run-store.js';
 import type { StateTable } from './state-table.js';
@@ -62,7 +62,7 @@ export class SuccessorBuffer {
   }
 
   /** Ends the step in memory: every state moves into `run`, sorted when asked. */
-  toMemory(run: MemoryRun, sorted: boolean): void {
+  toMemory(run: StepInMemory, sorted: boolean): void {
     const { table } = this;
     const sortMs = table.sortMs;
     this.clock.time(DRAIN, () => table.drainTo(run, sorted));

@@ -16,6 +16,7 @@
  */
 
 import { putKey } from './record-codec.as';
+import { addResidues, copyResidues } from '../residues/residue-words.as';
 
 const NONE: i32 = -1;
 const LOW_BITS: u64 = 30;
@@ -179,12 +180,10 @@ export function addBatch(n: i32, start: i32): i32 {
       if (chunk == NONE) return i;
       fill = 0;
     }
-    let to = records + (((<usize>chunk * R + fill) * stride) << 2);
+    const to = records + (((<usize>chunk * R + fill) * stride) << 2);
     store<u32>(to, hi);
     store<u32>(to, lo, 4);
-    let from = residues + ((<usize>i * k) << 2);
-    to += 8;
-    for (let r: u32 = 0; r < k; r++, from += 4, to += 4) store<u32>(to, load<u32>(from));
+    copyResidues(to + 8, residues + ((<usize>i * k) << 2), <i32>k);
     store<u32>(lastFill + (p << 2), fill + 1);
     store<i32>(count + (p << 2), load<i32>(count + (p << 2)) + 1);
   }
@@ -469,12 +468,7 @@ function combine(p: i32): i32 {
       }
       const at = records + ((<usize>e) << 2);
       if (load<u64>(at) == key) {
-        for (let r: usize = 0; r < <usize>k; r++) {
-          const m = <u64>load<u32>(moduli + (r << 2));
-          let sum = <u64>load<u32>(at + 8 + (r << 2)) + <u64>load<u32>(from + 8 + (r << 2));
-          if (sum >= m) sum -= m;
-          store<u32>(at + 8 + (r << 2), <u32>sum);
-        }
+        addResidues(at + 8, from + 8, moduli, <i32>k);
         break;
       }
       probed++;
@@ -561,9 +555,7 @@ const MIX: u64 = ((<u64>0xbf58476d) << 32) | 0x1ce4e5b9;
  * memory.copy is a call into the engine, which costs more than a record of a few words.
  */
 function copyWords(to: usize, from: usize, words: usize): void {
-  let i: usize = 0;
-  for (; i + 2 <= words; i += 2) store<u64>(to + (i << 2), load<u64>(from + (i << 2)));
-  if (i < words) store<u32>(to + (i << 2), load<u32>(from + (i << 2)));
+  copyResidues(to, from, <i32>words);
 }
 
 /** A 32-bit mix of a record's two state words. */

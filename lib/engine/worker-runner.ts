@@ -11,7 +11,9 @@ import { isLegalFinal, MAX_SUCCESSORS, START_HI, START_LO } from '../border/bord
 import { BatchPool } from './batch.js';
 import type { MemoryPlan } from './budget.js';
 import { ExpandStage } from './expand-stage.js';
-import { MemoryRun } from './memory-run.js';
+import { MemoryRun, type StepInMemory } from './memory-run.js';
+import { GroupedRun } from './grouped-run.js';
+import { groupStep, takesGroupStep } from './group-step.js';
 import { PeerRouter } from './peer.js';
 import { splitRule, stepRouting } from './step-routing.js';
 import { isWindowStart } from '../border/window-key.js';
@@ -21,6 +23,7 @@ import { RunStore } from './run-store.js';
 import { SuccessorBuffer } from './successor-buffer.js';
 import { RecordSink, StateTable } from './state-table.js';
 import { WorkerStep } from './step.js';
+import type { StepPart } from './step-parts.js';
 
 export interface WorkerOptions {
   readonly width: number;
@@ -44,26 +47,7 @@ export interface WorkerOptions {
   readonly serves?: readonly number[];
 }
 
-/** What a worker reports after expanding a step. */
-export interface StepPart {
-  readonly statesIn: number;
-  readonly successors: number;
-  /** Runs already written because the table filled. */
-  readonly spilled: number;
-  /** States left in the table. */
-  readonly held: number;
-  /** Whether they fit in the in-memory run. */
-  readonly fitsInMemory: boolean;
-  readonly dropped: number[];
-  /** At a column boundary: the legal states' residues. */
-  readonly legal?: number[];
-  /** Records sent to other workers (at a window's first step). */
-  readonly moved: number;
-  /** At the step before a window's first: the sampled weights of its key buckets. */
-  readonly histogram?: Uint32Array;
-  /** In a partitioned count: the records each worker it serves read, by worker. */
-  readonly recordsRead?: Record<number, number>;
-}
+export type { StepPart } from './step-parts.js';
 
 /** What a worker reports after finishing a step: its runs, and the step's costs. */
 export interface StepEnd {
@@ -87,7 +71,11 @@ export class WorkerRunner {
   private readonly successors: SuccessorBuffer;
   private readonly stage: ExpandStage;
   private readonly router?: PeerRouter;
-  private memoryRun?: MemoryRun;
+  private memoryRun?: StepInMemory;
+  /** The in-memory run in groups, where the plan allows it: steps in memory are then group steps (group-step.ts). */
+  private grouped?: GroupedRun;
+  /** After a group step, the step of the states it left in the grouped run (finish writes them when asked). */
+  private groupedStep?: number;
   private readonly clock = new PhaseClock();
   private readonly step: WorkerStep;
   private onProgress: (states: number) => void = () => {};
@@ -144,6 +132,15 @@ export class WorkerRunner {
       // With string keys (many owners) every successor is weighed: one in SAMPLE_EVERY leaves too few a bucket.
       routing = { self: 0, sample: sample && { ...sample, strings: rule.strings, mask: rule.strings ? 0 : sample.mask } };
     }
+    this.groupedStep = undefined;
+    if (files === null && !partitioned && this.memory() === this.grouped && takesGroupStep(step, count, routing)) {
+      const part = groupStep(this.groupContext(), step, routing);
+      if (part) {
+        this.groupedStep = step + 1;
+        onProgress(part.statesIn);
+        return part;
+      }
+    }
     const { successors, stage } = this;
     const y = step % width;
     const atBoundary = y === 0 && step > 0;
@@ -179,6 +176,11 @@ export class WorkerRunner {
    * memory (none returned).
    */
   async finish(toFiles: boolean): Promise<StepEnd> {
+    if (this.groupedStep !== undefined) {
+      // A group step's successors are in the grouped run, not in the table: to files through it, sorted.
+      const runs = toFiles ? await this.save(this.groupedStep) : [];
+      return { runs, phases: this.clock.snapshot(), probes: 0 };
+    }
     const { successors, options } = this;
     const { table } = successors;
     // Sorted only when the next step may overflow the table: then its runs need the order.
@@ -279,8 +281,22 @@ export class WorkerRunner {
    * The in-memory run, allocated once at the plan's capacity: its pages are backed only as states
    * are appended, and no outgrown copy is left for the garbage collector.
    */
-  private memory(): MemoryRun {
-    this.memoryRun ??= new MemoryRun(this.options.plan.memoryRunCapacity, this.options.moduli.length);
+  private memory(): StepInMemory {
+    const { plan, moduli, partitioned } = this.options;
+    if (!this.memoryRun && plan.groupedRun && !partitioned)
+      this.memoryRun = this.grouped = new GroupedRun(plan.memoryRunCapacity, moduli.length, plan.batchRecords);
+    this.memoryRun ??= new MemoryRun(plan.memoryRunCapacity, moduli.length);
     return this.memoryRun;
+  }
+
+  private groupContext() {
+    return {
+      run: this.grouped!,
+      count: this.windows,
+      moduliAt: (step: number) => this.store.moduliAt(step),
+      clock: this.clock,
+      router: this.router,
+      table: this.successors.table,
+    };
   }
 }

@@ -1,0 +1,288 @@
+/**
+ * AssemblyScript: one border state's successors (paper §5.2), as lib/border/expander.ts gives them
+ * and in the same order, for the kernels that expand: the batch expander (expander-kernel.as.ts)
+ * and the group step (lib/engine/group-step.as.ts). The state is one 64-bit integer (hi · 2^30 +
+ * lo, the field slots of lib/border/layout.ts), which spares the two-word shifts; the decoding reads
+ * only the strings through the two neighbours of the point placed and the colours needed instead
+ * of the whole border. In the board's last column the same code runs, and each successor then
+ * forgets field y − 1 (finish).
+ */
+
+// Field codes, as in lib/border/border.ts.
+const EMPTY_CODE: u64 = 1;
+const STONE_CODE: u64 = 2;
+const LIBERTYLESS_CODE: u64 = 4;
+const UP: u64 = 1;
+const DOWN: u64 = 2;
+const WHITE: i32 = 1;
+const NONE: i32 = -1;
+
+const LOW_BITS: u64 = 30;
+const LOW_MASK: u64 = (1 << LOW_BITS) - 1;
+/** Bit 0 of every field slot. */
+const FIELD_ONES: u64 = ((<u64>0o1111111111) << LOW_BITS) | 0o1111111111;
+
+let width: i32 = 0;
+let y: i32 = 0;
+/** In the board's last column, where a step forgets field y − 1 (fields above it are EDGE already). */
+let forgetting = false;
+/** The first field on the border (fields above it are EDGE): a libertyless stone there keeps its colour in its UP bit. */
+let top: i32 = 0;
+/** The parent being expanded, and the successor being built in its layout. */
+let parentState: u64 = 0;
+let state: u64 = 0;
+/** The parent's field whose colour finish last looked up (NONE for a new parent), and that colour. */
+let referenceField: i32 = NONE;
+let referenceColour: i32 = 0;
+
+/**
+ * Sets the step: the point placed is field `step` of a board `boardWidth` wide (lastColumn: its
+ * last column). Returns the slots that must be EDGE in a parent of that step: in the last column
+ * fields 0 … y − 2 (slots y … 2), which the steps before forgot; a parent with any of them set is
+ * not a state of the step (expandState's callers refuse it).
+ */
+export function beginExpansion(step: i32, boardWidth: i32, lastColumn: bool): u64 {
+  width = boardWidth;
+  y = step;
+  forgetting = lastColumn && step > 0;
+  top = forgetting ? step - 1 : 0;
+  const through = <u64>(3 * step + 3);
+  return forgetting ? (((<u64>1) << through) - 1) & ~(<u64>0o77) : 0;
+}
+
+/**
+ * Writes the successors of `parent` for the step begun at `out`, as (hi, lo) u32 pairs in the next
+ * step's layout, and returns their number (0 to 3).
+ */
+export function expandState(parent: u64, out: usize): i32 {
+  return expandOne(parent, out);
+}
+
+function expandOne(parent: u64, out: usize): i32 {
+  const left = parent & 7; // field y is in slot 0, field y − 1 in slot 1
+  const up: u64 = y > 0 ? (parent >> 3) & 7 : 0; // the top edge acts like EDGE: no stone, no liberty
+  if (left < LIBERTYLESS_CODE && up < LIBERTYLESS_CODE) return expandQuick(parent, left, up, out);
+  // Only the strings through the two neighbours are decoded, and only the colours needed.
+  parentState = parent;
+  referenceField = NONE;
+  const upString = up >= LIBERTYLESS_CODE ? stringOf(parent, y - 1) : 0;
+  const leftString = left >= LIBERTYLESS_CODE ? stringOf(parent, y) : 0;
+  const upColour = up >= STONE_CODE ? colourOf(y - 1) : NONE;
+  const leftColour = left >= LIBERTYLESS_CODE ? WHITE : left >= STONE_CODE ? <i32>(left & 1) : NONE;
+
+  // Empty: frees the strings above and to the left.
+  state = parent;
+  liberate(upString, upColour);
+  liberate(leftString, leftColour);
+  setField(y, EMPTY_CODE);
+  let count = <i32>finish(state, out, 0, NONE);
+
+  for (let c = 0; c <= WHITE; c++) {
+    const upSame = upColour == c;
+    const leftSame = leftColour == c;
+    const leftLeaves = left >= LIBERTYLESS_CODE && !leftSame;
+    if (leftLeaves && leftString == (<u32>1) << y) continue; // its last liberty
+    state = parent;
+    if (leftLeaves) dropFromString(leftString);
+    const liberty = up == EMPTY_CODE || left == EMPTY_CODE || (upSame && up < LIBERTYLESS_CODE) || (leftSame && left < LIBERTYLESS_CODE);
+    if (liberty) {
+      if (upSame) liberate(upString, c);
+      if (leftSame) liberate(leftString, c);
+      setField(y, STONE_CODE | (<u64>c));
+    } else if (leftSame) {
+      // Continues the left stone's string in its place: same flags, same colour.
+      if (upSame && (upString & ((<u32>1) << y)) == 0) joinStrings(upString | leftString);
+    } else if (upSame) {
+      // Hangs below the stone above: after it in its string, before whatever followed it.
+      setField(y, LIBERTYLESS_CODE | UP | (up & DOWN));
+      setField(y - 1, up | DOWN);
+    } else {
+      setField(y, y == 0 ? LIBERTYLESS_CODE | (<u64>c) : LIBERTYLESS_CODE);
+    }
+    if (finish(state, out + ((<usize>count) << 3), c, NONE)) count++;
+  }
+  return count;
+}
+
+/**
+ * Neither neighbour is a libertyless stone: each successor is the parent with field y replaced (and
+ * none dies when the last column forgets field y − 1, which has a liberty or is empty).
+ */
+function expandQuick(parent: u64, left: u64, up: u64, out: usize): i32 {
+  const rest = parent & ~(<u64>7);
+  finish(rest | EMPTY_CODE, out, 0, <i32>left);
+  const open = up == EMPTY_CODE || left == EMPTY_CODE;
+  for (let c = 0; c <= WHITE; c++) {
+    // A neighbour of the same colour here has a liberty, and passes it on.
+    const liberty = open || (up >= STONE_CODE && <i32>(up & 1) == c) || (left >= STONE_CODE && <i32>(left & 1) == c);
+    const code: u64 = liberty ? STONE_CODE | (<u64>c) : y == 0 ? LIBERTYLESS_CODE | (<u64>c) : LIBERTYLESS_CODE;
+    finish(rest | code, out + 8 + ((<usize>c) << 3), c, <i32>left);
+  }
+  return 3;
+}
+
+/** Bit offset of field i's slot: field y is in slot 0, then y − 1, …, wrapping to width − 1. */
+function bitOf(i: i32): u64 {
+  const slot = i <= y ? y - i : y - i + width;
+  return <u64>(3 * slot);
+}
+
+/** The code of field i in state s. */
+function codeIn(s: u64, i: i32): u64 {
+  return (s >> bitOf(i)) & 7;
+}
+
+/** The parent's code of field i. */
+function codeAt(i: i32): u64 {
+  return codeIn(parentState, i);
+}
+
+/**
+ * The colour of the parent's stone at field i. A libertyless stone has the colour opposite its upper
+ * neighbour's, unless linked to it (its UP bit, the neighbour's DOWN bit); the stone at `top` keeps
+ * its colour in its UP bit, and one at y is white (the normalisation's reference).
+ */
+function colourOf(i: i32): i32 {
+  let flip = 0;
+  let code = codeAt(i);
+  for (; code >= LIBERTYLESS_CODE && i != top && i != y; i--) {
+    const upper = codeAt(i - 1);
+    if ((code & UP) == 0 || upper < LIBERTYLESS_CODE || (upper & DOWN) == 0) flip ^= 1;
+    code = upper;
+  }
+  const c = code < LIBERTYLESS_CODE ? <i32>(code & 1) : i == top ? <i32>(code & UP) : WHITE;
+  return c ^ flip;
+}
+
+/**
+ * The fields of the libertyless string through field i of state s, as a mask (bit j for field j).
+ * Along the border a DOWN bit opens a string and an UP bit (below `top`) closes the last one
+ * opened, like brackets: a member's next member up or down is its bracket's match.
+ */
+function stringOf(s: u64, i: i32): u32 {
+  let members = (<u32>1) << i;
+  for (let j = i; j > top && (codeIn(s, j) & UP) != 0;) {
+    let open = 0;
+    let m = j - 1;
+    for (; m >= top; m--) {
+      const code = codeIn(s, m);
+      if (code < LIBERTYLESS_CODE) continue;
+      if ((code & DOWN) != 0) {
+        if (open == 0) break;
+        open--;
+      }
+      if (m > top && (code & UP) != 0) open++;
+    }
+    if (m < top) break; // no match: not a valid state
+    members |= (<u32>1) << m;
+    j = m;
+  }
+  for (let j = i; (codeIn(s, j) & DOWN) != 0;) {
+    let open = 0;
+    let m = j + 1;
+    for (; m < width; m++) {
+      const code = codeIn(s, m);
+      if (code < LIBERTYLESS_CODE) continue;
+      if ((code & UP) != 0) {
+        if (open == 0) break;
+        open--;
+      }
+      if ((code & DOWN) != 0) open++;
+    }
+    if (m >= width) break;
+    members |= (<u32>1) << m;
+    j = m;
+  }
+  return members;
+}
+
+/** Sets field i of the successor being built to `code`. */
+function setField(i: i32, code: u64): void {
+  const bit = bitOf(i);
+  state = (state & ~((<u64>7) << bit)) | (code << bit);
+}
+
+/** Gives a liberty to every stone of a string (a mask of fields, all of one colour). */
+function liberate(members: u32, c: i32): void {
+  for (let m = members; m != 0; m &= m - 1) setField(<i32>ctz(m), STONE_CODE | (<u64>c));
+}
+
+/** Field y leaves the border while the rest of its string stays on it: its string neighbours lose that link. */
+function dropFromString(members: u32): void {
+  const upper = members & (((<u32>1) << y) - 1);
+  const lower = members >> (<u32>(y + 1));
+  if (upper == 0) {
+    const down = <i32>ctz(lower) + y + 1;
+    setField(down, codeAt(down) & ~UP);
+  } else if (lower == 0) {
+    const up = 31 - <i32>clz(upper);
+    setField(up, codeAt(up) & ~DOWN);
+  }
+}
+
+/** Makes the strings of `members` one: every member but the first links up, all but the last down. */
+function joinStrings(members: u32): void {
+  let last = NONE;
+  for (let m = members; m != 0; m &= m - 1) {
+    const i = <i32>ctz(m);
+    if (last == NONE) setField(i, i == top ? codeAt(i) & ~DOWN : LIBERTYLESS_CODE);
+    else {
+      setField(i, LIBERTYLESS_CODE | UP);
+      const bit = bitOf(last);
+      setField(last, ((state >> bit) & 7) | DOWN);
+    }
+    last = i;
+  }
+}
+
+/**
+ * Normalises the successor s (the first stone from field y + 1 on, wrapping, is white), moves it to
+ * the next step's layout and stores it at `out`; in the last column, first forgets field y − 1.
+ * `placed` is the colour of the stone at y; `left` is the parent's field y when it came by
+ * expandQuick (colours not decoded), else NONE. Returns false for a successor that dies.
+ */
+function finish(s: u64, out: usize, placed: i32, left: i32): bool {
+  if (forgetting) {
+    // Field y − 1 (slot 1) leaves the border. A libertyless string there with no other member dies;
+    // else its next member becomes the string's first and loses its UP link.
+    if (((s >> 3) & LIBERTYLESS_CODE) != 0) {
+      const lower = stringOf(s, y - 1) >> (<u32>y);
+      if (lower == 0) return false;
+      s &= ~(UP << bitOf(<i32>ctz(lower) + y));
+    }
+    s &= ~((<u64>7) << 3);
+    // Field y is now the first on the border: a libertyless stone there keeps its colour in its UP bit.
+    if ((s & LIBERTYLESS_CODE) != 0) s = (s & ~UP) | (<u64>placed);
+  }
+  const stones = ((s >> 1) | (s >> 2)) & FIELD_ONES;
+  if (stones != 0) {
+    const bit = 63 - <i32>clz(stones);
+    const code = (s >> (<u64>bit)) & 7;
+    let field = y - bit / 3;
+    if (field < 0) field += width;
+    let reference: i32;
+    if (code < LIBERTYLESS_CODE) reference = <i32>(code & 1);
+    else if (field == y) reference = placed;
+    else if (left != NONE) reference = field == 0 ? <i32>(code & UP) : (left & 1) ^ 1;
+    else {
+      // The successors of a parent mostly share this field: its colour is looked up once.
+      if (field != referenceField) {
+        referenceColour = colourOf(field);
+        referenceField = field;
+      }
+      reference = referenceColour;
+    }
+    if (reference != WHITE) {
+      // Codes 2 and 3 swap; the first field on the border keeps its colour in its UP bit.
+      s ^= (~s >> 2) & (s >> 1) & FIELD_ONES;
+      const first = forgetting ? 0 : <u64>(3 * y);
+      if (((s >> first) & LIBERTYLESS_CODE) != 0) s ^= (<u64>1) << first;
+    }
+  }
+  // Next layout: every field one slot up, field y + 1 from the top slot to slot 0.
+  const last = <u64>(3 * (width - 1));
+  s = ((s << 3) & (((<u64>1) << (last + 3)) - 1)) | ((s >> last) & 7);
+  store<u32>(out, <u32>(s >> LOW_BITS));
+  store<u32>(out + 4, <u32>(s & LOW_MASK));
+  return true;
+}

@@ -1,0 +1,342 @@
+/**
+ * AssemblyScript: a step kept in memory, in groups (lib/engine/grouped-run.ts drives it, one instance
+ * per worker). A state's window key (lib/border/window-key.ts) is the same for every state the steps
+ * of its window lead it to, so the states of one key, and of one bucket of keys, have their
+ * successors among themselves. A step therefore expands a group's parents and combines their
+ * successors in a hash index of that group alone, which is small enough to stay in cache, and writes
+ * its distinct states straight into the other area: no batch index, no state table, no drain, and
+ * no copy between modules (docs/design.md, "Groups").
+ *
+ * Memory: fixed arrays, then two areas of records (hi, lo, k residues: u32 words), which take turns
+ * holding a step's parents and its successors, each with its directory (where each group starts),
+ * then a staging block through which the caller's batches come and go, and the index, which grows
+ * with the largest group.
+ */
+
+import { beginExpansion, expandState } from '../border/expansion.as';
+import { bucketOf, setStringKeys, setWindow, windowKey, windowKeyAt } from '../border/window-key.as';
+import { addResidues, addTimes, copyResidues, extendResidue } from '../residues/residue-words.as';
+
+/** Groups: the window keys' buckets. */
+const GROUPS: i32 = 4096;
+const MOST_RESIDUES: i32 = 64;
+const LOW_BITS: u64 = 30;
+/** Bit 2 of every field slot: a libertyless stone. */
+const FIELD_FOURS: u64 = (((<u64>0o1111111111) << LOW_BITS) | 0o1111111111) << 2;
+const GOLDEN: u64 = ((<u64>0x9e3779b9) << 32) | 0x7f4a7c15;
+const PAGE_BYTES: u64 = 65536;
+/** The largest table of foreseen key prefixes the state table plans with (2^16 prefixes). */
+const MOST_PREFIXES: i32 = 1 << 16;
+
+// Fixed arrays.
+let moduli: usize = 0; // u32 × MOST_RESIDUES
+let dropped: usize = 0; // u32 × MOST_RESIDUES
+let legal: usize = 0; // u64 × MOST_RESIDUES
+let inverse: usize = 0; // u32 × MOST_RESIDUES²
+let reduced: usize = 0; // u32 × MOST_RESIDUES²
+let extendScratch: usize = 0; // u64 × 2 · MOST_RESIDUES
+let extended: usize = 0; // u32 × MOST_RESIDUES: a parent's residues, extended
+let histogram: usize = 0; // u32 × GROUPS
+let foreseen: usize = 0; // u32 × MOST_PREFIXES
+let cursor: usize = 0; // u32 × (GROUPS + 1)
+let successors: usize = 0; // u64 × 3
+let directory: usize = 0; // u32 × (GROUPS + 1) × 2: each area's group starts, then its record count
+let tags: usize = 0; // u16 per record of an area
+let areas: usize = 0;
+let areaBytes: usize = 0;
+let staging: usize = 0;
+let stagingBytes: usize = 0;
+let index: usize = 0;
+let indexSlots: usize = 0;
+
+/** Successors the last step made, before combining. */
+let made: f64 = 0;
+
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+/**
+ * Lays out the memory: two areas of `areaWords` u32 words each, whose records are at least
+ * `leastWords` words, and a staging block of `stageWords` words. Returns false when the memory
+ * cannot grow that far (4 GiB at most).
+ */
+export function init(areaWords: usize, leastWords: usize, stageWords: usize): bool {
+  layoutEnd = (__heap_base + 15) & ~15;
+  moduli = take(4 * MOST_RESIDUES);
+  dropped = take(4 * MOST_RESIDUES);
+  legal = take(8 * MOST_RESIDUES);
+  inverse = take(4 * MOST_RESIDUES * MOST_RESIDUES);
+  reduced = take(4 * MOST_RESIDUES * MOST_RESIDUES);
+  extendScratch = take(16 * MOST_RESIDUES);
+  extended = take(4 * MOST_RESIDUES);
+  histogram = take(4 * GROUPS);
+  foreseen = take(4 * MOST_PREFIXES);
+  cursor = take(4 * (GROUPS + 1));
+  successors = take(8 * 3);
+  directory = take(8 * (GROUPS + 1));
+  tags = take((areaWords / leastWords) << 1);
+  areaBytes = ((areaWords << 2) + 15) & ~15;
+  areas = take(areaBytes << 1);
+  stagingBytes = stageWords << 2;
+  staging = take(stagingBytes);
+  index = layoutEnd;
+  indexSlots = 0;
+  return grow(<u64>layoutEnd);
+}
+
+/** The fixed layout's end while init() lays it out. */
+let layoutEnd: usize = 0;
+
+/** `bytes` from the layout's end, 16-aligned. */
+function take(bytes: usize): usize {
+  const start = layoutEnd;
+  layoutEnd = (layoutEnd + bytes + 15) & ~15;
+  return start;
+}
+
+export function moduliAt(): usize {
+  return moduli;
+}
+export function droppedAt(): usize {
+  return dropped;
+}
+export function legalAt(): usize {
+  return legal;
+}
+export function inverseAt(): usize {
+  return inverse;
+}
+export function reducedAt(): usize {
+  return reduced;
+}
+export function histogramAt(): usize {
+  return histogram;
+}
+export function foreseenAt(): usize {
+  return foreseen;
+}
+export function stagingAt(): usize {
+  return staging;
+}
+export function areaAt(area: i32): usize {
+  return areas + <usize>area * areaBytes;
+}
+/** Where group g of `area` starts (g = GROUPS: the area's record count). */
+export function groupStart(area: i32, g: i32): u32 {
+  return load<u32>(directory + ((<usize>(area * (GROUPS + 1) + g)) << 2));
+}
+export function successorsMade(): f64 {
+  return made;
+}
+
+/** The n records of `area` as one group: states brought in from elsewhere, not yet in groups. */
+export function ungrouped(area: i32, n: u32): void {
+  const dir = directory + ((<usize>(area * (GROUPS + 1))) << 2);
+  store<u32>(dir, 0);
+  for (let g = 1; g <= GROUPS; g++) store<u32>(dir + ((<usize>g) << 2), n);
+}
+
+/**
+ * Puts the n records of area `from` (k residues) into groups in the other area: each by the bucket
+ * of its key for the window of `rows` rows from row r, its fields in the slots of step y.
+ */
+export function regroup(from: i32, n: u32, k: i32, y: i32, r: i32, rows: i32, width: i32, lastColumn: bool): void {
+  setWindow(r, rows, width, lastColumn);
+  setStringKeys(false);
+  const stride = (<usize>(2 + k)) << 2;
+  const source = areaAt(from);
+  memory.fill(cursor, 0, (<usize>(GROUPS + 1)) << 2);
+  for (let i: u32 = 0; i < n; i++) {
+    const at = source + <usize>i * stride;
+    const g = bucketOf(windowKeyAt(stateAt(at), y));
+    store<u16>(tags + ((<usize>i) << 1), <u16>g);
+    const c = cursor + ((<usize>g) << 2);
+    store<u32>(c, load<u32>(c) + 1);
+  }
+  const to = 1 - from;
+  const dir = directory + ((<usize>(to * (GROUPS + 1))) << 2);
+  let start: u32 = 0;
+  for (let g = 0; g < GROUPS; g++) {
+    const c = cursor + ((<usize>g) << 2);
+    const size = load<u32>(c);
+    store<u32>(c, start);
+    store<u32>(dir + ((<usize>g) << 2), start);
+    start += size;
+  }
+  store<u32>(dir + ((<usize>GROUPS) << 2), n);
+  const target = areaAt(to);
+  for (let i: u32 = 0; i < n; i++) {
+    const c = cursor + ((<usize>load<u16>(tags + ((<usize>i) << 1))) << 2);
+    const place = load<u32>(c);
+    store<u32>(c, place + 1);
+    copyResidues(target + <usize>place * stride, source + <usize>i * stride, 2 + k);
+  }
+}
+
+/**
+ * The step that places point y of a board `width` wide (lastColumn: its last column), from the
+ * records of area `from`, in groups, to the other area, in the same groups. Parents carry kIn
+ * residues, successors kOut (kIn, or more where the step needs more moduli: each parent's residues
+ * are extended first, with the inverses and reductions at inverseAt() and reducedAt()).
+ * Adds to droppedAt() what the parents send to dropped successors, and with sumLegal, to legalAt()
+ * the residues of the legal parents. Returns the successors' number; −1 when more than `capacity`
+ * of them would be written (the parents are left as they were), −2 when a parent of the last column
+ * has a field above y − 1 on its border.
+ */
+export function groupStep(from: i32, kIn: i32, kOut: i32, y: i32, width: i32, lastColumn: bool, sumLegal: bool, capacity: u32): i32 {
+  const forgotten = beginExpansion(y, width, lastColumn);
+  const strideIn = (<usize>(2 + kIn)) << 2;
+  const strideOut = (<usize>(2 + kOut)) << 2;
+  const source = areaAt(from);
+  const to = 1 - from;
+  const target = areaAt(to);
+  const dirIn = directory + ((<usize>(from * (GROUPS + 1))) << 2);
+  const dirOut = directory + ((<usize>(to * (GROUPS + 1))) << 2);
+  const extending = kOut > kIn;
+  let written: u32 = 0;
+  let count: f64 = 0;
+  for (let g = 0; g < GROUPS; g++) {
+    store<u32>(dirOut + ((<usize>g) << 2), written);
+    const first = load<u32>(dirIn + ((<usize>g) << 2));
+    const end = load<u32>(dirIn + ((<usize>(g + 1)) << 2));
+    const n = end - first;
+    if (n == 0) continue;
+    // At most 3n distinct successors: 4n slots keep the index at most three quarters full.
+    let bits = 4;
+    while ((<usize>1) << bits < (<usize>n) << 2) bits++;
+    const slots = (<usize>1) << bits;
+    ensureIndex(slots);
+    memory.fill(index, 0, slots << 2);
+    const mask = <u32>(slots - 1);
+    const shift = <u64>(64 - bits);
+    const groupFirst = written;
+    for (let i = first; i < end; i++) {
+      const at = source + <usize>i * strideIn;
+      const s = stateAt(at);
+      if ((s & forgotten) != 0) return -2;
+      let residues = at + 8;
+      if (sumLegal && (s & FIELD_FOURS) == 0) {
+        for (let r = 0; r < kIn; r++) {
+          const sum = legal + ((<usize>r) << 3);
+          store<u64>(sum, load<u64>(sum) + <u64>load<u32>(residues + ((<usize>r) << 2)));
+        }
+      }
+      if (extending) {
+        extendResidue(residues, extended, kIn, kOut, moduli, inverse, reduced, extendScratch);
+        residues = extended;
+      }
+      const m = expandState(s, successors);
+      count += <f64>m;
+      if (m < 3) addTimes(dropped, residues, <u64>(3 - m), moduli, kOut);
+      for (let j = 0; j < m; j++) {
+        const key = load<u64>(successors + ((<usize>j) << 3)); // hi in its low half, lo in its high half
+        let h = <u32>((key * GOLDEN) >> shift);
+        for (;;) {
+          const slot = index + ((<usize>h) << 2);
+          const e = load<u32>(slot);
+          if (e == 0) {
+            if (written >= capacity) return -1;
+            const record = target + <usize>written * strideOut;
+            store<u64>(record, key);
+            copyResidues(record + 8, residues, kOut);
+            written++;
+            store<u32>(slot, written - groupFirst);
+            break;
+          }
+          const record = target + <usize>(groupFirst + e - 1) * strideOut;
+          if (load<u64>(record) == key) {
+            addResidues(record + 8, residues, moduli, kOut);
+            break;
+          }
+          h = (h + 1) & mask;
+        }
+      }
+    }
+    if (sumLegal) {
+      // Reduced once a group, so that the sums stay exact: a group holds fewer than 2^32 states.
+      for (let r = 0; r < kIn; r++) {
+        const sum = legal + ((<usize>r) << 3);
+        store<u64>(sum, load<u64>(sum) % <u64>load<u32>(moduli + ((<usize>r) << 2)));
+      }
+    }
+  }
+  store<u32>(dirOut + ((<usize>GROUPS) << 2), written);
+  made = count;
+  return <i32>written;
+}
+
+/**
+ * Adds 1 to histogram[bucketOf(windowKey(state))] for one in mask + 1 of the n records of `area`
+ * (k residues), for the window of `rows` rows from row r, the states' step: the weights by which
+ * the owners of the next window are packed (lib/engine/window-owners.ts).
+ */
+export function sampleKeys(area: i32, n: u32, k: i32, mask: u32, r: i32, rows: i32, width: i32, lastColumn: bool): void {
+  setWindow(r, rows, width, lastColumn);
+  setStringKeys(false);
+  const stride = (<usize>(2 + k)) << 2;
+  const source = areaAt(area);
+  for (let i: u32 = 0; i < n; i++) {
+    if ((i & mask) != 0) continue;
+    const b = histogram + ((<usize>bucketOf(windowKey(stateAt(source + <usize>i * stride)))) << 2);
+    store<u32>(b, load<u32>(b) + 1);
+  }
+}
+
+/**
+ * Counts, for the state table's next bucket plan, the key prefix each of the n records' successors
+ * is expected to have: (state >> shift) & mask, as the table tallies what it drains.
+ */
+export function foresee(area: i32, n: u32, k: i32, shift: u32, mask: u32): void {
+  const stride = (<usize>(2 + k)) << 2;
+  const source = areaAt(area);
+  for (let i: u32 = 0; i < n; i++) {
+    const b = foreseen + ((<usize>((stateAt(source + <usize>i * stride) >> shift) & mask)) << 2);
+    store<u32>(b, load<u32>(b) + 1);
+  }
+}
+
+/** Records [from, from + n) of `area` (k residues) to the staging block: their (hi, lo) pairs, then their residues, k words each. */
+export function exportRecords(area: i32, from: u32, n: u32, k: i32): void {
+  const stride = (<usize>(2 + k)) << 2;
+  let record = areaAt(area) + <usize>from * stride;
+  let states = staging;
+  let residues = staging + ((<usize>n) << 3);
+  const bytes = (<usize>k) << 2;
+  for (let i: u32 = 0; i < n; i++, record += stride, states += 8, residues += bytes) {
+    store<u64>(states, load<u64>(record));
+    copyResidues(residues, record + 8, k);
+  }
+}
+
+/** The staging block's n records ((hi, lo) pairs, then k residues each) into `area` from record `at` on. */
+export function importRecords(area: i32, at: u32, n: u32, k: i32): void {
+  const stride = (<usize>(2 + k)) << 2;
+  let record = areaAt(area) + <usize>at * stride;
+  let states = staging;
+  let residues = staging + ((<usize>n) << 3);
+  const bytes = (<usize>k) << 2;
+  for (let i: u32 = 0; i < n; i++, record += stride, states += 8, residues += bytes) {
+    store<u64>(record, load<u64>(states));
+    copyResidues(record + 8, residues, k);
+  }
+}
+
+/** A record's state as s = hi · 2^30 + lo. */
+function stateAt(record: usize): u64 {
+  return ((<u64>load<u32>(record)) << LOW_BITS) | (<u64>load<u32>(record, 4));
+}
+
+function ensureIndex(slots: usize): void {
+  if (slots <= indexSlots) return;
+  if (!grow(<u64>index + ((<u64>slots) << 2))) abort();
+  indexSlots = slots;
+}
+
+/** Grows the memory to hold `end` bytes; false past 4 GiB or when the engine refuses. */
+function grow(end: u64): bool {
+  const have = <u64>memory.size() * PAGE_BYTES;
+  if (end <= have) return true;
+  if (end > (<u64>1) << 32) return false;
+  return memory.grow(<i32>((end - have + PAGE_BYTES - 1) / PAGE_BYTES)) >= 0;
+}

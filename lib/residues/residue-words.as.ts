@@ -1,0 +1,100 @@
+/**
+ * AssemblyScript: a record's residues added and copied, for the kernels that combine equal states
+ * (the expansion's fan-out, the state table, the run merge and the group step). Four residues at a
+ * time in WebAssembly SIMD, and without a branch: a residue is uniformly spread below its modulus,
+ * so `if (sum >= m)` is taken half the time at random, and its mispredictions cost more than the
+ * arithmetic (docs/performance.md). Modules that import this are compiled with `--enable simd`.
+ */
+
+/**
+ * to[r] = (to[r] + from[r]) mod moduli[r] for r < k, u32 words. Each residue is below its modulus,
+ * itself below 2^32: a + b ≥ p exactly when a ≥ p − b, and the wrapped sum less p is then a + b − p.
+ */
+export function addResidues(to: usize, from: usize, moduli: usize, k: i32): void {
+  let r = 0;
+  for (; r + 4 <= k; r += 4) {
+    const at = (<usize>r) << 2;
+    const a = v128.load(to + at);
+    const b = v128.load(from + at);
+    const p = v128.load(moduli + at);
+    const over = i32x4.ge_u(a, i32x4.sub(p, b));
+    v128.store(to + at, i32x4.sub(i32x4.add(a, b), v128.and(over, p)));
+  }
+  for (; r < k; r++) {
+    const at = (<usize>r) << 2;
+    const p = <u64>load<u32>(moduli + at);
+    const sum = <u64>load<u32>(to + at) + <u64>load<u32>(from + at);
+    store<u32>(to + at, <u32>select<u64>(sum - p, sum, sum >= p));
+  }
+}
+
+/** Copies k u32 words from `from` to `to` (the two apart by at least k words, or equal). */
+export function copyResidues(to: usize, from: usize, k: i32): void {
+  let r = 0;
+  for (; r + 4 <= k; r += 4) v128.store(to + ((<usize>r) << 2), v128.load(from + ((<usize>r) << 2)));
+  if (r + 2 <= k) {
+    store<u64>(to + ((<usize>r) << 2), load<u64>(from + ((<usize>r) << 2)));
+    r += 2;
+  }
+  if (r < k) store<u32>(to + ((<usize>r) << 2), load<u32>(from + ((<usize>r) << 2)));
+}
+
+/**
+ * to[r] = (to[r] + times · from[r]) mod moduli[r] for r < k, with times ≤ 3: what a parent sends
+ * to its dropped successors. The sum is below 4p, so three conditional subtractions reduce it,
+ * where a 64-bit remainder is a division.
+ */
+export function addTimes(to: usize, from: usize, times: u64, moduli: usize, k: i32): void {
+  for (let r = 0; r < k; r++) {
+    const at = (<usize>r) << 2;
+    const p = <u64>load<u32>(moduli + at);
+    let sum = <u64>load<u32>(to + at) + times * <u64>load<u32>(from + at);
+    sum = select<u64>(sum - (p << 1), sum, sum >= p << 1);
+    sum = select<u64>(sum - p, sum, sum >= p);
+    store<u32>(to + at, <u32>sum);
+  }
+}
+
+/**
+ * Extends one state's residues from the first `from` moduli to the first `to`: its `from` words at
+ * `src` become its `to` words at `dst` (dst may be src; it is read whole before dst is written).
+ * Mirrors ResidueExtender.extend in lib/residues/growth.ts: Garner's mixed-radix digits, with
+ * inverse[i·from + j] = moduli[i]^-1 mod moduli[j], then each new residue from them, with
+ * reduced[i·to + j] = moduli[i] mod moduli[j]. `scratch` holds 2·from words of u64. Every product
+ * is of two values below 2^32: exact in u64.
+ */
+export function extendResidue(
+  src: usize,
+  dst: usize,
+  from: i32,
+  to: i32,
+  moduli: usize,
+  inverse: usize,
+  reduced: usize,
+  scratch: usize,
+): void {
+  const digits = scratch;
+  const saved = scratch + ((<usize>from) << 3);
+  for (let j = 0; j < from; j++) {
+    const p = <u64>load<u32>(moduli + ((<usize>j) << 2));
+    const v = <u64>load<u32>(src + ((<usize>j) << 2));
+    store<u64>(saved + ((<usize>j) << 3), v);
+    let t = v;
+    for (let q = 0; q < j; q++) {
+      const d = load<u64>(digits + ((<usize>q) << 3)) % p;
+      t = t >= d ? t - d : t + p - d;
+      t = (t * <u64>load<u32>(inverse + ((<usize>(q * from + j)) << 2))) % p;
+    }
+    store<u64>(digits + ((<usize>j) << 3), t);
+  }
+  for (let j = 0; j < from; j++) store<u32>(dst + ((<usize>j) << 2), <u32>load<u64>(saved + ((<usize>j) << 3)));
+  for (let j = from; j < to; j++) {
+    const q = <u64>load<u32>(moduli + ((<usize>j) << 2));
+    let value = load<u64>(digits + ((<usize>(from - 1)) << 3)) % q;
+    for (let m = from - 2; m >= 0; m--) {
+      const r = <u64>load<u32>(reduced + ((<usize>(m * to + j)) << 2));
+      value = (value * r + (load<u64>(digits + ((<usize>m) << 3)) % q)) % q;
+    }
+    store<u32>(dst + ((<usize>j) << 2), <u32>value);
+  }
+}
