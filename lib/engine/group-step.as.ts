@@ -9,8 +9,14 @@
  *
  * Memory: fixed arrays, then two areas of records (hi, lo, k residues: u32 words), which take turns
  * holding a step's parents and its successors, each with its directory (where each group starts),
- * then a staging block through which the caller's batches come and go, and the index, which grows
+ * then two staging blocks through which the caller's batches come and go (one for what it sends,
+ * one for what it receives, which may come in the middle of a send), and the index, which grows
  * with the largest group.
+ *
+ * At a window's first step among several workers the states change owner (partition, then the
+ * caller's exchange): a worker's own states are put in groups in the other area, and those it
+ * receives after them, in groups of their own (the third directory), so that a group's parents lie
+ * in two ranges of one area.
  */
 
 import { beginExpansion, expandState } from '../border/expansion.as';
@@ -27,6 +33,10 @@ const GOLDEN: u64 = ((<u64>0x9e3779b9) << 32) | 0x7f4a7c15;
 const PAGE_BYTES: u64 = 65536;
 /** The largest table of foreseen key prefixes the state table plans with (2^16 prefixes). */
 const MOST_PREFIXES: i32 = 1 << 16;
+/** Workers a count's threads may be: tags are u16, GROUPS + an owner. */
+const MOST_WORKERS: i32 = 1024;
+/** The directory of the records received at a window's first step. */
+const RECEIVED: i32 = 2;
 
 // Fixed arrays.
 let moduli: usize = 0; // u32 × MOST_RESIDUES
@@ -38,9 +48,12 @@ let extendScratch: usize = 0; // u64 × 2 · MOST_RESIDUES
 let extended: usize = 0; // u32 × MOST_RESIDUES: a parent's residues, extended
 let histogram: usize = 0; // u32 × GROUPS
 let foreseen: usize = 0; // u32 × MOST_PREFIXES
-let cursor: usize = 0; // u32 × (GROUPS + 1)
+let cursor: usize = 0; // u32 × (GROUPS + MOST_WORKERS + 1): each tag's next place
+let tagStarts: usize = 0; // u32 × (GROUPS + MOST_WORKERS + 1): each tag's first place
 let successors: usize = 0; // u64 × 3
-let directory: usize = 0; // u32 × (GROUPS + 1) × 2: each area's group starts, then its record count
+let directory: usize = 0; // u32 × (GROUPS + 1) × 3: each area's group starts, then its record count; then the received records'
+let owners: usize = 0; // u16 × GROUPS: each group's owner at a window's first step
+let ownerStarts: usize = 0; // u32 × (MOST_WORKERS + 1): where each owner's records start after partition
 let tags: usize = 0; // u16 per record of an area
 let areas: usize = 0;
 let areaBytes: usize = 0;
@@ -72,14 +85,17 @@ export function init(areaWords: usize, leastWords: usize, stageWords: usize): bo
   extended = take(4 * MOST_RESIDUES);
   histogram = take(4 * GROUPS);
   foreseen = take(4 * MOST_PREFIXES);
-  cursor = take(4 * (GROUPS + 1));
+  cursor = take(4 * (GROUPS + MOST_WORKERS + 1));
+  tagStarts = take(4 * (GROUPS + MOST_WORKERS + 1));
   successors = take(8 * 3);
-  directory = take(8 * (GROUPS + 1));
+  directory = take(12 * (GROUPS + 1));
+  owners = take(2 * GROUPS);
+  ownerStarts = take(4 * (MOST_WORKERS + 1));
   tags = take((areaWords / leastWords) << 1);
   areaBytes = ((areaWords << 2) + 15) & ~15;
   areas = take(areaBytes << 1);
   stagingBytes = stageWords << 2;
-  staging = take(stagingBytes);
+  staging = take(stagingBytes << 1);
   index = layoutEnd;
   indexSlots = 0;
   return grow(<u64>layoutEnd);
@@ -116,8 +132,15 @@ export function histogramAt(): usize {
 export function foreseenAt(): usize {
   return foreseen;
 }
-export function stagingAt(): usize {
-  return staging;
+/** The staging block for records going out (0) or coming in (1). */
+export function stagingAt(block: i32): usize {
+  return staging + <usize>block * stagingBytes;
+}
+export function ownersAt(): usize {
+  return owners;
+}
+export function ownerStart(owner: i32): u32 {
+  return load<u32>(ownerStarts + ((<usize>owner) << 2));
 }
 export function areaAt(area: i32): usize {
   return areas + <usize>area * areaBytes;
@@ -130,53 +153,118 @@ export function successorsMade(): f64 {
   return made;
 }
 
-/** The n records of `area` as one group: states brought in from elsewhere, not yet in groups. */
-export function ungrouped(area: i32, n: u32): void {
-  const dir = directory + ((<usize>(area * (GROUPS + 1))) << 2);
-  store<u32>(dir, 0);
-  for (let g = 1; g <= GROUPS; g++) store<u32>(dir + ((<usize>g) << 2), n);
-}
-
 /**
- * Puts the n records of area `from` (k residues) into groups in the other area: each by the bucket
- * of its key for the window of `rows` rows from row r, its fields in the slots of step y.
+ * Puts the n records of area `from` (k residues) into groups in area `to` from record `at` on, with
+ * directory `dir` (an area's, or RECEIVED): each by the bucket of its key for the window of `rows`
+ * rows from row r, its fields in the slots of step y.
  */
-export function regroup(from: i32, n: u32, k: i32, y: i32, r: i32, rows: i32, width: i32, lastColumn: bool): void {
+export function regroup(
+  from: i32,
+  n: u32,
+  k: i32,
+  y: i32,
+  r: i32,
+  rows: i32,
+  width: i32,
+  lastColumn: bool,
+  to: i32,
+  at: u32,
+  dir: i32,
+): void {
   setWindow(r, rows, width, lastColumn);
   setStringKeys(false);
   const stride = (<usize>(2 + k)) << 2;
   const source = areaAt(from);
   memory.fill(cursor, 0, (<usize>(GROUPS + 1)) << 2);
   for (let i: u32 = 0; i < n; i++) {
-    const at = source + <usize>i * stride;
-    const g = bucketOf(windowKeyAt(stateAt(at), y));
+    const g = bucketOf(windowKeyAt(stateAt(source + <usize>i * stride), y));
     store<u16>(tags + ((<usize>i) << 1), <u16>g);
     const c = cursor + ((<usize>g) << 2);
     store<u32>(c, load<u32>(c) + 1);
   }
+  placeByTag(source, n, stride, areaAt(to), at, directoryOf(dir), GROUPS);
+}
+
+/**
+ * At a window's first step among several workers: puts the n records of area `from` (k residues)
+ * into the other area by their owner, the owner of their key's bucket for the window of `rows`
+ * rows from row r (ownersAt(): each bucket's owner): this worker's (`self`) first, in groups by
+ * their keys for the group window of `groupRows` rows from r, with that area's directory, then each
+ * other owner's, from ownerStart(owner) on. Returns the number of this worker's.
+ */
+export function partition(
+  from: i32,
+  n: u32,
+  k: i32,
+  y: i32,
+  r: i32,
+  rows: i32,
+  groupRows: i32,
+  width: i32,
+  lastColumn: bool,
+  self: i32,
+  workers: i32,
+): u32 {
+  setStringKeys(false);
+  const stride = (<usize>(2 + k)) << 2;
+  const source = areaAt(from);
+  // Tags: this worker's groups 0 … GROUPS − 1, then GROUPS + each other owner.
+  memory.fill(cursor, 0, (<usize>(GROUPS + workers + 1)) << 2);
+  for (let i: u32 = 0; i < n; i++) {
+    const s = stateAt(source + <usize>i * stride);
+    setWindow(r, rows, width, lastColumn);
+    const owner = <i32>load<u16>(owners + ((<usize>bucketOf(windowKeyAt(s, y))) << 1));
+    let tag = GROUPS + owner;
+    if (owner == self) {
+      if (groupRows != rows) setWindow(r, groupRows, width, lastColumn);
+      tag = bucketOf(windowKeyAt(s, y));
+    }
+    store<u16>(tags + ((<usize>i) << 1), <u16>tag);
+    const c = cursor + ((<usize>tag) << 2);
+    store<u32>(c, load<u32>(c) + 1);
+  }
   const to = 1 - from;
-  const dir = directory + ((<usize>(to * (GROUPS + 1))) << 2);
-  let start: u32 = 0;
-  for (let g = 0; g < GROUPS; g++) {
-    const c = cursor + ((<usize>g) << 2);
+  placeByTag(source, n, stride, areaAt(to), 0, directoryOf(to), GROUPS + workers);
+  // Each other owner's records start where its tag's did.
+  for (let d = 0; d < workers; d++) store<u32>(ownerStarts + ((<usize>d) << 2), load<u32>(tagStarts + ((<usize>(GROUPS + d)) << 2)));
+  store<u32>(ownerStarts + ((<usize>workers) << 2), n);
+  return load<u32>(directoryOf(to) + ((<usize>GROUPS) << 2));
+}
+
+/**
+ * Copies the n records at `source` (stride bytes) to `target` from record `at` on, ordered by their
+ * tags (tags < tagCount, counted in cursor); writes the starts of tags 0 … GROUPS − 1 and, at
+ * GROUPS, the start of tag GROUPS (the end of the groups), to `dir`. Leaves each tag's start in
+ * tagStarts and its end in cursor.
+ */
+function placeByTag(source: usize, n: u32, stride: usize, target: usize, at: u32, dir: usize, tagCount: i32): void {
+  let start = at;
+  for (let t = 0; t < tagCount; t++) {
+    const c = cursor + ((<usize>t) << 2);
     const size = load<u32>(c);
     store<u32>(c, start);
-    store<u32>(dir + ((<usize>g) << 2), start);
+    store<u32>(tagStarts + ((<usize>t) << 2), start);
+    if (t <= GROUPS) store<u32>(dir + ((<usize>t) << 2), start);
     start += size;
   }
-  store<u32>(dir + ((<usize>GROUPS) << 2), n);
-  const target = areaAt(to);
+  if (tagCount == GROUPS) store<u32>(dir + ((<usize>GROUPS) << 2), start);
   for (let i: u32 = 0; i < n; i++) {
     const c = cursor + ((<usize>load<u16>(tags + ((<usize>i) << 1))) << 2);
     const place = load<u32>(c);
     store<u32>(c, place + 1);
-    copyResidues(target + <usize>place * stride, source + <usize>i * stride, 2 + k);
+    copyResidues(target + <usize>place * stride, source + <usize>i * stride, <i32>(stride >> 2));
   }
+}
+
+/** Directory d: an area's (0, 1) or the received records' (RECEIVED). */
+function directoryOf(d: i32): usize {
+  return directory + ((<usize>(d * (GROUPS + 1))) << 2);
 }
 
 /**
  * The step that places point y of a board `width` wide (lastColumn: its last column), from the
- * records of area `from`, in groups, to the other area, in the same groups. Parents carry kIn
+ * records of area `from`, in groups, to the other area, in the same groups; with `received`, each
+ * group's parents are also those of the RECEIVED directory, in the same area. Parents carry kIn
  * residues, successors kOut (kIn, or more where the step needs more moduli: each parent's residues
  * are extended first, with the inverses and reductions at inverseAt() and reducedAt()).
  * Adds to droppedAt() what the parents send to dropped successors, and with sumLegal, to legalAt()
@@ -184,23 +272,39 @@ export function regroup(from: i32, n: u32, k: i32, y: i32, r: i32, rows: i32, wi
  * of them would be written (the parents are left as they were), −2 when a parent of the last column
  * has a field above y − 1 on its border.
  */
-export function groupStep(from: i32, kIn: i32, kOut: i32, y: i32, width: i32, lastColumn: bool, sumLegal: bool, capacity: u32): i32 {
-  const forgotten = beginExpansion(y, width, lastColumn);
-  const strideIn = (<usize>(2 + kIn)) << 2;
-  const strideOut = (<usize>(2 + kOut)) << 2;
-  const source = areaAt(from);
+export function groupStep(
+  from: i32,
+  received: bool,
+  kIn: i32,
+  kOut: i32,
+  y: i32,
+  width: i32,
+  lastColumn: bool,
+  sumLegal: bool,
+  capacity: u32,
+): i32 {
+  forgotten = beginExpansion(y, width, lastColumn);
+  stepIn = kIn;
+  stepOut = kOut;
+  strideIn = (<usize>(2 + kIn)) << 2;
+  strideOut = (<usize>(2 + kOut)) << 2;
+  source = areaAt(from);
   const to = 1 - from;
-  const target = areaAt(to);
-  const dirIn = directory + ((<usize>(from * (GROUPS + 1))) << 2);
-  const dirOut = directory + ((<usize>(to * (GROUPS + 1))) << 2);
-  const extending = kOut > kIn;
-  let written: u32 = 0;
-  let count: f64 = 0;
+  target = areaAt(to);
+  summingLegal = sumLegal;
+  outOf = capacity;
+  const dirIn = directoryOf(from);
+  const dirMore = directoryOf(RECEIVED);
+  const dirOut = directoryOf(to);
+  written = 0;
+  made = 0;
   for (let g = 0; g < GROUPS; g++) {
     store<u32>(dirOut + ((<usize>g) << 2), written);
     const first = load<u32>(dirIn + ((<usize>g) << 2));
     const end = load<u32>(dirIn + ((<usize>(g + 1)) << 2));
-    const n = end - first;
+    const more = received ? load<u32>(dirMore + ((<usize>g) << 2)) : 0;
+    const moreEnd = received ? load<u32>(dirMore + ((<usize>(g + 1)) << 2)) : 0;
+    const n = end - first + moreEnd - more;
     if (n == 0) continue;
     // At most 3n distinct successors: 4n slots keep the index at most three quarters full.
     let bits = 4;
@@ -208,51 +312,9 @@ export function groupStep(from: i32, kIn: i32, kOut: i32, y: i32, width: i32, la
     const slots = (<usize>1) << bits;
     ensureIndex(slots);
     memory.fill(index, 0, slots << 2);
-    const mask = <u32>(slots - 1);
-    const shift = <u64>(64 - bits);
-    const groupFirst = written;
-    for (let i = first; i < end; i++) {
-      const at = source + <usize>i * strideIn;
-      const s = stateAt(at);
-      if ((s & forgotten) != 0) return -2;
-      let residues = at + 8;
-      if (sumLegal && (s & FIELD_FOURS) == 0) {
-        for (let r = 0; r < kIn; r++) {
-          const sum = legal + ((<usize>r) << 3);
-          store<u64>(sum, load<u64>(sum) + <u64>load<u32>(residues + ((<usize>r) << 2)));
-        }
-      }
-      if (extending) {
-        extendResidue(residues, extended, kIn, kOut, moduli, inverse, reduced, extendScratch);
-        residues = extended;
-      }
-      const m = expandState(s, successors);
-      count += <f64>m;
-      if (m < 3) addTimes(dropped, residues, <u64>(3 - m), moduli, kOut);
-      for (let j = 0; j < m; j++) {
-        const key = load<u64>(successors + ((<usize>j) << 3)); // hi in its low half, lo in its high half
-        let h = <u32>((key * GOLDEN) >> shift);
-        for (;;) {
-          const slot = index + ((<usize>h) << 2);
-          const e = load<u32>(slot);
-          if (e == 0) {
-            if (written >= capacity) return -1;
-            const record = target + <usize>written * strideOut;
-            store<u64>(record, key);
-            copyResidues(record + 8, residues, kOut);
-            written++;
-            store<u32>(slot, written - groupFirst);
-            break;
-          }
-          const record = target + <usize>(groupFirst + e - 1) * strideOut;
-          if (load<u64>(record) == key) {
-            addResidues(record + 8, residues, moduli, kOut);
-            break;
-          }
-          h = (h + 1) & mask;
-        }
-      }
-    }
+    groupFirst = written;
+    const failed = expandRange(first, end, bits) || expandRange(more, moreEnd, bits);
+    if (failed) return failure;
     if (sumLegal) {
       // Reduced once a group, so that the sums stay exact: a group holds fewer than 2^32 states.
       for (let r = 0; r < kIn; r++) {
@@ -262,8 +324,83 @@ export function groupStep(from: i32, kIn: i32, kOut: i32, y: i32, width: i32, la
     }
   }
   store<u32>(dirOut + ((<usize>GROUPS) << 2), written);
-  made = count;
   return <i32>written;
+}
+
+// The step under way, for expandRange.
+let forgotten: u64 = 0;
+let stepIn: i32 = 0;
+let stepOut: i32 = 0;
+let strideIn: usize = 0;
+let strideOut: usize = 0;
+let source: usize = 0;
+let target: usize = 0;
+let summingLegal = false;
+let outOf: u32 = 0;
+let written: u32 = 0;
+/** The first successor of the group under way. */
+let groupFirst: u32 = 0;
+/** Why expandRange stopped: −1 or −2, as groupStep returns. */
+let failure: i32 = 0;
+
+/**
+ * Expands parents [first, end) of the step's source and combines their successors into the
+ * group's, through the index of 2^bits slots. Returns true when it had to stop (failure says why).
+ */
+function expandRange(first: u32, end: u32, bits: i32): bool {
+  const mask = <u32>(((<usize>1) << bits) - 1);
+  const shift = <u64>(64 - bits);
+  const kIn = stepIn;
+  const kOut = stepOut;
+  for (let i = first; i < end; i++) {
+    const at = source + <usize>i * strideIn;
+    const s = stateAt(at);
+    if ((s & forgotten) != 0) {
+      failure = -2;
+      return true;
+    }
+    let residues = at + 8;
+    if (summingLegal && (s & FIELD_FOURS) == 0) {
+      for (let r = 0; r < kIn; r++) {
+        const sum = legal + ((<usize>r) << 3);
+        store<u64>(sum, load<u64>(sum) + <u64>load<u32>(residues + ((<usize>r) << 2)));
+      }
+    }
+    if (kOut > kIn) {
+      extendResidue(residues, extended, kIn, kOut, moduli, inverse, reduced, extendScratch);
+      residues = extended;
+    }
+    const m = expandState(s, successors);
+    made += <f64>m;
+    if (m < 3) addTimes(dropped, residues, <u64>(3 - m), moduli, kOut);
+    for (let j = 0; j < m; j++) {
+      const key = load<u64>(successors + ((<usize>j) << 3)); // hi in its low half, lo in its high half
+      let h = <u32>((key * GOLDEN) >> shift);
+      for (;;) {
+        const slot = index + ((<usize>h) << 2);
+        const e = load<u32>(slot);
+        if (e == 0) {
+          if (written >= outOf) {
+            failure = -1;
+            return true;
+          }
+          const record = target + <usize>written * strideOut;
+          store<u64>(record, key);
+          copyResidues(record + 8, residues, kOut);
+          written++;
+          store<u32>(slot, written - groupFirst);
+          break;
+        }
+        const record = target + <usize>(groupFirst + e - 1) * strideOut;
+        if (load<u64>(record) == key) {
+          addResidues(record + 8, residues, moduli, kOut);
+          break;
+        }
+        h = (h + 1) & mask;
+      }
+    }
+  }
+  return false;
 }
 
 /**
@@ -296,7 +433,7 @@ export function foresee(area: i32, n: u32, k: i32, shift: u32, mask: u32): void 
   }
 }
 
-/** Records [from, from + n) of `area` (k residues) to the staging block: their (hi, lo) pairs, then their residues, k words each. */
+/** Records [from, from + n) of `area` (k residues) to staging block 0: their (hi, lo) pairs, then their residues, k words each. */
 export function exportRecords(area: i32, from: u32, n: u32, k: i32): void {
   const stride = (<usize>(2 + k)) << 2;
   let record = areaAt(area) + <usize>from * stride;
@@ -309,12 +446,12 @@ export function exportRecords(area: i32, from: u32, n: u32, k: i32): void {
   }
 }
 
-/** The staging block's n records ((hi, lo) pairs, then k residues each) into `area` from record `at` on. */
-export function importRecords(area: i32, at: u32, n: u32, k: i32): void {
+/** Staging block `block`'s n records ((hi, lo) pairs, then k residues each) into `area` from record `at` on. */
+export function importRecords(area: i32, at: u32, n: u32, k: i32, block: i32): void {
   const stride = (<usize>(2 + k)) << 2;
   let record = areaAt(area) + <usize>at * stride;
-  let states = staging;
-  let residues = staging + ((<usize>n) << 3);
+  let states = stagingAt(block);
+  let residues = states + ((<usize>n) << 3);
   const bytes = (<usize>k) << 2;
   for (let i: u32 = 0; i < n; i++, record += stride, states += 8, residues += bytes) {
     store<u64>(record, load<u64>(states));

@@ -18,15 +18,18 @@ export class WorkerStep {
   private flow?: StepFlow;
   constructor(private readonly parts: StepParts) {}
 
-  /** source → expand → route → aggregate, spilling as the table fills, until every peer's records are in. */
-  async run(step: number, files: string[] | null): Promise<void> {
+  /**
+   * source → expand → route → aggregate, spilling as the table fills, until every peer's records
+   * are in; `ended`: the step has ended with the peers already (its states changed owner before it).
+   */
+  async run(step: number, files: string[] | null, ended = false): Promise<void> {
     const { stage, router, successors, pools, clock, onBatch } = this.parts;
     if (!this.flow?.open)
       this.flow = new StepFlow(expandTransform(stage, pools, clock, onBatch, router), aggregateTransform(successors, pools.successors));
     const source = this.source(step, files);
     try {
       await this.flow.run(source.batches);
-      router?.endStep();
+      if (!ended) router?.endStep();
       successors.settle();
     } catch (error) {
       source.close();

@@ -13,7 +13,7 @@ import type { MemoryPlan } from './budget.js';
 import { ExpandStage } from './expand-stage.js';
 import { MemoryRun, type StepInMemory } from './memory-run.js';
 import { GroupedRun } from './grouped-run.js';
-import { groupStep, takesGroupStep } from './group-step.js';
+import { groupStep } from './group-step.js';
 import { PeerRouter } from './peer.js';
 import { splitRule, stepRouting } from './step-routing.js';
 import { isWindowStart } from '../border/window-key.js';
@@ -76,6 +76,8 @@ export class WorkerRunner {
   private grouped?: GroupedRun;
   /** After a group step, the step of the states it left in the grouped run (finish writes them when asked). */
   private groupedStep?: number;
+  /** While states change owner before a group step: what peers send goes to the grouped run. */
+  private receivingInRun = false;
   private readonly clock = new PhaseClock();
   private readonly step: WorkerStep;
   private onProgress: (states: number) => void = () => {};
@@ -94,8 +96,10 @@ export class WorkerRunner {
     const { store, successors, stage, clock } = this;
     const onBatch = () => this.onProgress(stage.statesIn);
     this.step = new WorkerStep({ store, memory: () => this.memory(), stage, router, successors, pools, clock, onBatch });
-    // The peer inbox: a peer's successors for this worker join its own.
-    router?.handleInbound((states, residues, from, to) => successors.add(states, residues, from, to));
+    // The peer inbox: a peer's successors for this worker join its own; at a window's first step on a grouped run, its states.
+    router?.handleInbound((states, residues, from, to) =>
+      this.receivingInRun ? this.grouped!.receive(states, residues, from, to) : successors.add(states, residues, from, to),
+    );
   }
 
   /** Step 0: the all-edge state, in the worker that owns it; with toFiles also as a run file. */
@@ -133,13 +137,17 @@ export class WorkerRunner {
       routing = { self: 0, sample: sample && { ...sample, strings: rule.strings, mask: rule.strings ? 0 : sample.mask } };
     }
     this.groupedStep = undefined;
-    if (files === null && !partitioned && this.memory() === this.grouped && takesGroupStep(step, count, routing)) {
-      const part = groupStep(this.groupContext(), step, routing);
-      if (part) {
+    let ended = false;
+    if (files === null && !partitioned && this.memory() === this.grouped) {
+      const outcome = groupStep(this.groupContext(), step, routing);
+      if (outcome.part) {
         this.groupedStep = step + 1;
-        onProgress(part.statesIn);
-        return part;
+        onProgress(outcome.part.statesIn);
+        return outcome.part;
       }
+      // The states changed owner already: the pipeline keeps every successor, and the step has ended with the peers.
+      if (outcome.exchanged) routing = { self: routing!.self, sample: routing!.sample };
+      ended = outcome.exchanged;
     }
     const { successors, stage } = this;
     const y = step % width;
@@ -151,7 +159,7 @@ export class WorkerRunner {
     successors.beginStep(step + 1);
     this.router?.beginStep(outModuli.length);
     this.onProgress = onProgress;
-    await this.step.run(step, files);
+    await this.step.run(step, files, ended);
     const { table } = successors;
     return {
       statesIn: stage.statesIn,
@@ -297,6 +305,7 @@ export class WorkerRunner {
       clock: this.clock,
       router: this.router,
       table: this.successors.table,
+      receiveInRun: (on: boolean) => (this.receivingInRun = on),
     };
   }
 }

@@ -146,7 +146,7 @@ test('9×9 with its state table split over memories of 1 MiB of records equals T
 
 test('7×7 with two workers, each table split over memories of 64 KiB, and a budget that spills equals the oracle', async (t) => {
   const sweep = { width: 7, columns: 7 };
-  const options = { workers: 2, memory: 1200 << 10, fanIn: 4, tableMemory: 64 << 10 };
+  const options = { workers: 2, memory: 1000 << 10, fanIn: 4, tableMemory: 64 << 10 };
   const plan = setUpEngine({ ...engineDefaults(t), sweep, ...options }).plans[0];
   t.is(shardsFor(plan.tableCapacity, 3, plan.tableShardBytes), 2);
   const result = await engine(t, sweep, options);

@@ -169,3 +169,65 @@ test('states brought in from elsewhere, in any order, are put in groups by the n
   sameStep(t, held(run).states, referenceStep(reference, parents, y, false, moduli, moduli).next, 'width 9, step 13');
   t.true(checkGroups(t, run, reference, y + 1, 'width 9, step 13') > 10_000);
 });
+
+test('at a window’s first step three runs send each state to the owner of its key’s bucket, hold each once, and then step as one', (t) => {
+  const random = replayableRandom(t, 'owners');
+  const width = 8;
+  const reference = new BorderStates(width);
+  const moduli = [4294967291, 4294967279];
+  const workers = 3;
+  let states: Step = new Map([[stateKey(START_HI, START_LO), Uint32Array.of(1, 1)]]);
+  for (let step = 0; step < 12; step++) states = referenceStep(reference, states, step % width, false, moduli, moduli).next;
+  // Step 12 starts a window of 4 rows (row 4) in groups of 3 rows; its owners, one random owner per key bucket.
+  const count = { width, columns: 3, windowRows: 4 };
+  const y = 12 % width;
+  const window = groupWindow(12, count);
+  t.deepEqual([window.r, window.rows], [4, 3]);
+  const owners = Uint16Array.from({ length: BUCKETS }, () => below(random, workers));
+  const ownerOf = (key: bigint) => {
+    const [hi, lo] = stateWords(key);
+    reference.decode(hi, lo, y);
+    return owners[bucketOf(keyOfBorder(reference.kind, reference.colour, 4, 4, false))];
+  };
+  // The states dealt out in turn, whoever owns them.
+  const runs = Array.from({ length: workers }, () => new GroupedRun(states.size, 2, 50));
+  const dealt = Array.from({ length: workers }, (): Step => new Map());
+  [...states].forEach(([key, residues], i) => dealt[i % workers].set(key, residues));
+  runs.forEach((run, w) => load(run, dealt[w], 2));
+  let moved = 0;
+  let expectedMoves = 0;
+  // What is sent waits, as in a ring, until its receiver takes it in, after its own sending began.
+  const rings: Array<[number, Uint32Array, Uint32Array, number]> = [];
+  for (let w = 0; w < workers; w++) {
+    for (const key of dealt[w].keys()) if (ownerOf(key) !== w) expectedMoves++;
+    moved += runs[w].sendAway(y, width, window, 4, owners, w, workers, (to, s, r, n) =>
+      rings.push([to, s.slice(0, 2 * n), r.slice(0, 2 * n), n]),
+    );
+  }
+  for (const [to, s, r, n] of rings) runs[to].receive(s, r, 0, n);
+  t.is(moved, expectedMoves, 'states moved');
+  runs.forEach((run) => run.settle(y, width));
+  const holder = new Map<bigint, number>();
+  let twice = 0;
+  let misplaced = 0;
+  runs.forEach((run, w) => {
+    for (const key of held(run).states.keys()) {
+      if (holder.has(key)) twice++;
+      holder.set(key, w);
+      if (ownerOf(key) !== w) misplaced++;
+    }
+  });
+  t.is(twice, 0, 'states held twice');
+  t.is(misplaced, 0, 'states held by another than their owner');
+  t.is(holder.size, states.size, 'states held');
+  // Each run's group step gives what the reference gives for the states its worker owns: together, the reference's step.
+  const next: Step = new Map();
+  for (const run of runs) {
+    t.true(run.step(y, width, window, moduli, undefined, new Float64Array(2), undefined).done);
+    for (const [key, residues] of held(run).states) {
+      t.false(next.has(key), 'a successor made by two workers');
+      next.set(key, residues);
+    }
+  }
+  sameStep(t, next, referenceStep(reference, states, y, false, moduli, moduli).next, 'after the exchange');
+});
