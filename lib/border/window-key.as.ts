@@ -124,10 +124,31 @@ function withStrings(key: u64, s: u64, y: i32, turn: u64): u64 {
 
 /** The key of a state whose libertyless stones are decoded into stones of their colour. */
 function keyOfColoured(coloured: u64): u64 {
-  const stones = (coloured >> 1) & FIELD_ONES & outside;
-  if (stones == 0) return coloured & outside;
+  return keyOfColouredIn(coloured, outside);
+}
+
+/**
+ * The state at step y of the window set, its libertyless stones decoded into stones of their
+ * colour and its fields turned into the slots of the window's first step: what windowKeyAt keys
+ * (without string keys). Windows that start at the same row key it alike, each with its own
+ * outsideMask(), so that one decoding serves them all.
+ */
+export function colouredAt(s: u64, y: i32): u64 {
+  const turn = <u64>(3 * ((y - firstRow + keyWidth) % keyWidth));
+  return turned((s & FIELD_FOURS) == 0 ? s : decoded(s, y), turn);
+}
+
+/** The slots the key of the window set keeps (for keyOfColouredIn). */
+export function outsideMask(): u64 {
+  return outside;
+}
+
+/** The key of a coloured state (colouredAt) for the window whose outsideMask() is `mask`. */
+export function keyOfColouredIn(coloured: u64, mask: u64): u64 {
+  const stones = (coloured >> 1) & FIELD_ONES & mask;
+  if (stones == 0) return coloured & mask;
   const flip = ((coloured >> ctz(stones)) & 1) != 0 ? stones : 0;
-  return (coloured ^ flip) & outside;
+  return (coloured ^ flip) & mask;
 }
 
 /** Bucket of a key, from its high bits after a multiplicative hash. */

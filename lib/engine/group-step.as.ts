@@ -20,7 +20,16 @@
  */
 
 import { beginExpansion, expandState } from '../border/expansion.as';
-import { bucketOf, setStringKeys, setWindow, windowKey, windowKeyAt } from '../border/window-key.as';
+import {
+  bucketOf,
+  colouredAt,
+  keyOfColouredIn,
+  outsideMask,
+  setStringKeys,
+  setWindow,
+  windowKey,
+  windowKeyAt,
+} from '../border/window-key.as';
 import { addResidues, addTimes, copyResidues, extendResidue } from '../residues/residue-words.as';
 
 /** Groups: the window keys' buckets. */
@@ -206,19 +215,19 @@ export function partition(
   workers: i32,
 ): u32 {
   setStringKeys(false);
+  // Both windows start at row r: one decoding of a state serves both keys.
+  setWindow(r, groupRows, width, lastColumn);
+  const groupOutside = outsideMask();
+  setWindow(r, rows, width, lastColumn);
+  const ownerOutside = outsideMask();
   const stride = (<usize>(2 + k)) << 2;
   const source = areaAt(from);
   // Tags: this worker's groups 0 … GROUPS − 1, then GROUPS + each other owner.
   memory.fill(cursor, 0, (<usize>(GROUPS + workers + 1)) << 2);
   for (let i: u32 = 0; i < n; i++) {
-    const s = stateAt(source + <usize>i * stride);
-    setWindow(r, rows, width, lastColumn);
-    const owner = <i32>load<u16>(owners + ((<usize>bucketOf(windowKeyAt(s, y))) << 1));
-    let tag = GROUPS + owner;
-    if (owner == self) {
-      if (groupRows != rows) setWindow(r, groupRows, width, lastColumn);
-      tag = bucketOf(windowKeyAt(s, y));
-    }
+    const coloured = colouredAt(stateAt(source + <usize>i * stride), y);
+    const owner = <i32>load<u16>(owners + ((<usize>bucketOf(keyOfColouredIn(coloured, ownerOutside))) << 1));
+    const tag = owner == self ? bucketOf(keyOfColouredIn(coloured, groupOutside)) : GROUPS + owner;
     store<u16>(tags + ((<usize>i) << 1), <u16>tag);
     const c = cursor + ((<usize>tag) << 2);
     store<u32>(c, load<u32>(c) + 1);
