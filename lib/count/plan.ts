@@ -30,10 +30,20 @@ import { heldSteps } from './held-steps.js';
  * task keeps in memory, held-steps.ts, cost what a step in memory does); n threads of one
  * process on n cores run n^0.65 times as fast as one (11×11 on a 16-core machine: 39.2 s with one
  * worker, 6.6–6.8 s with 16), while tasks on cores of their own add up; and each step of a partitioned
- * count costs about 20 ms of hand-over through the folder. The cost does not grow with the
+ * count costs about 20 ms of hand-over through the folder. A step kept in memory on a grouped run
+ * (lib/engine/grouped-run.ts: group steps, where the budget allows) costs less: 11×11 in memory
+ * with two workers took 13.0–18.2 s (122 ns a state by this model) and 13×13 with 16 workers on 16
+ * cores 148.8 s (173 ns), 2026-12-04; groupedNs lies between. The cost does not grow with the
  * residues here: the boards it was measured on carry up to 10.
  */
-export const COST_MODEL = { inMemoryNs: 212, onDiskNs: 346, partitionedNs: 379, speedupExponent: 0.65, partitionedStepSeconds: 0.02 };
+export const COST_MODEL = {
+  inMemoryNs: 212,
+  groupedNs: 145,
+  onDiskNs: 346,
+  partitionedNs: 379,
+  speedupExponent: 0.65,
+  partitionedStepSeconds: 0.02,
+};
 
 /** Records written per state at a window's first step of a partitioned count (11×11 in 2 partitions, 2026-12-01). */
 const EXCHANGED_RECORDS_PER_STATE = 1.26;
@@ -149,7 +159,8 @@ export function planCount(options: PlanOptions): CountPlan {
     const states = expectedStates(sweep.width, sweep.columns, step);
     const kept = partitionedSteps ? partitionedSteps.held(step) : inMemory(step);
     if (partitionedSteps && kept) stepsHeld++;
-    const ns = kept ? COST_MODEL.inMemoryNs : partitionedSteps ? COST_MODEL.partitionedNs : COST_MODEL.onDiskNs;
+    const inMemoryNs = setup.plans[0].groupedRun ? COST_MODEL.groupedNs : COST_MODEL.inMemoryNs;
+    const ns = kept ? inMemoryNs : partitionedSteps ? COST_MODEL.partitionedNs : COST_MODEL.onDiskNs;
     seconds += (states * ns * 1e-9) / speedup + (partitionedSteps ? COST_MODEL.partitionedStepSeconds : 0);
     // A record: the state's varint delta (about 3 bytes) and its residues; each pass writes its own.
     // A partitioned count writes a state once for each task that makes it: inside a window one, at a

@@ -278,8 +278,8 @@ function directoryOf(d: i32): usize {
  * are extended first, with the inverses and reductions at inverseAt() and reducedAt()).
  * Adds to droppedAt() what the parents send to dropped successors, and with sumLegal, to legalAt()
  * the residues of the legal parents. Returns the successors' number; −1 when more than `capacity`
- * of them would be written (the parents are left as they were), −2 when a parent of the last column
- * has a field above y − 1 on its border.
+ * of them would be written, or a group's index cannot fit in the memory (the parents are left as
+ * they were), −2 when a parent of the last column has a field above y − 1 on its border.
  */
 export function groupStep(
   from: i32,
@@ -319,7 +319,7 @@ export function groupStep(
     let bits = 4;
     while ((<usize>1) << bits < (<usize>n) << 2) bits++;
     const slots = (<usize>1) << bits;
-    ensureIndex(slots);
+    if (!ensureIndex(slots)) return -1;
     memory.fill(index, 0, slots << 2);
     groupFirst = written;
     const failed = expandRange(first, end, bits) || expandRange(more, moreEnd, bits);
@@ -473,10 +473,12 @@ function stateAt(record: usize): u64 {
   return ((<u64>load<u32>(record)) << LOW_BITS) | (<u64>load<u32>(record, 4));
 }
 
-function ensureIndex(slots: usize): void {
-  if (slots <= indexSlots) return;
-  if (!grow(<u64>index + ((<u64>slots) << 2))) abort();
+/** Room for an index of `slots` slots; false when the memory cannot grow that far (the step then goes the usual way). */
+function ensureIndex(slots: usize): bool {
+  if (slots <= indexSlots) return true;
+  if (!grow(<u64>index + ((<u64>slots) << 2))) return false;
   indexSlots = slots;
+  return true;
 }
 
 /** Grows the memory to hold `end` bytes; false past 4 GiB or when the engine refuses. */

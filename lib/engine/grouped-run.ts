@@ -85,8 +85,8 @@ export interface GroupWindow {
   readonly column: number;
 }
 
-/** The most bytes both areas may take: with the fixed arrays, within one WebAssembly memory. */
-export const MAX_GROUPED_AREA_BYTES = 1.75 * 2 ** 30;
+/** The most bytes an area may take: two of them, with the fixed arrays, the tags and the index, within one WebAssembly memory's 4 GiB. */
+export const MAX_GROUPED_AREA_BYTES = 1.5 * 2 ** 30;
 /** The directory of the states received at a window's first step (group-step.as.ts's RECEIVED). */
 const RECEIVED = 2;
 /** Staging blocks: what goes out (batches, sends), what comes in. */

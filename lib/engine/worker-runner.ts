@@ -138,6 +138,7 @@ export class WorkerRunner {
     }
     this.groupedStep = undefined;
     let ended = false;
+    let movedBefore = 0;
     if (files === null && !partitioned && this.memory() === this.grouped) {
       const outcome = groupStep(this.groupContext(), step, routing);
       if (outcome.part) {
@@ -148,6 +149,7 @@ export class WorkerRunner {
       // The states changed owner already: the pipeline keeps every successor, and the step has ended with the peers.
       if (outcome.exchanged) routing = { self: routing!.self, sample: routing!.sample };
       ended = outcome.exchanged;
+      movedBefore = outcome.moved;
     }
     const { successors, stage } = this;
     const y = step % width;
@@ -155,7 +157,8 @@ export class WorkerRunner {
     const outModuli = this.store.moduliAt(step + 1);
     const lastColumn = Math.floor(step / width) === columns - 1;
     stage.startStep(y, lastColumn, atBoundary, this.store.moduliAt(step), outModuli, routing);
-    this.clock.reset();
+    // After an exchange its time stays on the clock.
+    if (!ended) this.clock.reset();
     successors.beginStep(step + 1);
     this.router?.beginStep(outModuli.length);
     this.onProgress = onProgress;
@@ -169,7 +172,7 @@ export class WorkerRunner {
       fitsInMemory: table.size <= this.memory().capacityFor(table.residueCount),
       dropped: Array.from(stage.dropped),
       legal: atBoundary ? Array.from(stage.legal) : undefined,
-      moved: stage.moved,
+      moved: stage.moved + movedBefore,
       histogram: routing?.sample ? stage.histogram() : undefined,
       recordsRead: partitioned
         ? files
