@@ -272,8 +272,8 @@ export class GroupedRun {
   /**
    * At a window's first step among `workers` workers: puts this worker's (`self`) states in groups
    * of `window`, and sends the others to their owners (`owners`: each key bucket's, for the window
-   * of `rows` rows that starts with `window`), those of one owner after another through `send`. What the others send comes in through receive(), until
-   * settle(). Returns the number of states sent.
+   * of `rows` rows that starts with `window`), those of one owner after another through `send`.
+   * What the others send comes in through receive(), until settle(). Returns the states sent.
    */
   sendAway(
     y: number,
