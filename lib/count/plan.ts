@@ -23,23 +23,24 @@ import { heldSteps } from './held-steps.js';
 
 /**
  * The cost model of the plan's time, from counts timed on this project's 2-core machine
- * (docs/performance.md, 2026-11-27): wall nanoseconds per expanded state for one worker, in a step
- * kept in memory (14×14's steps 1–140: 135 ns a state with two workers), in a step on disk (its
- * steps 141–196: 221 ns) and in a step a task of a partitioned count writes to files (11×11 in 2
- * partitions of one thread each, every step written: 189 ns besides its fixed costs; the steps a
- * task keeps in memory, held-steps.ts, cost what a step in memory does); n threads of one
- * process on n cores run n^0.65 times as fast as one (11×11 on a 16-core machine: 39.2 s with one
- * worker, 6.6–6.8 s with 16), while tasks on cores of their own add up; and each step of a partitioned
- * count costs about 20 ms of hand-over through the folder. A step kept in memory on a grouped run
+ * (docs/performance.md): wall nanoseconds per expanded state for one worker, in a step kept in
+ * memory (14×14's steps 1–141: 107 ns a state with two workers, 2026-12-04), in a step on disk (its
+ * steps 142–184: 170 ns, raised so that 12×12 at 256M with 16 workers on 16 cores, 71 s on
+ * 2026-11-26, stays within 1.5 times) and in a step a task of a partitioned count writes to files
+ * (11×11 in 2 partitions of one thread each, every step written: 189 ns besides its fixed costs,
+ * 2026-11-27; the steps a task keeps in memory, held-steps.ts, cost what a step in memory does);
+ * n threads of one process on n cores run n^0.65 times as fast as one (11×11 on a 16-core machine:
+ * 39.2 s with one worker, 6.6–6.8 s with 16), while tasks on cores of their own add up; and each
+ * step of a partitioned count costs about 20 ms of hand-over through the folder. A step kept in memory on a grouped run
  * (lib/engine/grouped-run.ts: group steps, where the budget allows) costs less: 11×11 in memory
  * with two workers took 13.0–18.2 s (122 ns a state by this model) and 13×13 with 16 workers on 16
  * cores 148.8 s (173 ns), 2026-12-04; groupedNs lies between. The cost does not grow with the
  * residues here: the boards it was measured on carry up to 10.
  */
 export const COST_MODEL = {
-  inMemoryNs: 212,
+  inMemoryNs: 168,
   groupedNs: 145,
-  onDiskNs: 346,
+  onDiskNs: 290,
   partitionedNs: 379,
   speedupExponent: 0.65,
   partitionedStepSeconds: 0.02,
