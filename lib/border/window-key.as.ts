@@ -67,10 +67,19 @@ export function windowKey(s: u64): u64 {
  * step y (a successor the window made): its fields are turned back into the slots of step r first.
  */
 export function windowKeyAt(s: u64, y: i32): u64 {
-  const turn = <u64>(3 * ((y - firstRow + keyWidth) % keyWidth));
-  if ((s & FIELD_FOURS) == 0) return keyOfColoured(turned(s, turn));
-  const key = keyOfColoured(turned(decoded(s, y), turn));
-  return stringKeys ? withStrings(key, s, y, turn) : key;
+  const turn = turnAt(y);
+  const key = keyOfColoured(colouredTurned(s, y, turn));
+  return stringKeys && (s & FIELD_FOURS) != 0 ? withStrings(key, s, y, turn) : key;
+}
+
+/** Bits that turn the slots of step y back into those of the window's first step. */
+function turnAt(y: i32): u64 {
+  return <u64>(3 * ((y - firstRow + keyWidth) % keyWidth));
+}
+
+/** The state at step y, its libertyless stones decoded into stones of their colour, turned by `turn` bits. */
+function colouredTurned(s: u64, y: i32, turn: u64): u64 {
+  return turned((s & FIELD_FOURS) == 0 ? s : decoded(s, y), turn);
 }
 
 /** Fields (3 bits a slot) turned down by `turn` bits, round the board's width: from the slots of a later step into those of step r. */
@@ -134,8 +143,7 @@ function keyOfColoured(coloured: u64): u64 {
  * outsideMask(), so that one decoding serves them all.
  */
 export function colouredAt(s: u64, y: i32): u64 {
-  const turn = <u64>(3 * ((y - firstRow + keyWidth) % keyWidth));
-  return turned((s & FIELD_FOURS) == 0 ? s : decoded(s, y), turn);
+  return colouredTurned(s, y, turnAt(y));
 }
 
 /** The slots the key of the window set keeps (for keyOfColouredIn). */
