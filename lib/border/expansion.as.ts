@@ -31,6 +31,20 @@ let top: i32 = 0;
 /** The parent being expanded, and the successor being built in its layout. */
 let parentState: u64 = 0;
 let state: u64 = 0;
+/** The parent with its fields in position order (rotated), for colourOf. */
+let parentRotated: u64 = 0;
+/**
+ * A rotation of the slots that puts field i at position width − 1 − i (bit 3 · position): fields
+ * up the border are positions up the word, without the layout's wrap, so a string's members and a
+ * colour's chain are found with masks (rotated). The rotation's two shifts, the mask of its 3 ·
+ * width bits, bit 0 of every position, and the bits of the positions of fields `top` and y.
+ */
+let rotateRight: u64 = 0;
+let rotateLeft: u64 = 0;
+let fieldsMask: u64 = 0;
+let positionOnes: u64 = 0;
+let topBit: u64 = 0;
+let yBit: u64 = 0;
 /** The parent's field whose colour finish last looked up (NONE for a new parent), and that colour. */
 let referenceField: i32 = NONE;
 let referenceColour: i32 = 0;
@@ -46,6 +60,13 @@ export function beginExpansion(step: i32, boardWidth: i32, lastColumn: bool): u6
   y = step;
   forgetting = lastColumn && step > 0;
   top = forgetting ? step - 1 : 0;
+  const bits = <u64>(3 * boardWidth);
+  rotateRight = <u64>(3 * (step + 1)) % bits;
+  rotateLeft = (bits - rotateRight) % bits;
+  fieldsMask = ((<u64>1) << bits) - 1;
+  positionOnes = FIELD_ONES & fieldsMask;
+  topBit = <u64>(3 * (boardWidth - 1 - top));
+  yBit = <u64>(3 * (boardWidth - 1 - step));
   const through = <u64>(3 * step + 3);
   return forgetting ? (((<u64>1) << through) - 1) & ~(<u64>0o77) : 0;
 }
@@ -64,6 +85,7 @@ function expandOne(parent: u64, out: usize): i32 {
   if (left < LIBERTYLESS_CODE && up < LIBERTYLESS_CODE) return expandQuick(parent, left, up, out);
   // Only the strings through the two neighbours are decoded, and only the colours needed.
   parentState = parent;
+  parentRotated = rotated(parent);
   referenceField = NONE;
   const upString = up >= LIBERTYLESS_CODE ? stringOf(parent, y - 1) : 0;
   const leftString = left >= LIBERTYLESS_CODE ? stringOf(parent, y) : 0;
@@ -137,61 +159,87 @@ function codeAt(i: i32): u64 {
   return codeIn(parentState, i);
 }
 
+/** State s with field i at position width − 1 − i (bit 3 · position). */
+function rotated(s: u64): u64 {
+  return ((s >> rotateRight) | (s << rotateLeft)) & fieldsMask;
+}
+
 /**
  * The colour of the parent's stone at field i. A libertyless stone has the colour opposite its upper
  * neighbour's, unless linked to it (its UP bit, the neighbour's DOWN bit); the stone at `top` keeps
- * its colour in its UP bit, and one at y is white (the normalisation's reference).
+ * its colour in its UP bit, and one at y is white (the normalisation's reference). The walk up the
+ * border ends at the first field from i up that has a liberty, is empty, or is `top` or y; each
+ * libertyless field before it that is not linked to the one above flips the colour.
  */
 function colourOf(i: i32): i32 {
-  let flip = 0;
-  let code = codeAt(i);
-  for (; code >= LIBERTYLESS_CODE && i != top && i != y; i--) {
-    const upper = codeAt(i - 1);
-    if ((code & UP) == 0 || upper < LIBERTYLESS_CODE || (upper & DOWN) == 0) flip ^= 1;
-    code = upper;
-  }
-  const c = code < LIBERTYLESS_CODE ? <i32>(code & 1) : i == top ? <i32>(code & UP) : WHITE;
+  const t = parentRotated;
+  const libertyless = (t >> 2) & positionOnes;
+  const from = <u64>(3 * (width - 1 - i));
+  const stops = (~libertyless & positionOnes) | ((<u64>1) << topBit) | ((<u64>1) << yBit);
+  const end = ctz(stops & ~(((<u64>1) << from) - 1));
+  const linked = t & libertyless & (t >> 4) & (libertyless >> 3);
+  const walked = (((<u64>1) << end) - 1) & ~(((<u64>1) << from) - 1) & positionOnes;
+  const flip = <i32>(popcnt(walked & ~linked) & 1);
+  const code = (t >> end) & 7;
+  const c = code < LIBERTYLESS_CODE ? <i32>(code & 1) : end == topBit ? <i32>(code & UP) : WHITE;
   return c ^ flip;
+}
+
+/** The bit of a mask of fields (bit j for field j) for the field at bit `at` of a rotated state. */
+function fieldBit(at: u64): u32 {
+  const field = width - 1 - <i32>(at / 3);
+  return (<u32>1) << field;
 }
 
 /**
  * The fields of the libertyless string through field i of state s, as a mask (bit j for field j).
  * Along the border a DOWN bit opens a string and an UP bit (below `top`) closes the last one
- * opened, like brackets: a member's next member up or down is its bracket's match.
+ * opened, like brackets: a member's next member up or down is its bracket's match. Only the
+ * libertyless fields are visited, in position order (rotated).
  */
 function stringOf(s: u64, i: i32): u32 {
+  const t = rotated(s);
+  const libertyless = (t >> 2) & positionOnes;
+  const ups = t & libertyless & ~((<u64>1) << topBit); // the UP bit of `top` is its colour, not a link
+  const downs = (t >> 1) & libertyless;
+  const from = <u64>(3 * (width - 1 - i));
   let members = (<u32>1) << i;
-  for (let j = i; j > top && (codeIn(s, j) & UP) != 0;) {
+  for (let at = from; ((ups >> at) & 1) != 0;) {
     let open = 0;
-    let m = j - 1;
-    for (; m >= top; m--) {
-      const code = codeIn(s, m);
-      if (code < LIBERTYLESS_CODE) continue;
-      if ((code & DOWN) != 0) {
-        if (open == 0) break;
+    let match: i64 = -1;
+    for (let above = libertyless & ~(((<u64>2) << at) - 1); above != 0; above &= above - 1) {
+      const q = ctz(above);
+      if (((downs >> q) & 1) != 0) {
+        if (open == 0) {
+          match = <i64>q;
+          break;
+        }
         open--;
       }
-      if (m > top && (code & UP) != 0) open++;
+      if (((ups >> q) & 1) != 0) open++;
     }
-    if (m < top) break; // no match: not a valid state
-    members |= (<u32>1) << m;
-    j = m;
+    if (match < 0) break; // no match: not a valid state
+    at = <u64>match;
+    members |= fieldBit(at);
   }
-  for (let j = i; (codeIn(s, j) & DOWN) != 0;) {
+  for (let at = from; ((downs >> at) & 1) != 0;) {
     let open = 0;
-    let m = j + 1;
-    for (; m < width; m++) {
-      const code = codeIn(s, m);
-      if (code < LIBERTYLESS_CODE) continue;
-      if ((code & UP) != 0) {
-        if (open == 0) break;
+    let match: i64 = -1;
+    for (let below = libertyless & (((<u64>1) << at) - 1); below != 0;) {
+      const q = 63 - clz(below);
+      below ^= (<u64>1) << q;
+      if (((ups >> q) & 1) != 0) {
+        if (open == 0) {
+          match = <i64>q;
+          break;
+        }
         open--;
       }
-      if ((code & DOWN) != 0) open++;
+      if (((downs >> q) & 1) != 0) open++;
     }
-    if (m >= width) break;
-    members |= (<u32>1) << m;
-    j = m;
+    if (match < 0) break;
+    at = <u64>match;
+    members |= fieldBit(at);
   }
   return members;
 }

@@ -169,28 +169,30 @@ export function bucketOf(key: u64): i32 {
  * lib/border/border.ts's decode does, from the field above: a first field on the border keeps it
  * in its UP bit, field r is white, and a stone below a stone with a liberty, or below a libertyless
  * one it is not linked to, has the other colour. The fields lie in the slots of step y. Linked to the one above means its UP bit and that
- * one's DOWN bit: an opening bracket right before a closing one matches it. The fields are taken
- * top down: slots r … 0, then width − 1 … r + 1.
+ * one's DOWN bit: an opening bracket right before a closing one matches it. Only the libertyless
+ * fields are visited, top down, with the fields in position order: field i at position width − 1 − i
+ * (bit 3 · position), so that the field above is the next position up.
  */
 function decoded(s: u64, y: i32): u64 {
-  let out = s;
-  let previous: u64 = 0;
-  let previousColour: u64 = 0;
-  let bit = <u64>(3 * y);
-  for (let i = 0; i < keyWidth; i++) {
-    const code = (s >> bit) & 7;
-    let colour = code & 1;
-    if (code >= LIBERTYLESS_CODE) {
-      if (previous == 0)
-        colour = code & UP; // also field 0, whose previous is taken as EDGE
-      else if (i == y) colour = WHITE;
-      else if (previous < LIBERTYLESS_CODE) colour = previousColour ^ 1;
-      else colour = previousColour ^ ((code & UP) != 0 && (previous & DOWN) != 0 ? 0 : 1);
-      out ^= ((STONE_CODE | colour) ^ code) << bit;
-    }
-    previous = code;
-    previousColour = colour;
-    bit = i == y ? <u64>(3 * (keyWidth - 1)) : bit - 3;
+  const bits = <u64>(3 * keyWidth);
+  const right = y == keyWidth - 1 ? 0 : <u64>(3 * (y + 1));
+  const mask = ((<u64>1) << bits) - 1;
+  const t = right == 0 ? s : ((s >> right) | (s << (bits - right))) & mask;
+  const yAt = <u64>(3 * (keyWidth - 1 - y));
+  let out = t;
+  let lastColour: u64 = 0; // the last libertyless field's colour: the field above's, where that one is libertyless
+  for (let libertyless = (t >> 2) & FIELD_ONES & mask; libertyless != 0;) {
+    const at = 63 - clz(libertyless);
+    libertyless ^= (<u64>1) << at;
+    const code = (t >> at) & 7;
+    const previous = (t >> (at + 3)) & 7; // 0 (EDGE) above field 0 too
+    let colour: u64;
+    if (previous == 0) colour = code & UP;
+    else if (at == yAt) colour = WHITE;
+    else if (previous < LIBERTYLESS_CODE) colour = (previous & 1) ^ 1;
+    else colour = lastColour ^ ((code & UP) != 0 && (previous & DOWN) != 0 ? 0 : 1);
+    out ^= ((STONE_CODE | colour) ^ code) << at;
+    lastColour = colour;
   }
-  return out;
+  return right == 0 ? out : ((out << right) | (out >> (bits - right))) & mask;
 }
