@@ -31,7 +31,7 @@ let top: i32 = 0;
 /** The parent being expanded, and the successor being built in its layout. */
 let parentState: u64 = 0;
 let state: u64 = 0;
-/** The parent with its fields in position order (rotated), for colourOf. */
+/** The parent with its fields in position order (rotated), for colourOf and stringOf. */
 let parentRotated: u64 = 0;
 /**
  * A rotation of the slots that puts field i at position width − 1 − i (bit 3 · position): fields
@@ -87,8 +87,8 @@ function expandOne(parent: u64, out: usize): i32 {
   parentState = parent;
   parentRotated = rotated(parent);
   referenceField = NONE;
-  const upString = up >= LIBERTYLESS_CODE ? stringOf(parent, y - 1) : 0;
-  const leftString = left >= LIBERTYLESS_CODE ? stringOf(parent, y) : 0;
+  const upString = up >= LIBERTYLESS_CODE ? stringOf(parentRotated, y - 1) : 0;
+  const leftString = left >= LIBERTYLESS_CODE ? stringOf(parentRotated, y) : 0;
   const upColour = up >= STONE_CODE ? colourOf(y - 1) : NONE;
   const leftColour = left >= LIBERTYLESS_CODE ? WHITE : left >= STONE_CODE ? <i32>(left & 1) : NONE;
 
@@ -192,13 +192,12 @@ function fieldBit(at: u64): u32 {
 }
 
 /**
- * The fields of the libertyless string through field i of state s, as a mask (bit j for field j).
- * Along the border a DOWN bit opens a string and an UP bit (below `top`) closes the last one
- * opened, like brackets: a member's next member up or down is its bracket's match. Only the
- * libertyless fields are visited, in position order (rotated).
+ * The fields of the libertyless string through field i of a state in position order (t, from
+ * rotated), as a mask (bit j for field j). Along the border a DOWN bit opens a string and an UP bit
+ * (below `top`) closes the last one opened, like brackets: a member's next member up or down is
+ * its bracket's match. Only the libertyless fields are visited.
  */
-function stringOf(s: u64, i: i32): u32 {
-  const t = rotated(s);
+function stringOf(t: u64, i: i32): u32 {
   const libertyless = (t >> 2) & positionOnes;
   const ups = t & libertyless & ~((<u64>1) << topBit); // the UP bit of `top` is its colour, not a link
   const downs = (t >> 1) & libertyless;
@@ -294,7 +293,7 @@ function finish(s: u64, out: usize, placed: i32, left: i32): bool {
     // Field y − 1 (slot 1) leaves the border. A libertyless string there with no other member dies;
     // else its next member becomes the string's first and loses its UP link.
     if (((s >> 3) & LIBERTYLESS_CODE) != 0) {
-      const lower = stringOf(s, y - 1) >> (<u32>y);
+      const lower = stringOf(rotated(s), y - 1) >> (<u32>y);
       if (lower == 0) return false;
       s &= ~(UP << bitOf(<i32>ctz(lower) + y));
     }

@@ -168,20 +168,19 @@ export function bucketOf(key: u64): i32 {
  * The state with every libertyless stone as a stone of its colour (2 black, 3 white), decoded as
  * lib/border/border.ts's decode does, from the field above: a first field on the border keeps it
  * in its UP bit, field r is white, and a stone below a stone with a liberty, or below a libertyless
- * one it is not linked to, has the other colour. The fields lie in the slots of step y. Linked to the one above means its UP bit and that
- * one's DOWN bit: an opening bracket right before a closing one matches it. Only the libertyless
- * fields are visited, top down, with the fields in position order: field i at position width − 1 − i
- * (bit 3 · position), so that the field above is the next position up.
+ * one it is not linked to, has the other colour. The fields lie in the slots of step y. Linked to
+ * the one above means its UP bit and that one's DOWN bit: an opening bracket right before a closing
+ * one matches it. Only the libertyless fields are visited, top down, with the fields turned into
+ * position order: field i at position width − 1 − i (bit 3 · position), so that the field above is
+ * the next position up.
  */
 function decoded(s: u64, y: i32): u64 {
-  const bits = <u64>(3 * keyWidth);
   const right = y == keyWidth - 1 ? 0 : <u64>(3 * (y + 1));
-  const mask = ((<u64>1) << bits) - 1;
-  const t = right == 0 ? s : ((s >> right) | (s << (bits - right))) & mask;
+  const t = turned(s, right);
   const yAt = <u64>(3 * (keyWidth - 1 - y));
   let out = t;
   let lastColour: u64 = 0; // the last libertyless field's colour: the field above's, where that one is libertyless
-  for (let libertyless = (t >> 2) & FIELD_ONES & mask; libertyless != 0;) {
+  for (let libertyless = (t >> 2) & FIELD_ONES; libertyless != 0;) {
     const at = 63 - clz(libertyless);
     libertyless ^= (<u64>1) << at;
     const code = (t >> at) & 7;
@@ -194,5 +193,5 @@ function decoded(s: u64, y: i32): u64 {
     out ^= ((STONE_CODE | colour) ^ code) << at;
     lastColour = colour;
   }
-  return right == 0 ? out : ((out << right) | (out >> (bits - right))) & mask;
+  return turned(out, right == 0 ? 0 : <u64>(3 * keyWidth) - right);
 }
