@@ -13,7 +13,7 @@
  */
 
 import { readVarint, varintEnd } from './record-codec.as';
-import { addResidues } from '../residues/residue-words.as';
+import { addResidues, copyResidues } from '../residues/residue-words.as';
 
 const LOW_BITS: u64 = 30;
 const HIGH_UNIT: u64 = 1 << LOW_BITS;
@@ -183,9 +183,7 @@ export function fill(capacity: i32): i32 {
     lastKey = load<u64>(key + 8 * top);
     store<u32>(outStates + 8 * filled, <u32>(lastKey >> LOW_BITS));
     store<u32>(outStates + 8 * filled + 4, <u32>(lastKey & (HIGH_UNIT - 1)));
-    const from = current + 4 * top * k;
-    const to = outResidues + 4 * filled * k;
-    for (let r = 0; r < k; r++) store<u32>(to + 4 * r, load<u32>(from + 4 * r));
+    copyResidues(outResidues + 4 * filled * k, current + 4 * top * k, k);
     filled++;
     combining = true;
     topPending = true;
@@ -253,16 +251,22 @@ function advance(i: i32): i32 {
   }
   if (lo >= HIGH_UNIT || hi >= HIGH_UNIT) return bad(i, OUT_OF_RANGE);
   if (p + k4 > limit) return bad(i, PAST_END);
+  // Four residues at a time: checked below their moduli, kept, and added to the run's sums.
+  const from = buf + p;
   const residues = current + 4 * i * k;
   const sum = sums + 8 * i * k;
-  for (let r = 0; r < k; r++) {
-    const v = load<u32>(buf + p + 4 * r);
-    const m = load<u32>(moduli + 4 * r);
-    if (v >= m) {
-      problemValue = v;
-      problemResidue = r;
-      return bad(i, RESIDUE_TOO_LARGE);
-    }
+  let r = 0;
+  for (; r + 4 <= k; r += 4) {
+    const v = v128.load(from + 4 * r);
+    if (v128.any_true(i32x4.ge_u(v, v128.load(moduli + 4 * r)))) return residueTooLarge(i, from, r);
+    v128.store(residues + 4 * r, v);
+    const s = sum + 8 * r;
+    v128.store(s, i64x2.add(v128.load(s), i64x2.extend_low_i32x4_u(v)));
+    v128.store(s + 16, i64x2.add(v128.load(s + 16), i64x2.extend_high_i32x4_u(v)));
+  }
+  for (; r < k; r++) {
+    const v = load<u32>(from + 4 * r);
+    if (v >= load<u32>(moduli + 4 * r)) return residueTooLarge(i, from, r);
     store<u32>(residues + 4 * r, v);
     store<u64>(sum + 8 * r, load<u64>(sum + 8 * r) + <u64>v);
   }
@@ -270,6 +274,14 @@ function advance(i: i32): i32 {
   store<u64>(key + 8 * i, (hi << LOW_BITS) | lo);
   store<f64>(records + 8 * i, count + 1);
   return RECORD;
+}
+
+/** Names the first residue from index `r` on of the record at `from` that is not below its modulus. */
+function residueTooLarge(i: i32, from: usize, r: i32): i32 {
+  for (; load<u32>(from + 4 * r) < load<u32>(moduli + 4 * r); r++);
+  problemValue = load<u32>(from + 4 * r);
+  problemResidue = r;
+  return bad(i, RESIDUE_TOO_LARGE);
 }
 
 function bad(i: i32, what: i32): i32 {

@@ -136,6 +136,24 @@ test('a damaged run file fails the WebAssembly merge with the JavaScript readerâ
   t.true([...messages].some((message) => /CRC-32|residue sum|trailer says/.test(message)));
 });
 
+test('a residue not below its modulus fails both merges naming that residue: each of 6, four at a time and the rest one by one', (t) => {
+  const moduli = largestPrimes(6);
+  const kernel = new RunMergeKernel(1, BUFFER, moduli.length);
+  const file = path.join(tempScratch(t), 'r.run');
+  for (let bad = 0; bad < moduli.length; bad++) {
+    const writer = new RunWriter(file, { version: FORMAT_VERSION, width: 19, columns: 19, step: 40, run: 1, moduli }, Buffer.alloc(4096));
+    const largest = Uint32Array.from(moduli, (p) => p - 1);
+    // Every residue but `bad` below its modulus, and the one after `bad` too large as well: the first is named.
+    const broken = Uint32Array.from(moduli, (p, r) => (r === bad ? p + 1 : r === bad + 1 ? p : r));
+    writer.append(0, 5, largest, 0);
+    writer.append(0, 9, broken, 0);
+    writer.finish();
+    const expected = t.throws(() => javascriptMerge([file], moduli, 500), { instanceOf: RunFileError });
+    t.regex(expected!.message, new RegExp(`record 2: residue ${moduli[bad] + 1} is not below its modulus ${moduli[bad]}$`));
+    t.is(t.throws(() => kernelMerge(kernel, [file], moduli, 500))?.message, expected?.message, `residue ${bad}`);
+  }
+});
+
 test('an over-long varint fails both merges as a damaged varint: more than 5 bytes, or a value of 2^32 or more', (t) => {
   const kernel = new RunMergeKernel(1, BUFFER, 1);
   const moduli = largestPrimes(1);
