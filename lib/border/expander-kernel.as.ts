@@ -12,8 +12,10 @@ import { beginExpansion, expandState } from './expansion.as';
 import { bucketOf, setStringKeys, setWindow, windowKey } from './window-key.as';
 import { addResidues, addTimes, copyResidues, extendResidue } from '../residues/residue-words.as';
 
-/** An empty slot of fanOut's index. */
+/** An empty slot of fanOut's cache. */
 const NONE_SLOT: u32 = 0xffffffff;
+/** fanOut's cache: at most 2^10 slots, 12 KiB with their keys. */
+const CACHE_BITS: i32 = 10;
 /** 2^64 / φ, for multiplicative hashing; in halves, since the linter reads a 64-bit literal as a JS number. */
 const GOLDEN: u64 = ((<u64>0x9e3779b9) << 32) | 0x7f4a7c15;
 
@@ -78,10 +80,11 @@ export function sampleKeys(states: usize, n: i32, sampleMask: u32, histogram: us
  * every successor stays with this worker, `self`; at a window's first step (`owners` ≠ 0, a u16
  * per key bucket) a parent's successors go to owners[bucketOf(windowKey(parent))], the keyWindow
  * set, which they share with it.
- * Equal successors of the batch are combined on the way, their residues added modulo moduli[r]:
- * siblings (parents equal but for the field the step replaces) share most of their successors,
- * and a parent's siblings are its neighbours in state order, so about a third of the successors
- * never reach the state table. `index` has 2^indexBits slots (u32, (record << 8) | owner).
+ * Equal successors met close together are combined on the way, their residues added modulo
+ * moduli[r]: siblings (parents equal but for the field the step replaces) share most of their
+ * successors, and a parent's siblings are near it in state order, so about a third of the
+ * successors never reach the state table. The cache at `index` holds min(2^indexBits, 2^CACHE_BITS)
+ * slots (u32, (record << 8) | owner), then their keys (cacheKeys).
  * What the parents send to dropped successors, times × residue for each missing successor, is added
  * modulo moduli[r] (u32 at `moduli`) to the u32 tally at `dropped`.
  */
@@ -105,9 +108,13 @@ export function fanOut(
   indexBits: i32,
 ): void {
   for (let d = 0; d < regionCount; d++) store<u32>(sizes + ((<usize>d) << 2), 0);
-  const mask = ((<u32>1) << indexBits) - 1;
-  const shift = <u64>(64 - indexBits);
-  memory.fill(index, 0xff, (<usize>mask + 1) << 2);
+  // A direct-mapped cache of the last successors made, not an index of all: equal successors come
+  // from siblings, near each other in a sorted batch, and one that was pushed out is only added to
+  // the state table twice. It stays in the first level of cache, where a full index did not.
+  const bits = min(indexBits, CACHE_BITS);
+  const shift = <u64>(64 - bits);
+  memory.fill(index, 0xff, (<usize>1) << (<usize>bits + 2));
+  const keys = cacheKeys(index, indexBits);
   const recordBytes = (<usize>k) << 2;
   let from = successors;
   for (let i = 0; i < n; i++) {
@@ -121,31 +128,30 @@ export function fanOut(
     }
     for (let s = 0; s < count; s++, from += 8) {
       const key = load<u64>(from); // hi in its low half, lo in its high half
-      let h = <u32>((key * GOLDEN) >> shift);
-      for (;;) {
-        const slot = index + ((<usize>h) << 2);
-        const e = load<u32>(slot);
-        if (e == NONE_SLOT) {
-          const sizeAt = sizes + ((<usize>d) << 2);
-          const j = <usize>load<u32>(sizeAt);
-          store<u32>(sizeAt, <u32>(j + 1));
-          store<u32>(slot, ((<u32>j) << 8) | (<u32>d));
-          const region = regions + <usize>d * regionBytes;
-          store<u64>(region + (j << 3), key);
-          copyResidues(region + residueOffset + j * recordBytes, src, k);
-          break;
-        }
-        const j = <usize>(e >> 8);
+      const h = <usize>((key * GOLDEN) >> shift);
+      const slot = index + (h << 2);
+      const e = load<u32>(slot);
+      if (e != NONE_SLOT && load<u64>(keys + (h << 3)) == key) {
         const region = regions + <usize>(e & 0xff) * regionBytes;
-        if (load<u64>(region + (j << 3)) == key) {
-          addResidues(region + residueOffset + j * recordBytes, src, moduli, k);
-          break;
-        }
-        h = (h + 1) & mask;
+        addResidues(region + residueOffset + <usize>(e >> 8) * recordBytes, src, moduli, k);
+        continue;
       }
+      const sizeAt = sizes + ((<usize>d) << 2);
+      const j = <usize>load<u32>(sizeAt);
+      store<u32>(sizeAt, <u32>(j + 1));
+      store<u32>(slot, ((<u32>j) << 8) | (<u32>d));
+      store<u64>(keys + (h << 3), key);
+      const region = regions + <usize>d * regionBytes;
+      store<u64>(region + (j << 3), key);
+      copyResidues(region + residueOffset + j * recordBytes, src, k);
     }
     if (count < 3) addTimes(dropped, src, <u64>(3 - count), moduli, k);
   }
+}
+
+/** Where fanOut's cache keeps its slots' keys: u64, after the 2^indexBits u32 slots, 8-aligned. */
+function cacheKeys(index: usize, indexBits: i32): usize {
+  return (index + ((<usize>1) << (<usize>indexBits + 2)) + 7) & ~(<usize>7);
 }
 
 /**

@@ -68,7 +68,7 @@ class Layout {
   /** A region: 3 × parents records, states then residues. */
   readonly regionBytes: number;
   readonly residueOffset: number;
-  /** fanOut's index of the batch's distinct successors: 2^indexBits u32 slots, at most 3/4 full. */
+  /** fanOut's cache of the successors made last: up to 2^indexBits u32 slots, then their u64 keys. */
   readonly index: number;
   readonly indexBits: number;
   readonly end: number;
@@ -97,7 +97,8 @@ class Layout {
     if (records >= 2 ** 24 || owners > 256) throw new RangeError(`no index for ${capacity} parents and ${owners} owners`);
     this.index = this.regions + owners * this.regionBytes;
     this.indexBits = Math.ceil(Math.log2(4 * capacity));
-    this.end = this.index + 4 * 2 ** this.indexBits;
+    // The slots (u32), then their keys (u64, 8-aligned: cacheKeys in the module).
+    this.end = align(this.index + 4 * 2 ** this.indexBits) + 8 * 2 ** this.indexBits;
   }
 
   fits(n: number, k: number, owners: number): boolean {
