@@ -2,7 +2,7 @@ import test from 'ava';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { countInMemory } from '../../lib/count/in-memory.js';
+import { oracleCount } from '../support/oracle.js';
 import type { EngineOptions } from '../../lib/count/engine-types.js';
 import { MANIFEST_FILE, stepFolderName, taskMarkerName } from '../../lib/format/folder-names.js';
 import { readManifest, StepManifest, writeManifest } from '../../lib/format/manifest.js';
@@ -41,7 +41,7 @@ async function statesPerStep(t: Parameters<typeof tempScratch>[0]): Promise<numb
 test('a partitioned count keeps the steps inside a window in its tasks’ memory: no runs there, each worker’s states given once, as many as the distinct states; verified clean; exact', async (t) => {
   const scratchDir = tempScratch(t);
   const [result, distinct] = await Promise.all([count(scratchDir), statesPerStep(t)]);
-  t.is(result.legal, countInMemory(SWEEP));
+  t.is(result.legal, oracleCount(SWEEP));
   const pass = passOf(scratchDir);
   let heldSteps = 0;
   for (let step = 1; step <= STEPS; step++) {
@@ -118,7 +118,7 @@ test('a partitioned count stopped inside a window resumes there: its tasks count
   t.is(manifestOf(pass, 20).held, undefined, 'step 20 written');
   const notes: string[] = [];
   const resumed = await count(scratchDir, { onProgress: (event) => event.type === 'note' && notes.push(event.message) });
-  t.is(resumed.legal, countInMemory(SWEEP));
+  t.is(resumed.legal, oracleCount(SWEEP));
   t.true(
     notes.some((note) => /steps 1–21 of 48 are complete in .*: resuming at step 22/.test(note)),
     notes.join('\n'),

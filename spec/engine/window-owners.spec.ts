@@ -3,7 +3,7 @@ import { closeSync, openSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { BorderStates } from '../../lib/border/border.js';
 import { keyOfBorder } from '../../lib/border/window-key.js';
-import { countInMemory } from '../../lib/count/in-memory.js';
+import { oracleCount } from '../support/oracle.js';
 import { RunReader } from '../../lib/format/run-reader.js';
 import { readSplitIndex, SectionReader } from '../../lib/format/section-reader.js';
 import { stepFolderName } from '../../lib/format/folder-names.js';
@@ -41,7 +41,7 @@ const whoHoldsWhat = test.macro({
     const sweep = SWEEP;
     const scratchDir = tempScratch(t);
     const result = await keptCount(scratchDir, { workers: 3, windowRows });
-    t.is(result.legal, countInMemory(sweep));
+    t.is(result.legal, oracleCount(sweep));
     const [pass] = readdirSync(path.join(scratchDir, '8x6'));
     const border = new BorderStates(sweep.width);
     let states = 0;
@@ -153,7 +153,7 @@ const whoHoldsWhatInPartitions = test.macro({
       windowRows,
       partitioned: { partitions: 2, launcher: 'local', retries: 0, threads: 2 },
     });
-    t.is(result.legal, countInMemory(sweep));
+    t.is(result.legal, oracleCount(sweep));
     const [pass] = readdirSync(path.join(scratchDir, '8x6'));
     let movedAtStarts = 0;
     for (const report of result.reports) {
@@ -185,7 +185,7 @@ test('8×6 in two partitions of 16 workers: string keys, each state in one secti
     windowRows: 3,
     partitioned: { partitions: 2, launcher: 'local', retries: 0, threads: 1 },
   });
-  t.is(result.legal, countInMemory(sweep));
+  t.is(result.legal, oracleCount(sweep));
   const [pass] = readdirSync(path.join(scratchDir, '8x6'));
   let movedInside = 0;
   let recordsInside = 0;
@@ -221,7 +221,7 @@ test('8×6 in three threads stopped inside a window resumes there, exact, with n
   );
   const notes: string[] = [];
   const resumed = await keptCount(scratchDir, { ...options, onProgress: (event) => event.type === 'note' && notes.push(event.message) });
-  t.is(resumed.legal, countInMemory(sweep));
+  t.is(resumed.legal, oracleCount(sweep));
   t.true(
     notes.some((note) => /steps 1–21 of 48 are complete in .*: resuming at step 22/.test(note)),
     notes.join('\n'),
