@@ -14,8 +14,8 @@ import { addResidues, addTimes, copyResidues, extendResidue } from '../residues/
 
 /** An empty slot of fanOut's cache. */
 const NONE_SLOT: u32 = 0xffffffff;
-/** fanOut's cache: at most 2^10 slots, 12 KiB with their keys. */
-const CACHE_BITS: i32 = 10;
+/** fanOut's cache: at most 2^12 slots, 48 KiB with their keys (docs/performance.md says why this size). */
+const CACHE_BITS: i32 = 12;
 /** 2^64 / φ, for multiplicative hashing; in halves, since the linter reads a 64-bit literal as a JS number. */
 const GOLDEN: u64 = ((<u64>0x9e3779b9) << 32) | 0x7f4a7c15;
 
