@@ -14,8 +14,6 @@ import { addResidues, addTimes, copyResidues, extendResidue } from '../residues/
 
 /** An empty slot of fanOut's cache. */
 const NONE_SLOT: u32 = 0xffffffff;
-/** fanOut's cache: at most 2^12 slots, 48 KiB with their keys (docs/performance.md says why this size). */
-const CACHE_BITS: i32 = 12;
 /** 2^64 / φ, for multiplicative hashing; in halves, since the linter reads a 64-bit literal as a JS number. */
 const GOLDEN: u64 = ((<u64>0x9e3779b9) << 32) | 0x7f4a7c15;
 
@@ -82,9 +80,9 @@ export function sampleKeys(states: usize, n: i32, sampleMask: u32, histogram: us
  * set, which they share with it.
  * Equal successors met close together are combined on the way, their residues added modulo
  * moduli[r]: siblings (parents equal but for the field the step replaces) share most of their
- * successors, and a parent's siblings are near it in state order, so about a third of the
- * successors never reach the state table. The cache at `index` holds min(2^indexBits, 2^CACHE_BITS)
- * slots (u32, (record << 8) | owner), then their keys (cacheKeys).
+ * successors, and a parent's siblings are near it in state order, so about two fifths of the
+ * successors never reach the state table. The cache at `index` holds 2^indexBits slots (u32,
+ * (record << 8) | owner), then their keys (cacheKeys).
  * What the parents send to dropped successors, times × residue for each missing successor, is added
  * modulo moduli[r] (u32 at `moduli`) to the u32 tally at `dropped`.
  */
@@ -109,11 +107,10 @@ export function fanOut(
 ): void {
   for (let d = 0; d < regionCount; d++) store<u32>(sizes + ((<usize>d) << 2), 0);
   // A direct-mapped cache of the last successors made, not an index of all: equal successors come
-  // from siblings, near each other in a sorted batch, and one that was pushed out is only added to
-  // the state table twice. It stays in the first level of cache, where a full index did not.
-  const bits = min(indexBits, CACHE_BITS);
-  const shift = <u64>(64 - bits);
-  memory.fill(index, 0xff, (<usize>1) << (<usize>bits + 2));
+  // from siblings, near each other in a sorted batch, and a repeat that was pushed out combines in
+  // the state table. A look-up reads one slot and its key, with no probing and not the regions.
+  const shift = <u64>(64 - indexBits);
+  memory.fill(index, 0xff, (<usize>1) << (<usize>indexBits + 2));
   const keys = cacheKeys(index, indexBits);
   const recordBytes = (<usize>k) << 2;
   let from = successors;

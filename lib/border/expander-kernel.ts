@@ -51,6 +51,13 @@ interface KernelExports {
   ): void;
 }
 
+/**
+ * fanOut's cache holds at most 2^12 successors (48 KiB with their keys): at 14×14 a cache of 2^10
+ * misses so many repeats that the table's work takes back what the smaller cache saves
+ * (docs/performance.md).
+ */
+const CACHE_BITS = 12;
+
 /** Byte offsets of the kernel's buffers for up to `parents` parents of k residues and `owners` owners. */
 class Layout {
   readonly parents: number;
@@ -68,7 +75,7 @@ class Layout {
   /** A region: 3 × parents records, states then residues. */
   readonly regionBytes: number;
   readonly residueOffset: number;
-  /** fanOut's cache of the successors made last: up to 2^indexBits u32 slots, then their u64 keys. */
+  /** fanOut's cache of the successors made last: 2^indexBits u32 slots, then their u64 keys. */
   readonly index: number;
   readonly indexBits: number;
   readonly end: number;
@@ -96,7 +103,7 @@ class Layout {
     // An index slot holds a record's place in its region above 8 bits, its owner below.
     if (records >= 2 ** 24 || owners > 256) throw new RangeError(`no index for ${capacity} parents and ${owners} owners`);
     this.index = this.regions + owners * this.regionBytes;
-    this.indexBits = Math.ceil(Math.log2(4 * capacity));
+    this.indexBits = Math.min(Math.ceil(Math.log2(4 * capacity)), CACHE_BITS);
     // The slots (u32), then their keys (u64, 8-aligned: cacheKeys in the module).
     this.end = align(this.index + 4 * 2 ** this.indexBits) + 8 * 2 ** this.indexBits;
   }
