@@ -2,22 +2,19 @@
 
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
-import { DEFAULT_FAN_IN, DEFAULT_RETRIES, DEFAULT_SCRATCH } from '../lib/count/options.js';
-import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../lib/cluster/driver.js';
+import { DEFAULT_FAN_IN, DEFAULT_RETRIES, DEFAULT_SCRATCH, defaultWorkers, MAX_WORKERS } from '../lib/count/defaults.js';
+import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../lib/cluster/limits.js';
 import { LAUNCHERS, LauncherName } from '../lib/cluster/launcher.js';
-import { defaultWorkers, MAX_WORKERS } from '../lib/count/with-engine.js';
-import { countLegal, countLegalInMemory, planCount, UsageError } from '../lib/index.js';
+import { UsageError } from '../lib/shared/errors.js';
 import { refuseFlags } from './refuse-flags.js';
 import { progressDisplay } from './progress-display.js';
 import { numberOption } from './number-option.js';
 import { suggestCommand } from './suggest.js';
-import { diskText, formatPlan } from './plan-text.js';
 import { stopOnSignals } from './stop-signals.js';
 import { UnsavedSteps } from './unsaved-steps.js';
 import type { OnProgress } from '../lib/observe/progress.js';
 import { MAX_SHARD_BYTES, MIN_SHARD_BYTES } from '../lib/engine/state-table.js';
 import { formatBytes } from '../lib/shared/units.js';
-import { formatCostTable, formatStepTable, formatSummary } from './stats-tables.js';
 
 export const DEFAULT_BOARD = '9x9';
 
@@ -199,6 +196,9 @@ export const countCommand: CommandModule<object, CountArgs> = {
     const words = [...(args.size ?? []), ...args._];
     refuseCommandTypo(words);
     const board = parseBoard(words.length > 0 ? words : [DEFAULT_BOARD]);
+    // The engine is loaded only for a count: the other commands, and help, start sooner.
+    const { countLegal, countLegalInMemory, planCount, diskText, formatPlan, formatCostTable, formatStepTable, formatSummary } =
+      await countModules();
     const display = progressDisplay(process.stderr, args.quiet);
     const unsaved = new UnsavedSteps();
     const onProgress: OnProgress = (event) => {
@@ -287,6 +287,17 @@ export const countCommand: CommandModule<object, CountArgs> = {
     process.stdout.write(args.json ? `${JSON.stringify(out)}\n` : `${lines.join('\n')}\n`);
   },
 };
+
+/** The engine, its plan, and the text of both. */
+async function countModules() {
+  const [counting, plan, planText, statsTables] = await Promise.all([
+    import('../lib/count/count-legal.js'),
+    import('../lib/count/plan.js'),
+    import('./plan-text.js'),
+    import('./stats-tables.js'),
+  ]);
+  return { ...counting, ...plan, ...planText, ...statsTables };
+}
 
 /** A word, not a size, where the size goes: a mistyped command ("verfy") is named as one. */
 function refuseCommandTypo(words: (string | number)[]): void {

@@ -4,9 +4,7 @@ import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
 import { parseBoard } from '../lib/board/shape.js';
 import { UsageError } from '../lib/shared/errors.js';
-import { toFixed, toScientific } from '../lib/paper/estimate/big-decimal.js';
 import { fittedBoards, LARGEST_BASE } from '../lib/paper/estimate/constants.js';
-import { estimateBoard } from '../lib/paper/estimate/estimate-board.js';
 
 interface EstimateArgs {
   size: (string | number)[];
@@ -37,11 +35,16 @@ export const estimateCommand: CommandModule<object, EstimateArgs> = {
         describe: `compute A, B, L from the exact counts of n×n, n×(n+1) and (n+1)×(n+1) (1 to ${LARGEST_BASE})`,
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the estimate, constants and error as JSON' }),
-  handler: (args) => {
+  // What the command runs is loaded only when it runs: a refused command line, or another command, starts sooner.
+  handler: async (args) => {
     const { m, n } = parseBoard(args.size);
     // Printing's own limit, checked before the estimate's: the library returns every digit.
     if (!Number.isInteger(args.digits) || args.digits < 1 || args.digits > MAX_DIGITS)
       throw new UsageError(`--digits ${args.digits}: must be a whole number from 1 to ${MAX_DIGITS}`);
+    const [{ toFixed, toScientific }, { estimateBoard }] = await Promise.all([
+      import('../lib/paper/estimate/big-decimal.js'),
+      import('../lib/paper/estimate/estimate-board.js'),
+    ]);
     const result = estimateBoard(m, n, args.from);
     const { constants } = result;
     const estimate = toScientific(result.estimate, args.digits);

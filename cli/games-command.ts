@@ -4,7 +4,6 @@ import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
 import { MAX_GAME_POINTS } from '../lib/paper/go/games.js';
 import { MAX_GRAPH_POINTS } from '../lib/paper/go/game-graph.js';
-import { games } from '../lib/paper/toolkit.js';
 import { counted } from '../lib/shared/plural.js';
 import { stoppedBySignals } from './stop-signals.js';
 
@@ -24,8 +23,10 @@ export const gamesCommand: CommandModule<object, GamesArgs> = {
       .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true, demandOption: true })
       .option('json', { type: 'boolean', default: false, describe: 'print the figures as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress lines on stderr while the games are counted' }),
+  // What the command runs is loaded only when it runs: a refused command line, or another command, starts sooner.
   handler: async (args) => {
     const { m, n } = parseBoard(args.size);
+    const { games } = await import('../lib/paper/toolkit.js');
     const started = performance.now();
     // The search reports every few seconds; a line every 5 s at most.
     let shown = started;

@@ -2,7 +2,8 @@
 
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
-import { DEFAULT_LIMIT, DEFAULT_SKIP, Inspection, inspectRun } from '../lib/verify/inspect.js';
+import { DEFAULT_LIMIT, DEFAULT_SKIP } from '../lib/verify/defaults.js';
+import type { Inspection } from '../lib/verify/inspect.js';
 import { counted } from '../lib/shared/plural.js';
 import { crcText } from '../lib/format/crc-text.js';
 import type { SplitRule } from '../lib/format/split-layout.js';
@@ -26,7 +27,9 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
       .epilog(
         'States, top to bottom: # edge, . empty, X O black and white stones with a liberty, letters libertyless strings (upper case black).',
       ),
-  handler: (args) => {
+  // What the command runs is loaded only when it runs: a refused command line, or another command, starts sooner.
+  handler: async (args) => {
+    const { inspectRun } = await import('../lib/verify/inspect.js');
     const found = inspectRun(args.file, args.skip, args.first);
     if (args.json) {
       process.stdout.write(`${JSON.stringify(found)}\n`);

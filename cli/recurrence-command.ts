@@ -4,7 +4,7 @@ import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
 import { writeFileAtomically } from '../lib/format/atomic.js';
 import { writableFile } from '../lib/format/writable-file.js';
-import { DEFAULT_DIGITS, MAX_DIGITS, recurrenceOf } from '../lib/paper/recurrence/recurrence-report.js';
+import { DEFAULT_DIGITS, MAX_DIGITS } from '../lib/paper/defaults.js';
 
 interface RecurrenceArgs {
   height: number;
@@ -29,7 +29,9 @@ export const recurrenceCommand: CommandModule<object, RecurrenceArgs> = {
       })
       .option('coefficients', { type: 'string', describe: 'write the coefficients to FILE, one per line (c1 first)' })
       .option('json', { type: 'boolean', default: false, describe: 'print everything as JSON, coefficients as decimal strings' }),
-  handler: (args) => {
+  // What the command runs is loaded only when it runs: a refused command line, or another command, starts sooner.
+  handler: async (args) => {
+    const { recurrenceOf } = await import('../lib/paper/recurrence/recurrence-report.js');
     const coefficientsFile = args.coefficients === undefined ? undefined : writableFile('coefficients', args.coefficients);
     const started = performance.now();
     const r = recurrenceOf(args.height, args.digits);

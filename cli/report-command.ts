@@ -4,8 +4,6 @@ import type { CommandModule } from 'yargs';
 import { systemProblem, UsageError } from '../lib/shared/errors.js';
 import { writeFileAtomically } from '../lib/format/atomic.js';
 import { writableFile } from '../lib/format/writable-file.js';
-import { renderReport } from '../lib/report/html-report.js';
-import { loadReport } from '../lib/report/report-data.js';
 
 interface ReportArgs {
   path: string;
@@ -27,7 +25,12 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .option('json', { type: 'boolean', default: false, describe: 'print a summary of the report as JSON' })
       .example('gocount report scratch/9x9', 'write report.html about the 9×9 count kept in scratch/')
       .example('gocount report stats.jsonl -o 13x13.html', 'the same from a file written by --stats-json'),
-  handler: (args) => {
+  // What the command runs is loaded only when it runs: a refused command line, or another command, starts sooner.
+  handler: async (args) => {
+    const [{ renderReport }, { loadReport }] = await Promise.all([
+      import('../lib/report/html-report.js'),
+      import('../lib/report/report-data.js'),
+    ]);
     const data = loadReport(args.path);
     const output = writableFile('output', args.output);
     try {

@@ -3,8 +3,7 @@
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
 import { parseBoard } from '../lib/board/shape.js';
-import { knownCount } from '../lib/paper/known-count.js';
-import { DEFAULT_RUNS, sample } from '../lib/paper/toolkit.js';
+import { DEFAULT_RUNS } from '../lib/paper/defaults.js';
 import { stoppedBySignals } from './stop-signals.js';
 
 interface SampleArgs {
@@ -48,8 +47,10 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
       .option('seed', { ...numberOption('seed'), describe: 'seed of the random generator, to repeat a sample (default: from the clock)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the estimate, standard error and exact count as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress lines on stderr while the probes run' }),
+  // What the command runs is loaded only when it runs: a refused command line, or another command, starts sooner.
   handler: async (args) => {
     const board = parseBoard(args.size);
+    const [{ knownCount }, { sample }] = await Promise.all([import('../lib/paper/known-count.js'), import('../lib/paper/toolkit.js')]);
     const started = performance.now();
     const write = (line: string) => process.stderr.write(line);
     const onProgress = args.quiet || args.json ? undefined : sampleProgress(`sample ${board.m}x${board.n}`, started, write);

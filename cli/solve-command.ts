@@ -2,9 +2,11 @@
 
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
-import { CYCLE_RULES, type CycleRule, lookUp, SCORINGS, type Scoring, solve, type SolveProgress, UsageError } from '../lib/index.js';
-import { DEFAULT_RULE, DEFAULT_SCORING, DEFAULT_SYMMETRY } from '../lib/solve/solve-options.js';
-import { DEFAULT_TO_MOVE } from '../lib/solve/look-up.js';
+import { UsageError } from '../lib/shared/errors.js';
+import type { SolveProgress } from '../lib/solve/option-types.js';
+import { SCORINGS, type Scoring } from '../lib/solve/rules/solve-board.js';
+import { CYCLE_RULES, type CycleRule } from '../lib/solve/rules/state-space.js';
+import { DEFAULT_RULE, DEFAULT_SCORING, DEFAULT_SYMMETRY, DEFAULT_TO_MOVE } from '../lib/solve/defaults.js';
 import { refuseFlags } from './refuse-flags.js';
 import { formatLookUp, formatSolve } from './solve-text.js';
 
@@ -127,11 +129,13 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
         type: 'string',
         describe: 'with --position, cycle-draw: the point (a1, b2, …) the player to move may not retake at once',
       }),
-  handler: (args) => {
+  // The solver is loaded only for a solve or a look-up: a refused command line, or another command, starts sooner.
+  handler: async (args) => {
     if (args.position !== undefined) {
       if (args.db === undefined) throw new UsageError('--position needs --db FILE, a database written by gocount solve MxN --db FILE');
       refuseFlags(solveOnly(args), onlyTo('a solve, not to a look-up with --position'));
       const toMove = args['to-move'] ?? DEFAULT_TO_MOVE;
+      const { lookUp } = await import('../lib/solve/look-up.js');
       const found = lookUp(args.db, { position: args.position, toMove, afterPass: args['after-pass'], ko: args.ko });
       checkAgainstDatabase(args, found.header);
       const { header, value, bestMoves, moves } = found;
@@ -146,6 +150,7 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
     if (args['empty-board-only'] && rule === 'no-cycle' && args.db !== undefined)
       throw new UsageError('--db needs every state valued: leave out --empty-board-only');
     const said = !args.quiet && !args.json;
+    const { solve } = await import('../lib/solve/solve.js');
     const result = solve({
       m,
       n,

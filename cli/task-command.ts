@@ -6,11 +6,7 @@
 import type { CommandModule } from 'yargs';
 import { numberOption } from './number-option.js';
 import { DISK_FULL_EXIT, stopWithDriver } from '../lib/cluster/launcher.js';
-import { runTask } from '../lib/cluster/task.js';
-import { outcomeLine, serveTask } from '../lib/cluster/task-loop.js';
-import { DEFAULT_FAN_IN } from '../lib/count/options.js';
-import { defaultMemoryBudget } from '../lib/engine/budget.js';
-import { isDiskFull } from '../lib/folder/scratch.js';
+import { DEFAULT_FAN_IN } from '../lib/count/defaults.js';
 import { InvalidOptionError, UsageError } from '../lib/shared/errors.js';
 import { parseSize } from '../lib/shared/units.js';
 import os from 'node:os';
@@ -51,6 +47,13 @@ export const taskCommand: CommandModule<object, TaskArgs> = {
     if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1))
       throw new InvalidOptionError('threads', threads, 'must be a positive integer');
     stopWithDriver();
+    // The engine is loaded only for a task, not for every command.
+    const [{ runTask }, { outcomeLine, serveTask }, { defaultMemoryBudget }, { isDiskFull }] = await Promise.all([
+      import('../lib/cluster/task.js'),
+      import('../lib/cluster/task-loop.js'),
+      import('../lib/engine/budget.js'),
+      import('../lib/folder/scratch.js'),
+    ]);
     const memory = args.memory === undefined ? defaultMemoryBudget(os.freemem()) : parseSize(args.memory, 'memory');
     const say = (line: string) => process.stdout.write(`${line}\n`);
     if (args.step === undefined) {

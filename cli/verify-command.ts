@@ -5,7 +5,6 @@
 
 import type { CommandModule } from 'yargs';
 import { formatProblem } from '../lib/verify/problems.js';
-import { verifyPath } from '../lib/index.js';
 import { verifyProgress } from './verify-progress.js';
 import { counted } from '../lib/shared/plural.js';
 
@@ -29,7 +28,14 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress on stderr' }),
-  handler: (args) => {
+  // The checks are loaded only when they run: a refused command line, or another command, starts sooner.
+  handler: async (args) => {
+    const [{ verifyPath }, { registerSolveFileChecks }] = await Promise.all([
+      import('../lib/verify/verify.js'),
+      import('../lib/solve/files/file-checks.js'),
+    ]);
+    // verify knows the solver's files only through the checks the solver registers with it.
+    registerSolveFileChecks();
     const progress = verifyProgress(process.stderr, args.quiet);
     const report = verifyPath(args.path, progress.onProgress);
     progress.done();

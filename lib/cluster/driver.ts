@@ -72,14 +72,6 @@ export interface PartitionedPassOptions {
   readonly windowRows?: number;
 }
 
-/**
- * The most partitions, and the most workers of all partitions together (the owners of the states):
- * a step holds a split run file per thread and round and a done-marker per task, whatever the
- * owners, and each worker keeps a chunk buffer for every owner (docs/cluster.md).
- */
-export const MAX_PARTITIONS = 4096;
-export const MAX_PARTITIONED_WORKERS = 4096;
-
 /** How often the driver reports the states expanded while a step's tasks run, and looks for hung tasks. */
 const PROGRESS_POLL_MS = 1000;
 

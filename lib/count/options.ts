@@ -13,11 +13,12 @@ import type { CountOptions } from './option-types.js';
 import { Board, boardOf, Sweep, sweepOf } from '../board/shape.js';
 import { defaultMemoryBudget } from '../engine/budget.js';
 import { availableMemory } from '../shared/available-memory.js';
-import { firstPassFolder, MAX_WORKERS } from './with-engine.js';
+import { firstPassFolder } from './with-engine.js';
+import { DEFAULT_FAN_IN, DEFAULT_RETRIES, DEFAULT_SCRATCH, MAX_WORKERS } from './defaults.js';
 import type { CountLayout } from '../folder/scratch.js';
 import { MAX_SHARD_BYTES, MIN_SHARD_BYTES, MOST_RESIDUES } from '../engine/state-table.js';
 import { LAUNCHERS, type LauncherName } from '../cluster/launcher.js';
-import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../cluster/driver.js';
+import { MAX_PARTITIONED_WORKERS, MAX_PARTITIONS } from '../cluster/limits.js';
 import { ignoreProgress, type OnProgress } from '../observe/progress.js';
 import { formatBytes, sizeOption } from '../shared/units.js';
 import { writableFile } from '../format/writable-file.js';
@@ -53,10 +54,6 @@ export interface PartitionOptions {
   /** Seconds; undefined: derived (driver.ts). */
   readonly taskTimeout?: number;
 }
-
-export const DEFAULT_FAN_IN = 64;
-export const DEFAULT_RETRIES = 3;
-export const DEFAULT_SCRATCH = 'scratch';
 
 export function normalizeCountOptions(options: CountOptions): NormalizedCountOptions {
   checkOptionNames('a count', options, COUNT_OPTION_NAMES);

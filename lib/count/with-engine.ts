@@ -18,7 +18,9 @@ import { passPlan } from '../engine/pass-plan.js';
 import { residuesAt } from '../residues/growth.js';
 import { PassRunner } from '../engine/pass.js';
 import { MOST_RESIDUES } from '../engine/state-table.js';
-import { MAX_PARTITIONED_WORKERS, PartitionedPass } from '../cluster/driver.js';
+import { PartitionedPass } from '../cluster/driver.js';
+import { MAX_PARTITIONED_WORKERS } from '../cluster/limits.js';
+import { defaultWorkers, MAX_WORKERS } from './defaults.js';
 import { defaultThreads } from '../cluster/task.js';
 import type { Launcher, LauncherName } from '../cluster/launcher.js';
 import { localLauncher } from '../cluster/local-launcher.js';
@@ -42,14 +44,6 @@ export interface EngineResult {
   readonly reports: StepReport[];
   /** The per-step log of the whole count, resumed steps included (format/step-log.ts). */
   readonly log: StepLogEntry[];
-}
-
-/** More worker threads than this is a typo, not a plan. */
-export const MAX_WORKERS = 256;
-
-/** One worker per core. */
-export function defaultWorkers(cores: number = os.availableParallelism()): number {
-  return Math.max(1, cores);
 }
 
 /**

@@ -9,6 +9,7 @@ import { boardOf, sweepOf } from '../board/shape.js';
 import { AbortedError, UsageError } from '../shared/errors.js';
 import { EventLoopTurns } from '../shared/event-loop-turns.js';
 import { countGames, GameCount, MAX_GAME_POINTS } from './go/games.js';
+import { DEFAULT_RUNS } from './defaults.js';
 import { buildGameGraph, edgeCount, MAX_GRAPH_POINTS, nodeCount } from './go/game-graph.js';
 import { HeuristicSampler, MAX_SAMPLE_POINTS, SampleResult, seededRandom } from './sample/heuristic-sampling.js';
 
@@ -26,9 +27,6 @@ export interface SampleOptions {
 }
 
 const SAMPLE_OPTIONS: OptionNames<SampleOptions> = { m: true, n: true, runs: true, seed: true, signal: true, onProgress: true };
-
-/** The probes `gocount sample` and sample average unless told. */
-export const DEFAULT_RUNS = 1000;
 
 /** A sample's estimate, and the seed that repeats it. */
 export interface SampleOutcome extends SampleResult {

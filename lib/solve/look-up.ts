@@ -6,6 +6,7 @@ import { parsePosition } from './rules/position-text.js';
 import { readSolveDb, SolveDbHeader } from './files/solve-db.js';
 import { firstMoves, MoveValue, storedBoard } from './solve.js';
 import { AFTER_PASS, KO, PLAIN } from './rules/state-space.js';
+import { DEFAULT_TO_MOVE } from './defaults.js';
 
 export interface LookUpOptions {
   /** The rows from the top (the last is row 1), separated by /: X Black, O White, . empty. */
@@ -25,9 +26,6 @@ export interface LookUpResult {
   readonly bestMoves: string[];
   readonly moves: MoveValue[];
 }
-
-/** The player to move in a look-up, by the library or the command, unless told. */
-export const DEFAULT_TO_MOVE = 'black';
 
 const LOOK_UP_OPTIONS: OptionNames<LookUpOptions> = { position: true, toMove: true, afterPass: true, ko: true };
 

@@ -15,11 +15,7 @@ import { sizeOption } from '../shared/units.js';
 import { SCORINGS, Scoring } from './rules/solve-board.js';
 import type { SolveOptions, SolveProgress } from './option-types.js';
 import { CYCLE_RULES, CycleRule } from './rules/state-space.js';
-
-/** What a solve, by the library or the command, takes unless told. */
-export const DEFAULT_RULE: CycleRule = 'no-cycle';
-export const DEFAULT_SCORING: Scoring = 'tromp-taylor';
-export const DEFAULT_SYMMETRY = true;
+import { DEFAULT_RULE, DEFAULT_SCORING, DEFAULT_SYMMETRY } from './defaults.js';
 
 const SOLVE_OPTIONS: OptionNames<SolveOptions> = {
   m: true,

@@ -16,6 +16,7 @@ import { MAX_WIDTH } from '../border/layout.js';
 import { RunReader } from '../format/run-reader.js';
 import { BorderStates } from '../border/border.js';
 import { describeCode, renderState } from '../border/render.js';
+import { DEFAULT_LIMIT, DEFAULT_SKIP } from './defaults.js';
 
 export interface InspectedRecord {
   /** 1-based, as verify's messages count them: in a split run, within its worker's section. */
@@ -48,10 +49,6 @@ export interface Inspection {
   /** Set when the file is damaged anywhere: a record, the trailer's count or sums, the CRC-32. */
   readonly error?: string;
 }
-
-/** What `gocount inspect` and inspectRun show unless told: the first 10 records. */
-export const DEFAULT_SKIP = 0;
-export const DEFAULT_LIMIT = 10;
 
 /** The header, trailer and records skip + 1 … skip + limit of a run file, which is read and checked whole. */
 export function inspectRun(file: string, skip = DEFAULT_SKIP, limit = DEFAULT_LIMIT): Inspection {

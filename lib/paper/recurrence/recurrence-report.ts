@@ -4,12 +4,9 @@ import { wholeNumber } from '../../shared/arguments.js';
 import { buildColumnTransfer, growthGuess } from './column-transfer.js';
 import { DominantRoot, dominantRoot } from './dominant-root.js';
 import { findRecurrence, Recurrence } from './find-recurrence.js';
+import { DEFAULT_DIGITS, MAX_DIGITS } from '../defaults.js';
 
 export const MAX_RECURRENCE_HEIGHT = 6;
-/** Decimal digits of λ_M and a_M: far more would take long to compute for nothing. */
-export const MAX_DIGITS = 1000;
-/** The digits `gocount recurrence` and recurrenceOf give unless told. */
-export const DEFAULT_DIGITS = 20;
 
 export interface RecurrenceReport extends Recurrence, DominantRoot {}
 

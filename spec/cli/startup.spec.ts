@@ -1,0 +1,72 @@
+// What the command loads before it does anything: each command loads what it runs only when it
+// runs, so help, the version and a command line refused by its options start without the engine,
+// the solver or the checks (a process costs about 0.3 s of CPU less).
+import test from 'ava';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../support/run-cli.js';
+import { tempScratch } from '../support/scratch.js';
+
+const recorder = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'support', 'record-loaded-modules.js');
+
+/** The modules of dist/ that `gocount args` loads, and its exit status. */
+function loadedBy(t: Parameters<typeof tempScratch>[0], args: string[]): { status: number | null; loaded: string[] } {
+  const list = path.join(tempScratch(t), 'loaded.txt');
+  const run = runCli(args, { env: { NODE_OPTIONS: `--import=${recorder}`, GOCOUNT_TEST_LOADED: list } });
+  return { status: run.status, loaded: readFileSync(list, 'utf8').trim().split('\n') };
+}
+
+/** Modules at the heart of what each command runs. */
+const HEAVY = [
+  'lib/count/count-legal.js',
+  'lib/engine/pass.js',
+  'lib/cluster/task.js',
+  'lib/solve/solve.js',
+  'lib/verify/verify.js',
+  'lib/verify/inspect.js',
+  'lib/report/html-report.js',
+  'lib/paper/toolkit.js',
+  'lib/paper/recurrence/recurrence-report.js',
+  'lib/paper/estimate/estimate-board.js',
+];
+
+for (const [args, exitCode] of [
+  [['--version'], 0],
+  [['--help'], 0],
+  [['solve', '--help'], 0],
+  [['solve', '2x2', '--rule', 'foo'], 2],
+  [['verfy', 'scratch'], 2],
+  [['task', 'x'], 2],
+] as const)
+  test(`gocount ${args.join(' ')} loads none of the commands' work`, (t) => {
+    const { status, loaded } = loadedBy(t, [...args]);
+    t.is(status, exitCode);
+    t.true(loaded.includes('cli/main.js'));
+    t.deepEqual(
+      loaded.filter((file) => HEAVY.includes(file)),
+      [],
+    );
+  });
+
+test('a count loads the engine, and not the solver or the checks', (t) => {
+  const { status, loaded } = loadedBy(t, ['2x2', '--scratch', tempScratch(t)]);
+  t.is(status, 0);
+  t.true(loaded.includes('lib/count/count-legal.js') && loaded.includes('lib/engine/pass.js'));
+  t.deepEqual(
+    ['lib/solve/solve.js', 'lib/verify/verify.js', 'lib/report/html-report.js', 'lib/paper/toolkit.js'].filter((file) =>
+      loaded.includes(file),
+    ),
+    [],
+  );
+});
+
+test("verify loads the checks, and the solver files' checks it registers, not the engine", (t) => {
+  const { status, loaded } = loadedBy(t, ['verify', '/dev/null']);
+  t.is(status, 2);
+  t.true(loaded.includes('lib/solve/files/file-checks.js'));
+  t.deepEqual(
+    HEAVY.filter((file) => loaded.includes(file)),
+    ['lib/verify/verify.js'],
+  );
+});
