@@ -52,11 +52,11 @@ interface KernelExports {
 }
 
 /**
- * fanOut's cache holds at most 2^12 successors (48 KiB with their keys): at 14×14 a cache of 2^10
- * misses so many repeats that the table's work takes back what the smaller cache saves
- * (docs/performance.md).
+ * fanOut's cache holds at most 2^11 successors (24 KiB with their keys, within a 32 KiB L1 data
+ * cache): 2^12 saves the table a little work at 14×14 and costs more than that in fanOut at 13×13
+ * and below; 2^10 misses more repeats for no less cost (docs/performance.md).
  */
-const CACHE_BITS = 12;
+const CACHE_BITS = 11;
 
 /** Byte offsets of the kernel's buffers for up to `parents` parents of k residues and `owners` owners. */
 class Layout {
