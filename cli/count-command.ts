@@ -196,7 +196,6 @@ export const countCommand: CommandModule<object, CountArgs> = {
     const words = [...(args.size ?? []), ...args._];
     refuseCommandTypo(words);
     const board = parseBoard(words.length > 0 ? words : [DEFAULT_BOARD]);
-    // The engine is loaded only for a count: the other commands, and help, start sooner.
     const { countLegal, countLegalInMemory, planCount, diskText, formatPlan, formatCostTable, formatStepTable, formatSummary } =
       await countModules();
     const display = progressDisplay(process.stderr, args.quiet);

@@ -35,7 +35,6 @@ export const estimateCommand: CommandModule<object, EstimateArgs> = {
         describe: `compute A, B, L from the exact counts of n×n, n×(n+1) and (n+1)×(n+1) (1 to ${LARGEST_BASE})`,
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the estimate, constants and error as JSON' }),
-  // What the command runs is loaded only when it runs: a refused command line, or another command, starts sooner.
   handler: async (args) => {
     const { m, n } = parseBoard(args.size);
     // Printing's own limit, checked before the estimate's: the library returns every digit.

@@ -23,7 +23,6 @@ export const gamesCommand: CommandModule<object, GamesArgs> = {
       .positional('size', { describe: 'board size as MxN or M N', type: 'string', array: true, demandOption: true })
       .option('json', { type: 'boolean', default: false, describe: 'print the figures as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress lines on stderr while the games are counted' }),
-  // What the command runs is loaded only when it runs: a refused command line, or another command, starts sooner.
   handler: async (args) => {
     const { m, n } = parseBoard(args.size);
     const { games } = await import('../lib/paper/toolkit.js');

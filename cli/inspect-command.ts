@@ -27,7 +27,6 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
       .epilog(
         'States, top to bottom: # edge, . empty, X O black and white stones with a liberty, letters libertyless strings (upper case black).',
       ),
-  // What the command runs is loaded only when it runs: a refused command line, or another command, starts sooner.
   handler: async (args) => {
     const { inspectRun } = await import('../lib/verify/inspect.js');
     const found = inspectRun(args.file, args.skip, args.first);

@@ -2,6 +2,8 @@
 /**
  * The `gocount` command: argument parsing and printing only; every decision lives in lib/.
  * Errors print one line, "gocount: …", and exit 2 for unusable input, 1 for a failed run.
+ * Each command's handler loads its work (the engine, the solver, the checks) with import() when it
+ * runs, so help, the version and a refused command line start without it (spec/cli/startup.spec.ts).
  */
 
 import yargs from 'yargs';

@@ -29,7 +29,6 @@ export const recurrenceCommand: CommandModule<object, RecurrenceArgs> = {
       })
       .option('coefficients', { type: 'string', describe: 'write the coefficients to FILE, one per line (c1 first)' })
       .option('json', { type: 'boolean', default: false, describe: 'print everything as JSON, coefficients as decimal strings' }),
-  // What the command runs is loaded only when it runs: a refused command line, or another command, starts sooner.
   handler: async (args) => {
     const { recurrenceOf } = await import('../lib/paper/recurrence/recurrence-report.js');
     const coefficientsFile = args.coefficients === undefined ? undefined : writableFile('coefficients', args.coefficients);

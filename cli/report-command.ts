@@ -25,7 +25,6 @@ export const reportCommand: CommandModule<object, ReportArgs> = {
       .option('json', { type: 'boolean', default: false, describe: 'print a summary of the report as JSON' })
       .example('gocount report scratch/9x9', 'write report.html about the 9×9 count kept in scratch/')
       .example('gocount report stats.jsonl -o 13x13.html', 'the same from a file written by --stats-json'),
-  // What the command runs is loaded only when it runs: a refused command line, or another command, starts sooner.
   handler: async (args) => {
     const [{ renderReport }, { loadReport }] = await Promise.all([
       import('../lib/report/html-report.js'),

@@ -47,7 +47,6 @@ export const sampleCommand: CommandModule<object, SampleArgs> = {
       .option('seed', { ...numberOption('seed'), describe: 'seed of the random generator, to repeat a sample (default: from the clock)' })
       .option('json', { type: 'boolean', default: false, describe: 'print the estimate, standard error and exact count as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress lines on stderr while the probes run' }),
-  // What the command runs is loaded only when it runs: a refused command line, or another command, starts sooner.
   handler: async (args) => {
     const board = parseBoard(args.size);
     const [{ knownCount }, { sample }] = await Promise.all([import('../lib/paper/known-count.js'), import('../lib/paper/toolkit.js')]);

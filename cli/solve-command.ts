@@ -129,7 +129,6 @@ export const solveCommand: CommandModule<object, SolveArgs> = {
         type: 'string',
         describe: 'with --position, cycle-draw: the point (a1, b2, …) the player to move may not retake at once',
       }),
-  // The solver is loaded only for a solve or a look-up: a refused command line, or another command, starts sooner.
   handler: async (args) => {
     if (args.position !== undefined) {
       if (args.db === undefined) throw new UsageError('--position needs --db FILE, a database written by gocount solve MxN --db FILE');

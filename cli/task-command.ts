@@ -47,7 +47,6 @@ export const taskCommand: CommandModule<object, TaskArgs> = {
     if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1))
       throw new InvalidOptionError('threads', threads, 'must be a positive integer');
     stopWithDriver();
-    // The engine is loaded only for a task, not for every command.
     const [{ runTask }, { outcomeLine, serveTask }, { defaultMemoryBudget }, { isDiskFull }] = await Promise.all([
       import('../lib/cluster/task.js'),
       import('../lib/cluster/task-loop.js'),

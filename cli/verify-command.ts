@@ -28,7 +28,6 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the report as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'no progress on stderr' }),
-  // The checks are loaded only when they run: a refused command line, or another command, starts sooner.
   handler: async (args) => {
     const [{ verifyPath }, { registerSolveFileChecks }] = await Promise.all([
       import('../lib/verify/verify.js'),

@@ -1,6 +1,6 @@
 // What the command loads before it does anything: each command loads what it runs only when it
 // runs, so help, the version and a command line refused by its options start without the engine,
-// the solver or the checks (a process costs about 0.3 s of CPU less).
+// the solver or the checks.
 import test from 'ava';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
