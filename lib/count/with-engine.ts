@@ -54,11 +54,12 @@ export const MIN_STATES_PER_WORKER = 1 << 14;
 
 /**
  * The workers a sweep can use: one per MIN_STATES_PER_WORKER states of its largest step, by
- * Table 1's bound. GOCOUNT_FORCE_WORKERS=1 in the environment starts every worker asked for (the
- * tests run the multi-worker paths on small boards).
+ * Table 1's bound. GOCOUNT_FORCE_WORKERS=1 in the environment starts every worker a count names
+ * (`named`), so that the tests run the multi-worker paths on small boards, while a count that names
+ * none still gets what its board can use: the tests' counts do not depend on the machine's cores.
  */
-export function usableWorkers(sweep: Sweep): number {
-  if (process.env.GOCOUNT_FORCE_WORKERS === '1') return MAX_WORKERS;
+export function usableWorkers(sweep: Sweep, named = false): number {
+  if (named && process.env.GOCOUNT_FORCE_WORKERS === '1') return MAX_WORKERS;
   return Math.max(1, Math.ceil(largestStates(sweep) / MIN_STATES_PER_WORKER));
 }
 
@@ -95,7 +96,7 @@ export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>, cores: n
     options.workers ??
     (recorded !== undefined && recorded <= most ? recorded : partitioned ? taskWorkers(partitioned, cores) : defaultWorkers(cores));
   // A resumed count keeps the workers it recorded; a new one starts only those its board can use.
-  const workers = partitioned || asked === recorded ? asked : Math.min(asked, usableWorkers(sweep));
+  const workers = partitioned || asked === recorded ? asked : Math.min(asked, usableWorkers(sweep, options.workers !== undefined));
   const threads = partitioned ? Math.min(partitioned.threads ?? defaultThreads(workers, cores), workers) : undefined;
   const owners = partitioned ? { owners: partitioned.partitions * workers, served: Math.ceil(workers / threads!) } : undefined;
   const plans = passes.map((passModuli) =>

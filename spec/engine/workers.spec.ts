@@ -1,5 +1,5 @@
 // How many workers a count starts: those asked for, but no more than its board can use (the tests
-// force them all elsewhere, GOCOUNT_FORCE_WORKERS=1), with a warning for more workers than cores.
+// force those a count names elsewhere, GOCOUNT_FORCE_WORKERS=1), with a warning for more workers than cores.
 import test from 'ava';
 import os from 'node:os';
 import { normalizeCountOptions } from '../../lib/count/options.js';
@@ -36,6 +36,15 @@ test('the workers a board can use grow with its largest step, by Table 1', (t) =
   } finally {
     process.env.GOCOUNT_FORCE_WORKERS = previous;
   }
+});
+
+test('in the tests a count starts every worker it names, and one that names none only those its board can use, whatever the cores', (t) => {
+  t.is(process.env.GOCOUNT_FORCE_WORKERS, '1');
+  const scratch = tempScratch(t);
+  t.is(setUpEngine(normalizeCountOptions({ m: 5, n: 5, workers: 3, scratch }), 2).workers, 3);
+  t.is(setUpEngine(normalizeCountOptions({ m: 5, n: 5, scratch }), 2).workers, 1);
+  t.is(setUpEngine(normalizeCountOptions({ m: 5, n: 5, scratch }), 16).workers, 1);
+  t.is(setUpEngine(normalizeCountOptions({ m: 11, n: 11, scratch }), 16).workers, 16);
 });
 
 test('more workers than cores are allowed, with a warning before the count', (t) => {
