@@ -11,18 +11,11 @@ import os from 'node:os';
 import path from 'node:path';
 import fse from 'fs-extra';
 import { DISK_FULL_EXIT, DRIVER_PID, Launcher, TaskFleet, TaskGroup, taskArguments } from './launcher.js';
+import { unitsOf } from './task-layout.js';
 import { taskLogName } from './task-status.js';
 
 export function localLauncher(): Launcher {
   return { name: 'local', start: (group) => new LocalFleet(group) };
-}
-
-/** The parts of each process: `slots` processes at most, parts dealt out in turn. */
-export function unitsOf(partitions: number, slots: number): number[][] {
-  const count = Math.max(1, Math.min(partitions, slots));
-  return Array.from({ length: count }, (_, k) =>
-    Array.from({ length: partitions }, (_, part) => part).filter((part) => part % count === k),
-  );
 }
 
 class LocalFleet implements TaskFleet {

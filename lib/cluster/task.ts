@@ -12,7 +12,6 @@
 import path from 'node:path';
 import fse from 'fs-extra';
 import { GocountError, UsageError } from '../shared/errors.js';
-import os from 'node:os';
 import {
   MANIFEST_FILE,
   MERGE_FOLDER,
@@ -30,8 +29,9 @@ import { addPhaseTimes, noPhaseTimes } from '../observe/phase-clock.js';
 import { CountLayout, diskError, openCountFolder, ScratchFolder } from '../folder/scratch.js';
 import { localWorker, threadWorkers, WorkerHandle } from '../engine/worker-handle.js';
 import type { StepEnd, StepPart, WorkerOptions } from '../engine/worker-runner.js';
-import { defaultWindowRows, isWindowStart, STRING_KEYS_FROM } from '../border/window-key.js';
+import { defaultWindowRows, isWindowStart } from '../border/window-key.js';
 import { joinedWeights, ownersFromText, weightsText } from '../engine/window-owners.js';
+import { defaultThreads, holdsWindows } from './task-layout.js';
 import { faultTaskIfAsked } from './task-faults.js';
 import { formatBytes } from '../shared/units.js';
 
@@ -48,11 +48,6 @@ export interface TaskSetup {
    * process that serves one part step after step (task-loop.ts). A step run on its own writes them.
    */
   readonly holdStates?: boolean;
-}
-
-/** A task's threads when none are asked for: one per worker of its part, at most one per core. */
-export function defaultThreads(workers: number, cores = os.availableParallelism()): number {
-  return Math.max(1, Math.min(workers, cores));
 }
 
 export interface TaskOptions extends TaskSetup {
@@ -369,15 +364,6 @@ export function threadsOf(layout: CountLayout, part: number, threads: number): n
   const owners = ownersOf(layout, part);
   const count = Math.max(1, Math.min(threads, owners.length));
   return Array.from({ length: count }, (_, t) => owners.filter((_, k) => k % count === t));
-}
-
-/**
- * Whether a task of `layout` on `threads` threads can keep a window's steps in memory: each thread
- * serves one worker (its memory holds that worker's states), under window keys, which no step of a
- * window changes (string keys, with more than STRING_KEYS_FROM owners, may).
- */
-export function holdsWindows(layout: { workers: number; partitions: number }, threads: number): boolean {
-  return layout.workers === threads && layout.workers * layout.partitions <= STRING_KEYS_FROM;
 }
 
 /** Whether the manifest has states of `workers` held in memory rather than in its runs. */

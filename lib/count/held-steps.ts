@@ -7,8 +7,7 @@
 
 import type { Sweep } from '../board/shape.js';
 import { defaultWindowRows, isWindowStart } from '../border/window-key.js';
-import { holdsWindows } from '../cluster/task.js';
-import { unitsOf } from '../cluster/local-launcher.js';
+import { holdsWindows, unitsOf } from '../cluster/task-layout.js';
 import { statesInMemory } from '../engine/budget.js';
 import { residuesAt } from '../residues/growth.js';
 import type { EngineSetup } from './engine-types.js';

@@ -18,13 +18,11 @@ import { passPlan } from '../engine/pass-plan.js';
 import { residuesAt } from '../residues/growth.js';
 import { PassRunner } from '../engine/pass.js';
 import { MOST_RESIDUES } from '../engine/state-table.js';
-import { PartitionedPass } from '../cluster/driver.js';
+import type { PartitionedPass } from '../cluster/driver.js';
 import { MAX_PARTITIONED_WORKERS } from '../cluster/limits.js';
+import { defaultThreads } from '../cluster/task-layout.js';
 import { defaultWorkers, MAX_WORKERS } from './defaults.js';
-import { defaultThreads } from '../cluster/task.js';
 import type { Launcher, LauncherName } from '../cluster/launcher.js';
-import { localLauncher } from '../cluster/local-launcher.js';
-import { slurmLauncher } from '../cluster/slurm-launcher.js';
 import { ScratchFolder } from '../folder/scratch.js';
 import { CountLock } from '../folder/lock.js';
 import { StepLogger } from '../observe/step-logger.js';
@@ -158,11 +156,11 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
         passes: passes.length,
       };
       const runner = partitioned
-        ? new PartitionedPass({
+        ? await partitionedPass({
             ...common,
             ...partitioned,
             threads: threads!,
-            launcher: makeLauncher(partitioned.launcher),
+            launcher: await makeLauncher(partitioned.launcher),
             memory: options.memory,
             windowRows: options.windowRows,
           })
@@ -193,9 +191,19 @@ export async function countWithEngine(options: EngineOptions): Promise<EngineRes
   return { legal: perColumn[sweep.columns - 1], residues, perColumn, moduli, passes: passes.length, reports, log: entries };
 }
 
+// The cluster's driver and launchers load only for a partitioned count: a count of one process starts without them.
+
+/** A partitioned count's pass (lib/cluster/driver.ts). */
+async function partitionedPass(options: ConstructorParameters<typeof PartitionedPass>[0]): Promise<PartitionedPass> {
+  const { PartitionedPass } = await import('../cluster/driver.js');
+  return new PartitionedPass(options);
+}
+
 /** The launcher of a partitioned count's task processes (lib/cluster/launcher.ts). */
-function makeLauncher(name: LauncherName): Launcher {
-  return name === 'slurm' ? slurmLauncher() : localLauncher();
+async function makeLauncher(name: LauncherName): Promise<Launcher> {
+  return name === 'slurm'
+    ? (await import('../cluster/slurm-launcher.js')).slurmLauncher()
+    : (await import('../cluster/local-launcher.js')).localLauncher();
 }
 
 /**

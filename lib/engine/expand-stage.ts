@@ -9,13 +9,11 @@
  * one residue more than their parent (residues/growth.ts), it is computed here, once per parent.
  */
 
-import through2 from 'through2';
-import { isLegalFinal, MAX_SUCCESSORS } from '../border/border.js';
+import { isLegalFinal } from '../border/border.js';
 import { ExpanderKernel, type StepRouting } from '../border/expander-kernel.js';
-import { Batch, BatchPool, STEP_END } from './batch.js';
+import type { Batch } from './batch.js';
 import { addResidues } from '../residues/sums.js';
 import { ResidueExtender } from '../residues/growth.js';
-import { PHASE_INDEX, type PhaseClock } from '../observe/phase-clock.js';
 import type { PeerRouter } from './peer.js';
 
 export class ExpandStage {
@@ -139,33 +137,4 @@ export class ExpandStage {
     kernel.fanOut(undefined, input.size, outModuli, dropped);
     this.route(output);
   }
-}
-
-/**
- * The stage as a transform stream: batches in, this worker's successor batches out (the kernel's
- * buckets are routed before the next batch reuses them); onBatch after each.
- */
-export function expandTransform(
-  stage: ExpandStage,
-  pools: { readonly input: BatchPool; readonly successors: BatchPool },
-  clock: PhaseClock,
-  onBatch: () => void,
-  router?: PeerRouter,
-) {
-  return through2.obj({ highWaterMark: 2 }, function (batch: Batch, _encoding, done) {
-    if (batch === STEP_END) return done(null, batch);
-    const output = pools.successors.take();
-    if (output.capacity < MAX_SUCCESSORS * batch.size) {
-      done(new RangeError(`successor batch of ${output.capacity} cannot hold ${batch.size} × 3`));
-      return;
-    }
-    clock.time(PHASE_INDEX.expand, () => stage.run(batch, output));
-    pools.input.give(batch);
-    onBatch();
-    // With peers: take in what they sent.
-    router?.poll();
-    const failed = router?.error;
-    if (failed) done(failed);
-    else done(null, output);
-  });
 }

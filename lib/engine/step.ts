@@ -5,13 +5,13 @@
  *   route      those another worker owns to its ring (PeerRouter), the rest on, in the expand transform
  *   aggregate  into the state table with what peers route here: equal states combine (SuccessorBuffer)
  *   spill      a full table to a sorted run; at the step's end the rest to one more, or into memory (end)
- * One stream pipeline (StepFlow) carries every step; a failed step makes it anew.
+ * One stream pipeline (StepFlow) carries every step; a failed step makes it anew. Its modules, and
+ * through2 with them, load at the first step that streams: a worker thread whose steps are all
+ * group steps starts without them.
  */
 
 import { PHASE_INDEX } from '../observe/phase-clock.js';
-import { aggregateTransform } from './aggregate-stage.js';
-import { expandTransform } from './expand-stage.js';
-import { StepFlow } from './step-flow.js';
+import type { StepFlow } from './step-flow.js';
 import type { StepParts } from './step-parts.js';
 
 export class WorkerStep {
@@ -23,9 +23,8 @@ export class WorkerStep {
    * are in; `ended`: the step has ended with the peers already (its states changed owner before it).
    */
   async run(step: number, files: string[] | null, ended = false): Promise<void> {
-    const { stage, router, successors, pools, clock, onBatch } = this.parts;
-    if (!this.flow?.open)
-      this.flow = new StepFlow(expandTransform(stage, pools, clock, onBatch, router), aggregateTransform(successors, pools.successors));
+    const { router, successors } = this.parts;
+    if (!this.flow?.open) this.flow = await this.makeFlow();
     const source = this.source(step, files);
     try {
       await this.flow.run(source.batches);
@@ -36,6 +35,16 @@ export class WorkerStep {
       successors.clear();
       throw error;
     }
+  }
+
+  private async makeFlow(): Promise<StepFlow> {
+    const [{ expandTransform }, { aggregateTransform }, { StepFlow }] = await Promise.all([
+      import('./expand-transform.js'),
+      import('./aggregate-stage.js'),
+      import('./step-flow.js'),
+    ]);
+    const { stage, router, successors, pools, clock, onBatch } = this.parts;
+    return new StepFlow(expandTransform(stage, pools, clock, onBatch, router), aggregateTransform(successors, pools.successors));
   }
 
   /** spill at the step's end: the rest to run files (returned), or into the in-memory run, sorted if asked. */

@@ -49,16 +49,42 @@ for (const [args, exitCode] of [
     );
   });
 
-test('a count loads the engine, and not the solver or the checks', (t) => {
+/** What a count in one process whose steps are group steps has no use for. */
+const NOT_FOR_A_COUNT_IN_MEMORY = [
+  'lib/solve/solve.js',
+  'lib/verify/verify.js',
+  'lib/report/html-report.js',
+  'lib/paper/toolkit.js',
+  'lib/cluster/driver.js',
+  'lib/cluster/local-launcher.js',
+  'lib/cluster/slurm-launcher.js',
+  'lib/cluster/task.js',
+  'lib/engine/expand-transform.js',
+  'lib/engine/step-flow.js',
+];
+
+test("a count loads the engine, and not the solver, the checks, the cluster's driver, or the stream pipeline while its steps are group steps", (t) => {
   const { status, loaded } = loadedBy(t, ['2x2', '--scratch', tempScratch(t)]);
   t.is(status, 0);
   t.true(loaded.includes('lib/count/count-legal.js') && loaded.includes('lib/engine/pass.js'));
   t.deepEqual(
-    ['lib/solve/solve.js', 'lib/verify/verify.js', 'lib/report/html-report.js', 'lib/paper/toolkit.js'].filter((file) =>
-      loaded.includes(file),
-    ),
+    NOT_FOR_A_COUNT_IN_MEMORY.filter((file) => loaded.includes(file)),
     [],
   );
+});
+
+test('a count whose steps go to files loads the stream pipeline', (t) => {
+  const { status, loaded } = loadedBy(t, ['7x7', '--memory', '700K', '--workers', '1', '--quiet', '--scratch', tempScratch(t)]);
+  t.is(status, 0);
+  t.true(loaded.includes('lib/engine/expand-transform.js') && loaded.includes('lib/engine/step-flow.js'));
+  t.false(loaded.includes('lib/cluster/driver.js'));
+});
+
+test("a partitioned count loads the cluster's driver and its launcher", (t) => {
+  const { status, loaded } = loadedBy(t, ['3x3', '--partitions', '2', '--quiet', '--scratch', tempScratch(t)]);
+  t.is(status, 0);
+  t.true(loaded.includes('lib/cluster/driver.js') && loaded.includes('lib/cluster/local-launcher.js'));
+  t.false(loaded.includes('lib/cluster/slurm-launcher.js'));
 });
 
 test("verify loads the checks, and the solver files' checks it registers, not the engine", (t) => {

@@ -6,7 +6,7 @@ import { boardOf, sweepOf } from '../../lib/board/shape.js';
 import { countInMemory, countInMemoryByColumn } from '../../lib/count/in-memory.js';
 import { normalizeCountOptions } from '../../lib/count/options.js';
 import { InvalidOptionError } from '../../lib/shared/errors.js';
-import { unitsOf } from '../../lib/cluster/local-launcher.js';
+import { unitsOf } from '../../lib/cluster/task-layout.js';
 import { countWithEngine } from '../../lib/count/with-engine.js';
 import type { EngineOptions } from '../../lib/count/engine-types.js';
 import { ignoreProgress } from '../../lib/observe/progress.js';

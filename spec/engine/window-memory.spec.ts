@@ -7,7 +7,7 @@ import type { EngineOptions } from '../../lib/count/engine-types.js';
 import { MANIFEST_FILE, stepFolderName, taskMarkerName } from '../../lib/format/folder-names.js';
 import { readManifest, StepManifest, writeManifest } from '../../lib/format/manifest.js';
 import { readTaskMarker } from '../../lib/format/task-marker.js';
-import { unitsOf } from '../../lib/cluster/local-launcher.js';
+import { unitsOf } from '../../lib/cluster/task-layout.js';
 import { tempScratch } from '../support/scratch.js';
 import { verifyPath } from '../../lib/verify/verify.js';
 import { keptCount, SWEEP_8X6 } from '../support/kept-count.js';
