@@ -7,7 +7,6 @@
  */
 
 import path from 'node:path';
-import fse from 'fs-extra';
 import { RunFileError } from '../shared/errors.js';
 import { mergeFolderPath, parseSplitRunFileName, runFileName, splitRunFileName } from '../format/folder-names.js';
 import { FORMAT_VERSION, RunHeader, runHeaderProblem } from '../format/layout.js';
@@ -22,9 +21,9 @@ import { counted } from '../shared/plural.js';
 import type { Batch } from './batch.js';
 import { OwnerSplit } from './owner-split.js';
 import { KernelMerge, RunMergeKernel } from './run-merge.js';
-import { diskError, ScratchFolder } from '../folder/scratch.js';
+import { diskError, removeTree, ScratchFolder } from '../folder/scratch.js';
 import type { RecordSink } from './state-table.js';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 
 export interface RunStoreOptions {
   readonly width: number;
@@ -157,7 +156,7 @@ export class RunStore {
     const file = this.scratch.runPath(step, run, workers > 1 ? worker : undefined);
     let writer: RunWriter | undefined;
     try {
-      fse.ensureDirSync(this.scratch.stepDir(step));
+      mkdirSync(this.scratch.stepDir(step), { recursive: true });
       writer = new RunWriter(file, this.header(step, run), this.writeChunk);
       fill(writer);
       return [{ ...writer.finish(this.commits), worker }];
@@ -176,7 +175,7 @@ export class RunStore {
     if (!window) throw new RangeError('a partitioned worker writes a run before it knows the window to split it by');
     let writer: SplitRunWriter | undefined;
     try {
-      fse.ensureDirSync(path.dirname(file));
+      mkdirSync(path.dirname(file), { recursive: true });
       const header = { ...this.header(step, run), version: SPLIT_VERSION, owners: workers, writer: worker, window };
       writer = new SplitRunWriter(file, header, this.writeChunk);
       const split = this.ownerSplit();
@@ -267,7 +266,7 @@ export class RunStore {
         const file = path.join(dir, runFileName(merged.length + 1));
         let writer: RunWriter | undefined;
         try {
-          fse.ensureDirSync(dir);
+          mkdirSync(dir, { recursive: true });
           writer = new RunWriter(file, this.header(step, merged.length + 1), this.writeChunk);
           this.merge(readers, step).drainTo(writer);
           writer.finish();
@@ -278,7 +277,7 @@ export class RunStore {
         }
         merged.push({ file });
       }
-      if (level > 1) fse.removeSync(path.dirname(sources[0].file));
+      if (level > 1) removeTree(path.dirname(sources[0].file));
       sources = merged;
     }
     return sources;

@@ -6,7 +6,7 @@
  */
 
 import path from 'node:path';
-import fse from 'fs-extra';
+import { existsSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
 import { GocountError, UsageError } from '../shared/errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
 import { CountLock } from './lock.js';
@@ -74,7 +74,7 @@ function resumesUnder(found: unknown, partitioned: boolean): boolean {
  */
 export function openCountFolder(dir: string): { scratch: ScratchFolder; layout: CountLayout } {
   const root = path.resolve(dir);
-  const found = fse.readJsonSync(path.join(root, COUNT_FILE), { throws: false }) as Record<string, unknown> | null;
+  const found = readJsonOrNull(path.join(root, COUNT_FILE)) as Record<string, unknown> | null;
   if (found?.format !== COUNT_FORMAT) throw new UsageError(`${dir} is not a count folder: it has no readable ${COUNT_FILE}`);
   if (found.version !== countVersion(true))
     throw new UsageError(
@@ -120,7 +120,7 @@ export class ScratchFolder {
     try {
       this.removeRemovalLeftover();
       // A temporary file alone is what a kill during the folder's creation leaves.
-      const entries = fse.pathExistsSync(this.root) ? fse.readdirSync(this.root).filter((name) => !name.endsWith(TEMP_SUFFIX)) : [];
+      const entries = existsSync(this.root) ? readdirSync(this.root).filter((name) => !name.endsWith(TEMP_SUFFIX)) : [];
       if (entries.length > 0) {
         this.checkIdentity(layout.partitioned ?? false);
         return false;
@@ -129,7 +129,7 @@ export class ScratchFolder {
       try {
         this.recordLayout(layout, record);
       } catch (error) {
-        if (made) fse.removeSync(made); // a folder without its count.json would be refused as another's
+        if (made) removeTree(made); // a folder without its count.json would be refused as another's
         throw error;
       }
       return true;
@@ -187,7 +187,7 @@ export class ScratchFolder {
    * holds two complete steps or more: a count without --keep holds one, and two only for a moment.
    */
   recorded(): FolderRecord {
-    const found = fse.readJsonSync(path.join(this.root, COUNT_FILE), { throws: false }) as Record<string, unknown> | null;
+    const found = readJsonOrNull(path.join(this.root, COUNT_FILE)) as Record<string, unknown> | null;
     const keep = typeof found?.keep === 'boolean' ? found.keep : this.completeSteps().length >= 2;
     const madeAbove = Number.isInteger(found?.madeAbove) && (found!.madeAbove as number) >= 0 ? (found!.madeAbove as number) : 0;
     return { keep, madeAbove };
@@ -196,31 +196,30 @@ export class ScratchFolder {
   /** Marks the folder kept (a count resumed with --keep): from now on no count removes its files. */
   private markKept(): void {
     const file = path.join(this.root, COUNT_FILE);
-    writeFileAtomically(file, JSON.stringify({ ...fse.readJsonSync(file), keep: true }, null, 1) + '\n');
+    writeFileAtomically(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), keep: true }, null, 1) + '\n');
   }
 
   /** Whether a count run again would resume from this folder: a pass finished, or a step complete. */
   holdsWork(): boolean {
-    return fse.pathExistsSync(path.join(this.root, RESULT_FILE)) || this.completeSteps().length > 0;
+    return existsSync(path.join(this.root, RESULT_FILE)) || this.completeSteps().length > 0;
   }
 
   /** The steps whose manifest is written. */
   private completeSteps(): number[] {
-    if (!fse.pathExistsSync(this.root)) return [];
-    return this.steps().filter((step) => fse.pathExistsSync(path.join(this.stepDir(step), MANIFEST_FILE)));
+    if (!existsSync(this.root)) return [];
+    return this.steps().filter((step) => existsSync(path.join(this.stepDir(step), MANIFEST_FILE)));
   }
 
   /** The layout recorded in this folder's count.json, as far as the folder and the numbers exist. */
   recordedLayout(): Partial<CountLayout> {
-    const found = fse.readJsonSync(path.join(this.root, COUNT_FILE), { throws: false }) as Record<string, unknown> | null;
+    const found = readJsonOrNull(path.join(this.root, COUNT_FILE)) as Record<string, unknown> | null;
     const count = (x: unknown) => (Number.isInteger(x) && (x as number) >= 1 ? (x as number) : undefined);
     return { workers: count(found?.workers), partitions: count(found?.partitions), partitioned: found?.version === countVersion(true) };
   }
 
   /** The steps that have a folder, in order. */
   steps(): number[] {
-    return fse
-      .readdirSync(this.root)
+    return readdirSync(this.root)
       .map((name) => stepOfFolder(name))
       .filter((step) => step !== undefined)
       .sort((a, b) => a - b);
@@ -232,8 +231,8 @@ export class ScratchFolder {
    */
   readResult(note: (message: string) => void = () => {}): number[][] | undefined {
     const file = path.join(this.root, RESULT_FILE);
-    if (!fse.pathExistsSync(file)) return undefined;
-    const result = fse.readJsonSync(file, { throws: false }) as { moduli?: number[]; perColumn?: number[][]; crc?: number } | null;
+    if (!existsSync(file)) return undefined;
+    const result = readJsonOrNull(file) as { moduli?: number[]; perColumn?: number[][]; crc?: number } | null;
     const valid =
       result?.moduli?.join() === this.identity.moduli.join() &&
       result.crc === resultCrc(result.perColumn) &&
@@ -244,7 +243,7 @@ export class ScratchFolder {
           residues.every((r, i) => Number.isInteger(r) && r >= 0 && r < this.identity.moduli[i]),
       );
     if (!valid) {
-      fse.removeSync(file);
+      removeTree(file);
       note(`${file} was damaged and is removed: the count's result is made again from its last step on disk`);
       return undefined;
     }
@@ -262,14 +261,14 @@ export class ScratchFolder {
   removeLeftovers(): void {
     for (const step of this.steps()) {
       const dir = this.stepDir(step);
-      fse.removeSync(path.join(dir, MERGE_FOLDER));
-      for (const name of stepFilesEndingIn(dir, TEMP_SUFFIX)) fse.removeSync(path.join(dir, name));
+      removeTree(path.join(dir, MERGE_FOLDER));
+      for (const name of stepFilesEndingIn(dir, TEMP_SUFFIX)) removeTree(path.join(dir, name));
     }
-    for (const name of fse.readdirSync(this.root)) if (name.endsWith(TEMP_SUFFIX)) fse.removeSync(path.join(this.root, name));
+    for (const name of readdirSync(this.root)) if (name.endsWith(TEMP_SUFFIX)) removeTree(path.join(this.root, name));
   }
 
   removeStep(step: number): void {
-    fse.removeSync(this.stepDir(step));
+    removeTree(this.stepDir(step));
   }
 
   /** Removes this count's folder, and the sweep's folder above it when nothing else is left there. */
@@ -277,11 +276,11 @@ export class ScratchFolder {
     // Renamed first: a kill while the files go must not leave a folder without its count.json.
     this.removeRemovalLeftover();
     const doomed = tempPath(this.root);
-    fse.renameSync(this.root, doomed);
-    fse.removeSync(doomed);
+    renameSync(this.root, doomed);
+    removeTree(doomed);
     const sweep = path.dirname(this.root);
     try {
-      if (fse.readdirSync(sweep).length === 0) fse.rmdirSync(sweep);
+      if (readdirSync(sweep).length === 0) rmdirSync(sweep);
     } catch {
       // gone already, or in use by another count: leave it
     }
@@ -294,7 +293,7 @@ export class ScratchFolder {
    */
   private removeRemovalLeftover(): void {
     const doomed = tempPath(this.root);
-    if (fse.pathExistsSync(doomed)) fse.removeSync(doomed);
+    if (existsSync(doomed)) removeTree(doomed);
   }
 
   private checkIdentity(partitioned: boolean): void {
@@ -312,7 +311,7 @@ export class ScratchFolder {
    * owner into a file each, which no count reads now: it is counted again.
    */
   identityProblem(partitioned: boolean): string | undefined {
-    const found = fse.readJsonSync(path.join(this.root, COUNT_FILE), { throws: false }) as Record<string, unknown> | null;
+    const found = readJsonOrNull(path.join(this.root, COUNT_FILE)) as Record<string, unknown> | null;
     if (found?.format !== COUNT_FORMAT) return `is not empty and has no readable ${COUNT_FILE}`;
     const version = countVersion(partitioned);
     if (found.version !== version) return `holds format version ${found.version}, this gocount writes ${version}`;
@@ -343,4 +342,21 @@ export function diskError(
   if (code === 'ENOSPC' || code === 'EDQUOT')
     return new GocountError(`disk full while writing ${where}; ${advice}`, 1, 'GOCOUNT_DISK_FULL');
   return error;
+}
+
+// node:fs rather than fs-extra here and in the run store: every worker thread loads these modules,
+// and fs-extra (with graceful-fs) would cost each thread about 35 ms of CPU to load (docs/contributing.md).
+
+/** A JSON file's value; null when it is missing or not JSON. */
+function readJsonOrNull(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** Removes a file or a folder with all it holds; nothing when it is gone already. */
+export function removeTree(target: string): void {
+  rmSync(target, { recursive: true, force: true });
 }

@@ -5,6 +5,7 @@ import test from 'ava';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { repoRoot } from '../support/paths.js';
 import { runCli } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';
 
@@ -95,4 +96,32 @@ test("verify loads the checks, and the solver files' checks it registers, not th
     HEAVY.filter((file) => loaded.includes(file)),
     ['lib/verify/verify.js'],
   );
+});
+
+/**
+ * The packages that the compiled module `file` and the modules it imports, statically, load: what a
+ * thread that runs it loads before any import() in it runs.
+ */
+function packagesLoadedBy(file: string): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (module: string) => {
+    if (seen.has(module)) return;
+    seen.add(module);
+    for (const [, named] of readFileSync(module, 'utf8').matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/gm)) {
+      if (named.startsWith('.')) visit(path.resolve(path.dirname(module), named));
+      else if (!named.startsWith('node:')) packages.add(named);
+    }
+  };
+  visit(file);
+  return packages;
+}
+
+test('a worker thread starts without fs-extra or through2: each thread loads its modules anew, and group steps use neither', (t) => {
+  const compiled = (...parts: string[]) => path.join(repoRoot, 'dist', ...parts);
+  t.deepEqual([...packagesLoadedBy(compiled('lib', 'engine', 'worker-main.js'))], []);
+  // What the check reads: the command's own modules, and the stream pipeline, do load them.
+  t.true(packagesLoadedBy(compiled('cli', 'main.js')).has('yargs'));
+  t.true(packagesLoadedBy(compiled('lib', 'count', 'count-legal.js')).has('fs-extra'));
+  t.true(packagesLoadedBy(compiled('lib', 'engine', 'expand-transform.js')).has('through2'));
 });
