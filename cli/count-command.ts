@@ -13,7 +13,7 @@ import { suggestCommand } from './suggest.js';
 import { stopOnSignals } from './stop-signals.js';
 import { UnsavedSteps } from './unsaved-steps.js';
 import type { OnProgress } from '../lib/observe/progress.js';
-import { MAX_SHARD_BYTES, MIN_SHARD_BYTES } from '../lib/engine/state-table.js';
+import { MAX_SHARD_BYTES, MIN_SHARD_BYTES } from '../lib/engine/table-limits.js';
 import { formatBytes } from '../lib/shared/units.js';
 
 export const DEFAULT_BOARD = '9x9';

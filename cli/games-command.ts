@@ -2,8 +2,7 @@
 
 import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
-import { MAX_GAME_POINTS } from '../lib/paper/go/games.js';
-import { MAX_GRAPH_POINTS } from '../lib/paper/go/game-graph.js';
+import { MAX_GAME_POINTS, MAX_GRAPH_POINTS } from '../lib/paper/defaults.js';
 import { counted } from '../lib/shared/plural.js';
 import { stoppedBySignals } from './stop-signals.js';
 

@@ -4,9 +4,16 @@ import type { CommandModule } from 'yargs';
 import { parseBoard } from '../lib/board/shape.js';
 import { UsageError } from '../lib/shared/errors.js';
 import type { SolveProgress } from '../lib/solve/option-types.js';
-import { SCORINGS, type Scoring } from '../lib/solve/rules/solve-board.js';
-import { CYCLE_RULES, type CycleRule } from '../lib/solve/rules/state-space.js';
-import { DEFAULT_RULE, DEFAULT_SCORING, DEFAULT_SYMMETRY, DEFAULT_TO_MOVE } from '../lib/solve/defaults.js';
+import {
+  CYCLE_RULES,
+  type CycleRule,
+  DEFAULT_RULE,
+  DEFAULT_SCORING,
+  DEFAULT_SYMMETRY,
+  DEFAULT_TO_MOVE,
+  SCORINGS,
+  type Scoring,
+} from '../lib/solve/defaults.js';
 import { refuseFlags } from './refuse-flags.js';
 import { formatLookUp, formatSolve } from './solve-text.js';
 

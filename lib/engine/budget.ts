@@ -7,15 +7,8 @@
 import { InvalidOptionError } from '../shared/errors.js';
 import { formatBytes } from '../shared/units.js';
 import { maxStates } from '../board/table1.js';
-import {
-  MAX_LOAD_FACTOR,
-  MAX_SHARD_BYTES,
-  MAX_SHARDS,
-  SHARD_OVERHEAD_BYTES,
-  shardsFor,
-  sortKeyBytes,
-  tableSlotBytes,
-} from './state-table.js';
+import { MAX_LOAD_FACTOR, MAX_SHARDS, SHARD_OVERHEAD_BYTES, shardsFor, sortKeyBytes, tableSlotBytes } from './state-table.js';
+import { MAX_SHARD_BYTES } from './table-limits.js';
 import { MAX_RUN_WORDS, memoryRunBytes } from './memory-run.js';
 import { MAX_GROUPED_AREA_BYTES } from './grouped-run.js';
 import { MAX_SUCCESSORS } from '../border/border.js';

@@ -38,6 +38,7 @@ import type { StepInMemory } from './memory-run.js';
 import { maxRecordBytes } from '../format/layout.js';
 import { MOST_RESIDUES, TableShard } from './table-shard.js';
 import { TableRouter } from './table-router.js';
+import { MAX_SHARD_BYTES, MIN_SHARD_BYTES } from './table-limits.js';
 
 export { MOST_RESIDUES };
 
@@ -48,13 +49,6 @@ export const MAX_LOAD_FACTOR = 0.7;
 export const tableSlotBytes = (residueCount: number): number => 4 * (2 + residueCount);
 export const sortKeyBytes = 12;
 
-/**
- * The most bytes of records one shard's memory holds, and the default: the rest of its 4 GiB is for
- * its fixed arrays and the per-bucket scratch (a bucket's combining index and sort keys).
- */
-export const MAX_SHARD_BYTES = 3.5 * 2 ** 30;
-/** The least: tests use tiny shards to split small tables into many. */
-export const MIN_SHARD_BYTES = 64 * 2 ** 10;
 /** Shards a table may have: each is an instance of the module, with about 1 MiB of fixed arrays. */
 export const MAX_SHARDS = 1024;
 /** Bytes each shard after the first adds beyond its records (its fixed arrays), for budget planning. */

@@ -1,7 +1,7 @@
 /** The check an output file's name gets before any work starts: a count or a solve may take hours. */
 
 import path from 'node:path';
-import fse from 'fs-extra';
+import { accessSync, constants, statSync } from 'node:fs';
 import { InvalidOptionError } from '../shared/errors.js';
 
 /**
@@ -14,7 +14,7 @@ export function writableFile(option: string, file: string): string {
   const resolved = path.resolve(file);
   const statOf = (at: string) => {
     try {
-      return fse.statSync(at, { throwIfNoEntry: false });
+      return statSync(at, { throwIfNoEntry: false });
     } catch {
       return undefined; // a part of the path is a file
     }
@@ -25,7 +25,7 @@ export function writableFile(option: string, file: string): string {
   const folder = path.dirname(resolved);
   if (!statOf(folder)?.isDirectory()) throw new InvalidOptionError(option, file, `its folder ${folder} does not exist`);
   try {
-    fse.accessSync(folder, fse.constants.W_OK);
+    accessSync(folder, constants.W_OK);
   } catch {
     throw new InvalidOptionError(option, file, `its folder ${folder} cannot be written to`);
   }

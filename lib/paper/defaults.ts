@@ -9,3 +9,7 @@ export const DEFAULT_RUNS = 1000;
 export const MAX_DIGITS = 1000;
 /** The digits `gocount recurrence` and recurrenceOf give unless told. */
 export const DEFAULT_DIGITS = 20;
+/** The game graph (`gocount games`) of boards of up to this many points: 3×4's has 321689 nodes and 2.9M edges. */
+export const MAX_GRAPH_POINTS = 12;
+/** The games counted, on boards of up to this many points: 2×2 takes minutes; the next ones have 10^31 games and more. */
+export const MAX_GAME_POINTS = 4;

@@ -8,9 +8,10 @@ import { callbackOption, checkOptionNames, OptionNames, signalOption, wholeNumbe
 import { boardOf, sweepOf } from '../board/shape.js';
 import { AbortedError, UsageError } from '../shared/errors.js';
 import { EventLoopTurns } from '../shared/event-loop-turns.js';
-import { countGames, GameCount, MAX_GAME_POINTS } from './go/games.js';
+import { countGames, GameCount } from './go/games.js';
 import { DEFAULT_RUNS } from './defaults.js';
-import { buildGameGraph, edgeCount, MAX_GRAPH_POINTS, nodeCount } from './go/game-graph.js';
+import { buildGameGraph, edgeCount, nodeCount } from './go/game-graph.js';
+import { MAX_GAME_POINTS, MAX_GRAPH_POINTS } from './defaults.js';
 import { HeuristicSampler, MAX_SAMPLE_POINTS, SampleResult, seededRandom } from './sample/heuristic-sampling.js';
 
 export interface SampleOptions {

@@ -1,10 +1,20 @@
 /**
- * What a solve and a look-up, by the library or the command, take unless told: in a module of their
- * own, so that the command's help names them without loading the solver.
+ * What a solve and a look-up, by the library or the command, take unless told, and the rules and
+ * scorings they may be told: in a module of their own, so that the command's help names them
+ * without loading the solver.
  */
 
-import type { Scoring } from './rules/solve-board.js';
-import type { CycleRule } from './rules/state-space.js';
+/**
+ * How a finished game is scored. Both are area scoring: a player's stones and the empty points
+ * that reach only their colour. 'tromp-taylor': empty points reaching both colours count for
+ * nobody. 'split-shared': they are split equally, an odd one going to the player who passed first
+ * (the scoring of seki in the endgame-database paper).
+ */
+export const SCORINGS = ['tromp-taylor', 'split-shared'] as const;
+export type Scoring = (typeof SCORINGS)[number];
+
+export type CycleRule = 'no-cycle' | 'cycle-draw';
+export const CYCLE_RULES: readonly CycleRule[] = ['no-cycle', 'cycle-draw'];
 
 export const DEFAULT_RULE: CycleRule = 'no-cycle';
 export const DEFAULT_SCORING: Scoring = 'tromp-taylor';

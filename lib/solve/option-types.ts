@@ -3,8 +3,7 @@
  * solve.ts and solve-options.ts (which checks them) both import them.
  */
 
-import type { Scoring } from './rules/solve-board.js';
-import type { CycleRule } from './rules/state-space.js';
+import type { CycleRule, Scoring } from './defaults.js';
 
 export interface SolveOptions {
   readonly m: number;

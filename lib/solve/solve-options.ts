@@ -12,9 +12,8 @@ import { defaultMemoryBudget } from '../engine/budget.js';
 import { InvalidOptionError } from '../shared/errors.js';
 import { writableFile } from '../format/writable-file.js';
 import { sizeOption } from '../shared/units.js';
-import { SCORINGS, Scoring } from './rules/solve-board.js';
 import type { SolveOptions, SolveProgress } from './option-types.js';
-import { CYCLE_RULES, CycleRule } from './rules/state-space.js';
+import { CYCLE_RULES, type CycleRule, SCORINGS, type Scoring } from './defaults.js';
 import { DEFAULT_RULE, DEFAULT_SCORING, DEFAULT_SYMMETRY } from './defaults.js';
 
 const SOLVE_OPTIONS: OptionNames<SolveOptions> = {

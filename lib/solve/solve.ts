@@ -20,10 +20,11 @@ import { cycleFigures, positionComponents } from './moves/components.js';
 import { emptyStats, forwardCheck, RetrogradeStats } from './moves/forward-check.js';
 import { searchComponents, solveNoCycle } from './no-cycle/search-components.js';
 import { solveCycleDraw } from './cycle-draw/cycle-draw.js';
-import { Scoring, SolveBoard } from './rules/solve-board.js';
+import { SolveBoard } from './rules/solve-board.js';
 import { checkSolveOptions } from './solve-options.js';
 import type { SolveOptions, SolvePhase, SolveProgress } from './option-types.js';
-import { CycleRule, PhaseProgress, PLAIN, StateSpace } from './rules/state-space.js';
+import { PhaseProgress, PLAIN, StateSpace } from './rules/state-space.js';
+import type { CycleRule, Scoring } from './defaults.js';
 import { BoardSymmetry, foldedSymmetry } from './rules/symmetry.js';
 
 export interface MoveValue {

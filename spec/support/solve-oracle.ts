@@ -10,8 +10,7 @@
  * by ko) ends it as a draw. Exponential: for boards of a few points.
  */
 
-import type { Scoring } from '../../lib/solve/rules/solve-board.js';
-import type { CycleRule } from '../../lib/solve/rules/state-space.js';
+import type { CycleRule, Scoring } from '../../lib/solve/defaults.js';
 
 export interface OracleStart {
   /** The board, row by row (a1 first), 0 empty, 1 Black, 2 White; empty when omitted. */

@@ -4,7 +4,8 @@ import { MoveGraph } from '../../lib/solve/moves/move-graph.js';
 import { forwardCheck, RetrogradeStats } from '../../lib/solve/moves/forward-check.js';
 import { positionComponents } from '../../lib/solve/moves/components.js';
 import { solveNoCycle } from '../../lib/solve/no-cycle/search-components.js';
-import { Scoring, SolveBoard } from '../../lib/solve/rules/solve-board.js';
+import { SolveBoard } from '../../lib/solve/rules/solve-board.js';
+import type { Scoring } from '../../lib/solve/defaults.js';
 import { StateSpace } from '../../lib/solve/rules/state-space.js';
 
 /** Every no-cycle value of a board, by the history search with the forced bounds (and depth limits) or without either. */

@@ -6,7 +6,8 @@ import { forEachMove, MoveGraph } from '../../lib/solve/moves/move-graph.js';
 import { Components, positionComponents } from '../../lib/solve/moves/components.js';
 import { forwardCheck, RetrogradeStats } from '../../lib/solve/moves/forward-check.js';
 import { SearchAids, solveNoCycle } from '../../lib/solve/no-cycle/search-components.js';
-import { Scoring, SolveBoard } from '../../lib/solve/rules/solve-board.js';
+import { SolveBoard } from '../../lib/solve/rules/solve-board.js';
+import type { Scoring } from '../../lib/solve/defaults.js';
 import { PLAIN, StateSpace } from '../../lib/solve/rules/state-space.js';
 import { below, replayableRandom } from '../support/random.js';
 

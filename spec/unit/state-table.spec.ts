@@ -1,5 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
-import { MIN_SHARD_BYTES, shardsFor, StateTable } from '../../lib/engine/state-table.js';
+import { shardsFor, StateTable } from '../../lib/engine/state-table.js';
+import { MIN_SHARD_BYTES } from '../../lib/engine/table-limits.js';
 import { MemoryRun } from '../../lib/engine/memory-run.js';
 import { LOW_BITS } from '../../lib/border/layout.js';
 import { seededRandom } from '../../lib/shared/random.js';

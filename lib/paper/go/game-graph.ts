@@ -6,6 +6,7 @@
  */
 
 import { BLACK, GoBoard, WHITE } from './rules.js';
+import { MAX_GRAPH_POINTS } from '../defaults.js';
 
 export interface GameGraph {
   readonly board: GoBoard;
@@ -14,9 +15,6 @@ export interface GameGraph {
   readonly rowStart: Int32Array;
   readonly targets: Int32Array;
 }
-
-/** Boards up to this many points: the graph of 3×4 has 321689 nodes and 2.9M edges. */
-export const MAX_GRAPH_POINTS = 12;
 
 export function buildGameGraph(m: number, n: number): GameGraph {
   const board = new GoBoard(m, n);

@@ -11,9 +11,6 @@ import type { EventLoopTurns } from '../../shared/event-loop-turns.js';
 import { BLACK, WHITE } from './rules.js';
 import type { GameGraph } from './game-graph.js';
 
-/** Boards up to this many points: 2×2 takes minutes; the next ones have 10^31 games and more. */
-export const MAX_GAME_POINTS = 4;
-
 export interface GameCount {
   readonly games: number;
   /** First moves counted, and all first moves (the difference is what symmetry saved). */

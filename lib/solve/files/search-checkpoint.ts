@@ -23,12 +23,13 @@ import { makeFolder } from '../../format/make-folder.js';
 import type { Problem } from '../../verify/problems.js';
 import type { HistoryTable } from '../no-cycle/history-table.js';
 import type { CarriedStats, SearchKeeper, UnderWay } from '../no-cycle/search-components.js';
-import type { Scoring } from '../rules/solve-board.js';
-import type { CycleRule, StateSpace } from '../rules/state-space.js';
+
+import type { StateSpace } from '../rules/state-space.js';
 import { checkSolveValues } from './db-check.js';
 import { differingField, readSolveFile, solveHeader, type SolveFileHeader } from './solve-file.js';
 import { readTableFile, writeTableFile } from './table-file.js';
 import { counted } from '../../shared/plural.js';
+import type { Scoring, CycleRule } from '../defaults.js';
 
 export const CHECKPOINT_FORMAT = 'gocount-solve-checkpoint';
 export const CHECKPOINT_VERSION = 1;

@@ -6,9 +6,10 @@
  */
 
 import { readFramedFile } from '../../format/framed-file.js';
-import { SCORINGS, type Scoring } from '../rules/solve-board.js';
-import { CYCLE_RULES, type CycleRule, type StateSpace } from '../rules/state-space.js';
+
+import { type StateSpace } from '../rules/state-space.js';
 import { foldedSymmetry } from '../rules/symmetry.js';
+import { SCORINGS, type Scoring, CYCLE_RULES, type CycleRule } from '../defaults.js';
 
 /** What every solve file's header gives: the board and its state space. */
 export interface SolveFileHeader {

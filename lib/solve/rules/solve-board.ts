@@ -7,17 +7,9 @@
  */
 
 import { UsageError } from '../../shared/errors.js';
+import type { Scoring } from '../defaults.js';
 
 export const MAX_SOLVE_POINTS = 16;
-
-/**
- * How a finished game is scored. Both are area scoring: a player's stones and the empty points
- * that reach only their colour. 'tromp-taylor': empty points reaching both colours count for
- * nobody. 'split-shared': they are split equally, an odd one going to the player who passed first
- * (the scoring of seki in the endgame-database paper).
- */
-export const SCORINGS = ['tromp-taylor', 'split-shared'] as const;
-export type Scoring = (typeof SCORINGS)[number];
 
 /** Key of the position x (player to move), o (opponent). */
 export const keyOf = (x: number, o: number): number => (x | (o << 16)) >>> 0;

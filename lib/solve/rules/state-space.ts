@@ -11,12 +11,10 @@
 
 import { keyOf, lowest, moverOf, opponentOf, popcount, SolveBoard } from './solve-board.js';
 import type { BoardSymmetry } from './symmetry.js';
-
-export type CycleRule = 'no-cycle' | 'cycle-draw';
+import type { CycleRule } from '../defaults.js';
 
 /** How far a phase of a solve has come: done of total, and what else shows it moving (`detail`). */
 export type PhaseProgress = (done: number, total: number, detail?: string) => void;
-export const CYCLE_RULES: readonly CycleRule[] = ['no-cycle', 'cycle-draw'];
 
 /** A state's status. */
 export const PLAIN = 0;
