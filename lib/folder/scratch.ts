@@ -74,7 +74,7 @@ function resumesUnder(found: unknown, partitioned: boolean): boolean {
  */
 export function openCountFolder(dir: string): { scratch: ScratchFolder; layout: CountLayout } {
   const root = path.resolve(dir);
-  const found = readJsonOrNull(path.join(root, COUNT_FILE)) as Record<string, unknown> | null;
+  const found = countFileIn(root);
   if (found?.format !== COUNT_FORMAT) throw new UsageError(`${dir} is not a count folder: it has no readable ${COUNT_FILE}`);
   if (found.version !== countVersion(true))
     throw new UsageError(
@@ -187,7 +187,7 @@ export class ScratchFolder {
    * holds two complete steps or more: a count without --keep holds one, and two only for a moment.
    */
   recorded(): FolderRecord {
-    const found = readJsonOrNull(path.join(this.root, COUNT_FILE)) as Record<string, unknown> | null;
+    const found = countFileIn(this.root);
     const keep = typeof found?.keep === 'boolean' ? found.keep : this.completeSteps().length >= 2;
     const madeAbove = Number.isInteger(found?.madeAbove) && (found!.madeAbove as number) >= 0 ? (found!.madeAbove as number) : 0;
     return { keep, madeAbove };
@@ -212,7 +212,7 @@ export class ScratchFolder {
 
   /** The layout recorded in this folder's count.json, as far as the folder and the numbers exist. */
   recordedLayout(): Partial<CountLayout> {
-    const found = readJsonOrNull(path.join(this.root, COUNT_FILE)) as Record<string, unknown> | null;
+    const found = countFileIn(this.root);
     const count = (x: unknown) => (Number.isInteger(x) && (x as number) >= 1 ? (x as number) : undefined);
     return { workers: count(found?.workers), partitions: count(found?.partitions), partitioned: found?.version === countVersion(true) };
   }
@@ -311,7 +311,7 @@ export class ScratchFolder {
    * owner into a file each, which no count reads now: it is counted again.
    */
   identityProblem(partitioned: boolean): string | undefined {
-    const found = readJsonOrNull(path.join(this.root, COUNT_FILE)) as Record<string, unknown> | null;
+    const found = countFileIn(this.root);
     if (found?.format !== COUNT_FORMAT) return `is not empty and has no readable ${COUNT_FILE}`;
     const version = countVersion(partitioned);
     if (found.version !== version) return `holds format version ${found.version}, this gocount writes ${version}`;
@@ -346,6 +346,11 @@ export function diskError(
 
 // node:fs rather than fs-extra here and in the run store: every worker thread loads these modules,
 // and fs-extra (with graceful-fs) would cost each thread about 35 ms of CPU to load (docs/contributing.md).
+
+/** The count.json of the count folder at `root`; null when it is missing or not JSON. */
+function countFileIn(root: string): Record<string, unknown> | null {
+  return readJsonOrNull(path.join(root, COUNT_FILE)) as Record<string, unknown> | null;
+}
 
 /** A JSON file's value; null when it is missing or not JSON. */
 function readJsonOrNull(file: string): unknown {

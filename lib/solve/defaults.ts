@@ -13,8 +13,8 @@
 export const SCORINGS = ['tromp-taylor', 'split-shared'] as const;
 export type Scoring = (typeof SCORINGS)[number];
 
-export type CycleRule = 'no-cycle' | 'cycle-draw';
-export const CYCLE_RULES: readonly CycleRule[] = ['no-cycle', 'cycle-draw'];
+export const CYCLE_RULES = ['no-cycle', 'cycle-draw'] as const;
+export type CycleRule = (typeof CYCLE_RULES)[number];
 
 export const DEFAULT_RULE: CycleRule = 'no-cycle';
 export const DEFAULT_SCORING: Scoring = 'tromp-taylor';
