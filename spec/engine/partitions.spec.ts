@@ -13,7 +13,7 @@ import { ignoreProgress } from '../../lib/observe/progress.js';
 import { COUNT_FILE, RESULT_FILE, RUN_SUFFIX, stepFolderName, taskMarkerName } from '../../lib/format/folder-names.js';
 import { filesUnder } from '../support/fixture-runs.js';
 import { below, replayableRandom } from '../support/random.js';
-import { runCliAsync as runCli } from '../support/run-cli.js';
+import { runCliAsync as runCli, runCliLines } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';
 import { once, sharedScratch } from '../support/shared.js';
 import { verifyPath } from '../../lib/verify/verify.js';
@@ -349,8 +349,8 @@ test('the local launcher deals the parts out in turn to at most cores / workers 
   t.deepEqual(unitsOf(3, 0), [[0, 1, 2]]);
 });
 
-test('the command checks partition options: range, launcher, retries, threads and task timeout only with partitions', async (t) => {
-  for (const [args, message] of [
+test('the command checks partition options: range, launcher, retries, threads and task timeout only with partitions', (t) => {
+  const cases = [
     [['--partitions', '0'], /--partitions 0: must be an integer from 1 to 4096/],
     [['--partitions', '4097'], /--partitions 4097: must be an integer from 1 to 4096/],
     [['--launcher', 'local'], /--launcher local: only for a count split into partitions/],
@@ -359,11 +359,13 @@ test('the command checks partition options: range, launcher, retries, threads an
     [['--partitions', '64', '--workers', '65'], /--workers 65: times 64 partitions is over 4096 workers in all/],
     [['--task-timeout', '60'], /--task-timeout 60: only for a count split into partitions/],
     [['--partitions', '2', '--task-timeout', '0'], /--task-timeout 0: must be a number of seconds above 0/],
-  ] as const) {
-    const run = await runCli(['3x3', ...args]);
-    t.is(run.status, 2, args.join(' '));
-    t.regex(run.stderr, message);
-  }
+  ] as const;
+  const runs = runCliLines(cases.map(([args]) => ['3x3', ...args]));
+  cases.forEach(([args, message], i) => {
+    t.is(runs[i].status, 2, args.join(' '));
+    t.regex(runs[i].stderr, message);
+    t.is(runs[i].late, '', args.join(' '));
+  });
 });
 
 test('the library checks partition options the same way, naming its options', (t) => {

@@ -1,5 +1,7 @@
 /** Runs the built command in a child process and collects what it printed. */
 import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cliPath } from './paths.js';
 
 export interface CliResult {
@@ -16,6 +18,19 @@ export function runCli(args: string[], options: { cwd?: string; timeout?: number
     timeout: options.timeout ?? 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const commandLines = path.join(path.dirname(fileURLToPath(import.meta.url)), 'command-lines.js');
+
+/**
+ * The results of command lines run one after another in one process (spec/support/command-lines.ts),
+ * in their order, each with what it printed after it exited (`late`, '' unless it misbehaved): for
+ * tables of refused command lines, a process for the table instead of one a line.
+ */
+export function runCliLines(lines: string[][]): Array<CliResult & { late: string }> {
+  const run = spawnSync(process.execPath, [commandLines, JSON.stringify(lines)], { encoding: 'utf8', timeout: 120_000 });
+  if (run.status !== 0) throw new Error(`the command lines' process exited ${run.status}: ${run.stderr}`);
+  return JSON.parse(run.stdout);
 }
 
 /**
