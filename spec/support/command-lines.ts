@@ -2,9 +2,9 @@
  * Runs command lines one after another in this one process, each as the `gocount` command would,
  * and prints, as JSON, what each printed and its exit code: a refusal table costs one process
  * instead of one a line (spec/support/refusals.ts). Run as a script: its argument is a JSON array
- * of argument lists. process.exit ends a command line here (it throws), and a command line that
- * prints after it exited, or starts work that outlives it, is reported, since one process each
- * would not have done so.
+ * of argument lists. process.exit ends a command line here (it throws); what a line prints after
+ * that, up to the event loop's next turn, is reported as `late`, since its own process would have
+ * ended. The signal handlers a refused count set are removed before the next line.
  */
 import { fail, runCommandLine } from '../../cli/command-line.js';
 import type { CliResult } from './run-cli.js';
