@@ -20,7 +20,7 @@ import { planCount } from '../../lib/count/plan.js';
 import { counted } from '../../lib/shared/plural.js';
 import { once } from '../support/shared.js';
 import { verifyPath } from '../../lib/verify/verify.js';
-import { runCli } from '../support/run-cli.js';
+import { runCli, runCliLines } from '../support/run-cli.js';
 import { testRefusals } from '../support/refusals.js';
 import { tempScratch } from '../support/scratch.js';
 
@@ -78,7 +78,13 @@ test('--help describes every option', (t) => {
   for (const option of ['--json', '--keep-orientation', '--help', '--version', 'MxN']) t.true(run.stdout.includes(option), option);
 });
 
-const help = once(() => runCli(['--help']).stdout);
+/** Every command's --help (the count's under ''), printed in one process (runCliLines). */
+const HELP_COMMANDS = ['', 'verify', 'inspect', 'states', 'recurrence', 'estimate', 'sample', 'games', 'solve', 'report', 'task'];
+const helps = once(() => {
+  const runs = runCliLines(HELP_COMMANDS.map((command) => [...(command ? [command] : []), '--help']));
+  return new Map(HELP_COMMANDS.map((command, i) => [command, runs[i].stdout]));
+});
+const help = () => helps().get('')!;
 
 test('--help shows placeholders, not types', (t) => {
   for (const flag of ['-S, --memory, --buffer-size SIZE', '-T, --scratch, --temporary-directory DIR', '--stats-json FILE', '--workers N'])
@@ -111,8 +117,8 @@ test("--help's Slurm example says what --launcher slurm does: one job array per 
 
 test('every command\'s --help gives a default in one form, "(default: …)" in its description', (t) => {
   const others: string[] = [];
-  for (const command of ['', 'verify', 'inspect', 'states', 'recurrence', 'estimate', 'sample', 'games', 'solve', 'report', 'task']) {
-    const text = runCli([...(command ? [command] : []), '--help']).stdout.replace(/\n\s*/g, ' ');
+  for (const command of HELP_COMMANDS) {
+    const text = helps().get(command)!.replace(/\n\s*/g, ' ');
     for (const { index } of text.matchAll(/default/gi))
       if (!/^\(default: \S/.test(text.slice(index - 1))) others.push(`${command || 'count'}: …${text.slice(index - 12, index + 20)}…`);
   }
@@ -120,7 +126,7 @@ test('every command\'s --help gives a default in one form, "(default: …)" in i
 });
 
 test("a command's --help has yargs' -h line", (t) => {
-  t.regex(runCli(['verify', '--help']).stdout, /^ {2}-h, --help +Show help$/m);
+  t.regex(helps().get('verify')!, /^ {2}-h, --help +Show help$/m);
 });
 
 test('every option that takes a value has a placeholder naming what it takes', (t) => {
@@ -142,7 +148,7 @@ test("the toolkit's help: placeholders in one column of descriptions, positional
   /** The column where each option's description starts. */
   const columns = (help: string) =>
     new Set(help.split('\n').flatMap((line) => (/^ {2}(?:-\w, | {4})--/.test(line) ? [/^.*?\S {2,}(?=\S)/.exec(line)![0].length] : [])));
-  const solve = runCli(['solve', '--help']).stdout;
+  const solve = helps().get('solve')!;
   for (const flag of [
     '--rule RULE',
     '--scoring SCORING',
@@ -156,11 +162,11 @@ test("the toolkit's help: placeholders in one column of descriptions, positional
     t.regex(solve, new RegExp(`^ {6}${flag} {2,}\\S`, 'm'), flag);
   t.regex(solve, /^ {2}size {2}board size as MxN or M N$/m);
   t.deepEqual([...columns(solve)], [27]);
-  const estimate = runCli(['estimate', '--help']).stdout;
+  const estimate = helps().get('estimate')!;
   t.regex(estimate, /^Positionals:\n {2}size {2}board size as MxN or M N\n\nOptions:\n/m);
   t.regex(estimate, /^ {6}--digits N {2}significant digits of the estimate \(default: 14\)$/m);
   t.deepEqual([...columns(estimate)], [18]);
-  const recurrence = runCli(['recurrence', '--help']).stdout;
+  const recurrence = helps().get('recurrence')!;
   t.regex(recurrence, /^ {6}--coefficients FILE {2}write the coefficients to FILE/m);
   t.deepEqual([...columns(recurrence)], [27]);
   t.notRegex(`${solve}${estimate}${recurrence}`, /VALUE|\[(array|string|required)\]|\[default: \[\]\]/);
