@@ -13,6 +13,10 @@
 export const SCORINGS = ['tromp-taylor', 'split-shared'] as const;
 export type Scoring = (typeof SCORINGS)[number];
 
+/**
+ * How a solve treats a repeated position. 'no-cycle': no move may repeat a position (situational
+ * superko). 'cycle-draw': simple ko, and a longer cycle is a draw.
+ */
 export const CYCLE_RULES = ['no-cycle', 'cycle-draw'] as const;
 export type CycleRule = (typeof CYCLE_RULES)[number];
 

@@ -13,8 +13,7 @@ import { InvalidOptionError } from '../shared/errors.js';
 import { writableFile } from '../format/writable-file.js';
 import { sizeOption } from '../shared/units.js';
 import type { SolveOptions, SolveProgress } from './option-types.js';
-import { CYCLE_RULES, type CycleRule, SCORINGS, type Scoring } from './defaults.js';
-import { DEFAULT_RULE, DEFAULT_SCORING, DEFAULT_SYMMETRY } from './defaults.js';
+import { CYCLE_RULES, type CycleRule, DEFAULT_RULE, DEFAULT_SCORING, DEFAULT_SYMMETRY, SCORINGS, type Scoring } from './defaults.js';
 
 const SOLVE_OPTIONS: OptionNames<SolveOptions> = {
   m: true,

@@ -23,7 +23,6 @@ import { makeFolder } from '../../format/make-folder.js';
 import type { Problem } from '../../verify/problems.js';
 import type { HistoryTable } from '../no-cycle/history-table.js';
 import type { CarriedStats, SearchKeeper, UnderWay } from '../no-cycle/search-components.js';
-
 import type { StateSpace } from '../rules/state-space.js';
 import { checkSolveValues } from './db-check.js';
 import { differingField, readSolveFile, solveHeader, type SolveFileHeader } from './solve-file.js';

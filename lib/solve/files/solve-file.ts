@@ -6,8 +6,7 @@
  */
 
 import { readFramedFile } from '../../format/framed-file.js';
-
-import { type StateSpace } from '../rules/state-space.js';
+import type { StateSpace } from '../rules/state-space.js';
 import { foldedSymmetry } from '../rules/symmetry.js';
 import { SCORINGS, type Scoring, CYCLE_RULES, type CycleRule } from '../defaults.js';
 
