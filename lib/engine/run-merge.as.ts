@@ -3,7 +3,7 @@
  * to WebAssembly by `npm run build` (asc). Each run's reader keeps its file buffer in this module's
  * memory; this module decodes the records in those buffers (delta varints, residue words), checks
  * them as lib/format/run-reader.ts does, keeps each run's record count and residue sums for its
- * trailer, and merges the runs in a binary heap, adding the residues of equal states.
+ * trailer, and merges the runs in a tree of losers, adding the residues of equal states.
  *
  * The caller fills the buffers. When a run's undecoded bytes are fewer than a record may take and
  * its file has more, fill() stops with NEED_BYTES and names the run in needRun(); the caller reads
@@ -19,6 +19,10 @@ const LOW_BITS: u64 = 30;
 const HIGH_UNIT: u64 = 1 << LOW_BITS;
 /** Every varint of the format fits 32 bits. */
 const MAX_U32: u64 = 0xffffffff;
+/** The key of a spent run: above every state (each below 2^60), so it loses every match. */
+const SPENT: u64 = 0xffffffffffffffff;
+/** A node of the tree no run has reached yet, while the first records enter it. */
+const EMPTY: i32 = -1;
 
 /** fill()'s answers. */
 const DONE: i32 = 0;
@@ -43,21 +47,22 @@ let bufAt: usize = 0; // u32: the address of its buffer
 let pos: usize = 0; // u32: the next undecoded byte, from the buffer's start
 let end: usize = 0; // u32: the end of the record bytes in the buffer
 let more: usize = 0; // u32: 1 while its file has record bytes not yet in the buffer
-let key: usize = 0; // u64: the current state
+let key: usize = 0; // u64: the current state, SPENT once the run has no more
 let records: usize = 0; // f64: records decoded
 let current: usize = 0; // u32 × k: the current record's residues
 let sums: usize = 0; // u64 × k: residue sums of the records decoded, reduced by fold(); f64 after reducedSums()
 let moduli: usize = 0; // u32 × k
-let heap: usize = 0; // i32: runs by current state, smallest first
+// i32 × runs: the tree of losers. Node j < runs (j ≥ 1) holds the run that lost the match there,
+// node 0 the run of the smallest state; run i's leaf is node runs + i, whose parent is (runs + i) >> 1.
+let tree: usize = 0;
 // The batch being filled: states as (hi, lo) words, residues k a record.
 let outStates: usize = 0;
 let outResidues: usize = 0;
 
 let k: i32 = 0;
 let runs: i32 = 0;
-let heapSize: i32 = 0;
-let started: i32 = 0; // runs whose first record is in the heap (or that have none)
-let topPending: bool = false; // the heap's top was taken: advance it before anything else
+let started: i32 = 0; // runs whose first record is in the tree (or that have none)
+let topPending: bool = false; // the winner's record was taken: advance its run before anything else
 let combining: bool = false; // the last record out may still meet equal states
 let lastKey: u64 = 0;
 let filled: i32 = 0;
@@ -82,7 +87,7 @@ export function init(
   currentAt: usize,
   sumsAt: usize,
   moduliAt: usize,
-  heapAt: usize,
+  treeAt: usize,
   outStatesAt: usize,
   outResiduesAt: usize,
 ): void {
@@ -95,7 +100,7 @@ export function init(
   current = currentAt;
   sums = sumsAt;
   moduli = moduliAt;
-  heap = heapAt;
+  tree = treeAt;
   outStates = outStatesAt;
   outResidues = outResiduesAt;
 }
@@ -104,7 +109,6 @@ export function init(
 export function begin(n: i32, residues: i32): void {
   runs = n;
   k = residues;
-  heapSize = 0;
   started = 0;
   topPending = false;
   combining = false;
@@ -113,6 +117,7 @@ export function begin(n: i32, residues: i32): void {
   for (let i = 0; i < n; i++) {
     store<u64>(key + 8 * i, 0);
     store<f64>(records + 8 * i, 0);
+    store<i32>(tree + 4 * i, EMPTY);
     for (let r = 0; r < k; r++) store<u64>(sums + 8 * (i * k + r), 0);
   }
 }
@@ -153,34 +158,37 @@ export function problemResidueIndex(): i32 {
  */
 export function fill(capacity: i32): i32 {
   fold();
+  if (runs == 0) return DONE;
   while (started < runs) {
     const answer = advance(started);
     if (answer == WAIT) return stop(started);
     if (answer == BAD) return DAMAGED;
-    if (answer == RECORD) push(started);
+    if (answer == END) store<u64>(key + 8 * started, SPENT);
+    enter(started);
     started++;
   }
   while (true) {
     if (topPending) {
-      const top = load<i32>(heap);
+      const top = load<i32>(tree);
       const answer = advance(top);
       if (answer == WAIT) return stop(top);
       if (answer == BAD) return DAMAGED;
       topPending = false;
-      if (answer == RECORD) siftDown(0);
-      else removeTop();
+      if (answer == END) store<u64>(key + 8 * top, SPENT);
+      replay(top);
     }
+    const top = load<i32>(tree);
+    const topKey = load<u64>(key + 8 * top);
     if (combining) {
-      if (heapSize > 0 && load<u64>(key + 8 * load<i32>(heap)) == lastKey) {
-        addInto(filled - 1, load<i32>(heap));
+      if (topKey == lastKey) {
+        addInto(filled - 1, top);
         topPending = true;
         continue;
       }
       combining = false;
     }
-    if (filled >= capacity || heapSize == 0) return DONE;
-    const top = load<i32>(heap);
-    lastKey = load<u64>(key + 8 * top);
+    if (filled >= capacity || topKey == SPENT) return DONE;
+    lastKey = topKey;
     store<u32>(outStates + 8 * filled, <u32>(lastKey >> LOW_BITS));
     store<u32>(outStates + 8 * filled + 4, <u32>(lastKey & (HIGH_UNIT - 1)));
     copyResidues(outResidues + 4 * filled * k, current + 4 * top * k, k);
@@ -290,43 +298,44 @@ function bad(i: i32, what: i32): i32 {
   return BAD;
 }
 
-function before(a: i32, b: i32): bool {
-  return load<u64>(key + 8 * a) < load<u64>(key + 8 * b);
+/**
+ * Run i's first record (or SPENT) enters the tree: going up from its leaf, it waits at the first
+ * node no run has reached, or plays the run waiting there, and the winner goes on. Once every run
+ * has entered, each node below the root holds a loser and node 0 the winner.
+ */
+function enter(i: i32): void {
+  let w = i;
+  for (let node = (runs + i) >> 1; node > 0; node >>= 1) {
+    const at = tree + 4 * node;
+    const other = load<i32>(at);
+    if (other == EMPTY) {
+      store<i32>(at, w);
+      return;
+    }
+    if (load<u64>(key + 8 * other) < load<u64>(key + 8 * w)) {
+      store<i32>(at, w);
+      w = other;
+    }
+  }
+  store<i32>(tree, w);
 }
 
-function push(i: i32): void {
-  let at = heapSize++;
-  while (at > 0) {
-    const parent = (at - 1) >> 1;
-    const up = load<i32>(heap + 4 * parent);
-    if (!before(i, up)) break;
-    store<i32>(heap + 4 * at, up);
-    at = parent;
+/**
+ * The winner, run i, has a new key: it replays the matches on its way from its leaf to the root,
+ * one per level and without a branch (which run wins is as good as random), where a binary heap
+ * takes two comparisons a level.
+ */
+function replay(i: i32): void {
+  let w = i;
+  let wKey = load<u64>(key + 8 * i);
+  for (let node = (runs + i) >> 1; node > 0; node >>= 1) {
+    const at = tree + 4 * node;
+    const other = load<i32>(at);
+    const otherKey = load<u64>(key + 8 * other);
+    const otherWins = otherKey < wKey;
+    store<i32>(at, select<i32>(w, other, otherWins));
+    w = select<i32>(other, w, otherWins);
+    wKey = select<u64>(otherKey, wKey, otherWins);
   }
-  store<i32>(heap + 4 * at, i);
-}
-
-function removeTop(): void {
-  heapSize--;
-  if (heapSize > 0) {
-    store<i32>(heap, load<i32>(heap + 4 * heapSize));
-    siftDown(0);
-  }
-}
-
-function siftDown(from: i32): void {
-  const item = load<i32>(heap + 4 * from);
-  let at = from;
-  for (;;) {
-    const left = 2 * at + 1;
-    if (left >= heapSize) break;
-    let child = left;
-    const right = left + 1;
-    if (right < heapSize && before(load<i32>(heap + 4 * right), load<i32>(heap + 4 * left))) child = right;
-    const c = load<i32>(heap + 4 * child);
-    if (!before(c, item)) break;
-    store<i32>(heap + 4 * at, c);
-    at = child;
-  }
-  store<i32>(heap + 4 * at, item);
+  store<i32>(tree, w);
 }

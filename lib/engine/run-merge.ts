@@ -65,7 +65,7 @@ export class RunMergeKernel {
     const currentAt = take(4 * mostRuns * mostResidues);
     const sumsAt = take(8 * mostRuns * mostResidues);
     const moduliAt = take(4 * mostResidues);
-    const heapAt = take(4 * mostRuns);
+    const treeAt = take(4 * mostRuns);
     const outStatesAt = take(8 * OUT_RECORDS);
     const outResiduesAt = take(4 * OUT_RECORDS * mostResidues);
     const buffersAt = Array.from({ length: mostRuns }, () => take(bufferBytes));
@@ -74,7 +74,7 @@ export class RunMergeKernel {
     const pages = Math.ceil(at / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES;
     if (pages > 0) memory.grow(pages);
     const [bufAtAt, posAt, endAt, moreAt, keyAt, recordsAt] = perRun;
-    this.kernel.init(bufAtAt, posAt, endAt, moreAt, keyAt, recordsAt, currentAt, sumsAt, moduliAt, heapAt, outStatesAt, outResiduesAt);
+    this.kernel.init(bufAtAt, posAt, endAt, moreAt, keyAt, recordsAt, currentAt, sumsAt, moduliAt, treeAt, outStatesAt, outResiduesAt);
     const buffer = memory.buffer;
     this.bufAt = new Uint32Array(buffer, bufAtAt, mostRuns);
     this.bufAt.set(buffersAt);

@@ -16,9 +16,10 @@ const BUFFER = 8 << 10;
 
 /**
  * Writes `runs` sorted runs of 57-bit states drawn from a shared pool (so that runs share states),
- * with gaps small and large and high-word changes; returns their paths.
+ * with gaps small and large and high-word changes, run `empty` (if any) with no records; returns
+ * their paths.
  */
-function writeRuns(dir: string, random: () => number, runs: number, moduli: number[]): string[] {
+function writeRuns(dir: string, random: () => number, runs: number, moduli: number[], empty = -1): string[] {
   // As (hi, lo) words: a 57-bit state is not exact as one double.
   const pool: Array<[number, number]> = [];
   let state = below(random, 2 ** 20);
@@ -34,7 +35,7 @@ function writeRuns(dir: string, random: () => number, runs: number, moduli: numb
     const header = { version: FORMAT_VERSION, width: 19, columns: 19, step: 40, run: run + 1, moduli };
     const writer = new RunWriter(file, header, Buffer.alloc(1 << 12));
     for (const [hi, lo] of pool) {
-      if (below(random, 3) !== 0) continue;
+      if (run === empty || below(random, 3) !== 0) continue;
       moduli.forEach((p, r) => (residues[r] = below(random, 4) === 0 ? p - 1 : below(random, p)));
       writer.append(hi, lo, residues, 0);
     }
@@ -74,13 +75,15 @@ const kernelMerge = (kernel: RunMergeKernel, files: string[], moduli: number[], 
     capacity,
   );
 
-test('the WebAssembly merge gives the JavaScript merge’s records: 1 to 9 runs, 1 to 15 residues, batches small and large', (t) => {
+test('the WebAssembly merge gives the JavaScript merge’s records: each of 1 to 17 runs, one of them empty in some, 1 to 15 residues, batches small and large', (t) => {
   const random = replayableRandom(t, 'runs');
-  const kernel = new RunMergeKernel(9, BUFFER, 15);
+  const kernel = new RunMergeKernel(17, BUFFER, 15);
   for (let trial = 0; trial < 24; trial++) {
     const dir = tempScratch(t);
     const moduli = largestPrimes(1 + below(random, 15));
-    const files = writeRuns(dir, random, 1 + below(random, 9), moduli);
+    // Every number of runs from 1 to 17: the merge's tree has a shape for each.
+    const runs = trial < 17 ? trial + 1 : 1 + below(random, 17);
+    const files = writeRuns(dir, random, runs, moduli, trial % 3 === 1 && runs > 1 ? below(random, runs) : -1);
     const capacity = [1, 7, 1000, 5000][trial % 4];
     const expected = javascriptMerge(files, moduli, capacity);
     t.true(expected.length > 100);
