@@ -20,7 +20,7 @@ const HIGH_UNIT: u64 = 1 << LOW_BITS;
 /** Every varint of the format fits 32 bits. */
 const MAX_U32: u64 = 0xffffffff;
 /** The key of a spent run: above every state (each below 2^60), so it loses every match. */
-const SPENT: u64 = 0xffffffffffffffff;
+const SPENT: u64 = u64.MAX_VALUE;
 /** A node of the tree no run has reached yet, while the first records enter it. */
 const EMPTY: i32 = -1;
 
