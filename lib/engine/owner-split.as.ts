@@ -14,6 +14,7 @@
 
 import { bucketOf, setStringKeys, setWindow, windowKeyAt } from '../border/window-key.as';
 import { putKey } from './record-codec.as';
+import { copyResiduesAndSum } from '../residues/residue-words.as';
 
 const PAGE_BYTES: u64 = 65536;
 
@@ -127,13 +128,7 @@ export function split(n: i32, from: i32): i32 {
     const prevHi = load<u32>(s, PREV_HI);
     pos = putKey(pos, hi, lo, prevHi, load<u32>(s, PREV_LO), load<u32>(s, STARTED) == 0);
     store<u32>(s, 1, STARTED);
-    const src = residues + <usize>i * residueBytes;
-    for (let r: usize = 0; r < residueBytes; r += 4) {
-      const v = load<u32>(src + r);
-      store<u32>(pos + r, v);
-      const sum = s + SUMS + (r << 1);
-      store<u64>(sum, load<u64>(sum) + <u64>v);
-    }
+    copyResiduesAndSum(pos, residues + <usize>i * residueBytes, s + SUMS, <i32>k);
     pos += residueBytes;
     store<u32>(s, hi, PREV_HI);
     store<u32>(s, lo, PREV_LO);

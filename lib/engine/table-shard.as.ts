@@ -16,7 +16,7 @@
  */
 
 import { putKey } from './record-codec.as';
-import { addResidues, copyResidues } from '../residues/residue-words.as';
+import { addResidues, copyResidues, copyResiduesAndSum } from '../residues/residue-words.as';
 
 const NONE: i32 = -1;
 const LOW_BITS: u64 = 30;
@@ -372,11 +372,7 @@ export function encode(from: i32, to: i32, prevHi: u32, prevLo: u32, first: bool
     pos = putKey(pos, hi, lo, prevHi, prevLo, first);
     first = false;
     const from = ((<usize>load<u32>(at, 8)) << 2) + 8; // the record's residues
-    copyWords(pos, from, <usize>k);
-    for (let r: usize = 0; r < <usize>k; r++) {
-      const sum = sumScratch + (r << 3);
-      store<u64>(sum, load<u64>(sum) + <u64>load<u32>(from + (r << 2)));
-    }
+    copyResiduesAndSum(pos, from, sumScratch, k);
     pos += bytes;
     prevHi = hi;
     prevLo = lo;

@@ -1,7 +1,8 @@
 /**
  * AssemblyScript: a record's residues added and copied, for the kernels that combine equal states
- * (the expansion's fan-out, the state table, the run merge and the group step). Four residues at a
- * time in WebAssembly SIMD, and without a branch: a residue is uniformly spread below its modulus,
+ * (the expansion's fan-out, the state table, the run merge and the group step) and those that
+ * encode run files (the state table's and the owner split's). Four residues at a time in
+ * WebAssembly SIMD, and without a branch: a residue is uniformly spread below its modulus,
  * so `if (sum >= m)` is taken half the time at random, and its mispredictions cost more than the
  * arithmetic (docs/performance.md). Modules that import this are compiled with `--enable simd`.
  */
@@ -37,6 +38,27 @@ export function copyResidues(to: usize, from: usize, k: i32): void {
     r += 2;
   }
   if (r < k) store<u32>(to + ((<usize>r) << 2), load<u32>(from + ((<usize>r) << 2)));
+}
+
+/**
+ * Copies k u32 words from `from` to `to`, as copyResidues, and adds each to its u64 at `sums`
+ * (sums[r] += from[r], unreduced): a run's residue sums for its trailer, four words at a time.
+ */
+export function copyResiduesAndSum(to: usize, from: usize, sums: usize, k: i32): void {
+  let r = 0;
+  for (; r + 4 <= k; r += 4) {
+    const v = v128.load(from + ((<usize>r) << 2));
+    v128.store(to + ((<usize>r) << 2), v);
+    const s = sums + ((<usize>r) << 3);
+    v128.store(s, i64x2.add(v128.load(s), i64x2.extend_low_i32x4_u(v)));
+    v128.store(s + 16, i64x2.add(v128.load(s + 16), i64x2.extend_high_i32x4_u(v)));
+  }
+  for (; r < k; r++) {
+    const v = load<u32>(from + ((<usize>r) << 2));
+    store<u32>(to + ((<usize>r) << 2), v);
+    const s = sums + ((<usize>r) << 3);
+    store<u64>(s, load<u64>(s) + <u64>v);
+  }
 }
 
 /**

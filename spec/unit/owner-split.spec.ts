@@ -18,77 +18,85 @@ import { BUCKETS } from '../../lib/border/window-key.js';
 import { splitRule } from '../../lib/engine/step-routing.js';
 import { below, replayableRandom } from '../support/random.js';
 import { tempScratch } from '../support/scratch.js';
+import { largestPrimes } from '../../lib/residues/moduli.js';
 
-test("each owner's section holds its records in order, encoded byte for byte as a run file of them, in chunks of whole records", (t) => {
-  const random = replayableRandom(t, 'records and blocks');
-  const dir = tempScratch(t);
-  const width = 13;
-  const owners = 5;
-  const moduli = [2147483647, 2147483629];
-  const chunkBytes = 300; // room for 16 records of at most 18 bytes: many chunks
-  // Distinct states in increasing order, hi words of up to 9 bits, with random residues.
-  const n = 20_000;
-  const keys = new Set<number>();
-  while (keys.size < n) keys.add(below(random, 2 ** 39));
-  const sorted = [...keys].sort((a, b) => a - b);
-  const states = Uint32Array.from(sorted.flatMap((key) => [Math.floor(key / 2 ** 30), key % 2 ** 30]));
-  const residues = Uint32Array.from({ length: 2 * n }, (_, i) => below(random, moduli[i % 2]));
-  // Split by the window of rows 0–2 of column 3 (the states are not border states, but each still has a key).
-  const window = { r: 0, rows: 3, lastColumn: false, owners: Uint16Array.from({ length: BUCKETS }, (_, b) => (b * 3) % owners) };
-  const header = { version: SPLIT_VERSION, width, columns: width, step: 40, run: 1, moduli, owners, writer: 3, window };
-  const file = path.join(dir, 'split-w3-00001.run');
-  const writer = new SplitRunWriter(file, header, Buffer.alloc(1 << 12));
-  const split = new OwnerSplit(owners, width, chunkBytes, moduli.length);
-  split.routeBy({ ...window, y: 40 % width });
-  split.begin(writer, moduli);
-  // In blocks of random sizes, and a stretch one record at a time.
-  for (let at = 0; at < n;) {
-    const size = Math.min(n - at, 1 + below(random, 3000));
-    if (below(random, 4) === 0) for (let i = at; i < at + size; i++) split.append(states[2 * i], states[2 * i + 1], residues, 2 * i);
-    else split.appendSorted(states.subarray(2 * at), residues.subarray(2 * at), size);
-    at += size;
-  }
-  const summary = writer.finish(split.end());
-  t.is(summary.records, n);
+// Residues are encoded and summed four at a time, the rest one by one: 2 residues take one way, 5 both.
+for (const moduli of [[2147483647, 2147483629], largestPrimes(5)]) {
+  test(`each owner's section holds its records in order, encoded byte for byte as a run file of them, in chunks of whole records: ${moduli.length} residues`, (t) => {
+    const random = replayableRandom(t, 'records and blocks');
+    const dir = tempScratch(t);
+    const width = 13;
+    const owners = 5;
+    const k = moduli.length;
+    const chunkBytes = 300; // room for 10 to 16 records of at most 10 + 4k bytes: many chunks
+    // Distinct states in increasing order, hi words of up to 9 bits, with random residues.
+    const n = 20_000;
+    const keys = new Set<number>();
+    while (keys.size < n) keys.add(below(random, 2 ** 39));
+    const sorted = [...keys].sort((a, b) => a - b);
+    const states = Uint32Array.from(sorted.flatMap((key) => [Math.floor(key / 2 ** 30), key % 2 ** 30]));
+    const residues = Uint32Array.from({ length: k * n }, (_, i) => below(random, moduli[i % k]));
+    // Split by the window of rows 0–2 of column 3 (the states are not border states, but each still has a key).
+    const window = { r: 0, rows: 3, lastColumn: false, owners: Uint16Array.from({ length: BUCKETS }, (_, b) => (b * 3) % owners) };
+    const header = { version: SPLIT_VERSION, width, columns: width, step: 40, run: 1, moduli, owners, writer: 3, window };
+    const file = path.join(dir, 'split-w3-00001.run');
+    const writer = new SplitRunWriter(file, header, Buffer.alloc(1 << 12));
+    const split = new OwnerSplit(owners, width, chunkBytes, moduli.length);
+    split.routeBy({ ...window, y: 40 % width });
+    split.begin(writer, moduli);
+    // In blocks of random sizes, and a stretch one record at a time.
+    for (let at = 0; at < n;) {
+      const size = Math.min(n - at, 1 + below(random, 3000));
+      if (below(random, 4) === 0) for (let i = at; i < at + size; i++) split.append(states[2 * i], states[2 * i + 1], residues, k * i);
+      else split.appendSorted(states.subarray(2 * at), residues.subarray(k * at), size);
+      at += size;
+    }
+    const summary = writer.finish(split.end());
+    t.is(summary.records, n);
 
-  const fd = fs.openSync(file, 'r');
-  const index = readSplitIndex(file, fd);
-  const chunkTable = index.footer.indexOffset + owners * sectionEntryBytes(moduli.length);
-  const table = Buffer.alloc(index.footer.chunks * CHUNK_ENTRY_BYTES);
-  fs.readSync(fd, table, 0, table.length, chunkTable);
-  fs.closeSync(fd);
-  const chunks = Array.from({ length: index.footer.chunks }, (_, c) => decodeChunkEntry(table, c * CHUNK_ENTRY_BYTES));
-  t.true(chunks.length > 100, `${chunks.length} chunks`);
-  const bytes = fs.readFileSync(file);
-  for (let owner = 0; owner < owners; owner++) {
-    const mine = sorted.map((_, i) => i).filter((i) => split.windowOwnerOf(states[2 * i], states[2 * i + 1]) === owner);
-    const reader = new SectionReader(file, owner, Buffer.alloc(1 << 12));
-    const read: number[] = [];
-    while (reader.next()) read.push(reader.hi * 2 ** 30 + reader.lo, ...reader.residues);
-    t.deepEqual(
-      read,
-      mine.flatMap((i) => [sorted[i], residues[2 * i], residues[2 * i + 1]]),
-      `owner ${owner}`,
-    );
-    // The section's bytes are those of a run file of the same records, between its header and trailer.
-    const runFile = path.join(dir, `owner-${owner}.run`);
-    const run = new RunWriter(runFile, { version: FORMAT_VERSION, width, columns: width, step: 40, run: 1, moduli }, Buffer.alloc(1 << 16));
-    for (const i of mine) run.append(states[2 * i], states[2 * i + 1], residues, 2 * i);
-    run.finish();
-    const runBytes = fs.readFileSync(runFile);
-    const own = chunks.filter((chunk) => chunk.owner === owner);
-    t.deepEqual(
-      Buffer.concat(own.map((chunk) => bytes.subarray(chunk.offset, chunk.offset + chunk.bytes))),
-      runBytes.subarray(headerBytes(moduli.length), runBytes.length - trailerBytes(moduli.length)),
-    );
-    // Every chunk but an owner's last was written when another record might not fit.
-    t.true(own.slice(0, -1).every((chunk) => chunk.bytes > chunkBytes - (10 + 4 * moduli.length)));
-    t.is(
-      own.reduce((sum, chunk) => sum + chunk.records, 0),
-      mine.length,
-    );
-  }
-});
+    const fd = fs.openSync(file, 'r');
+    const index = readSplitIndex(file, fd);
+    const chunkTable = index.footer.indexOffset + owners * sectionEntryBytes(moduli.length);
+    const table = Buffer.alloc(index.footer.chunks * CHUNK_ENTRY_BYTES);
+    fs.readSync(fd, table, 0, table.length, chunkTable);
+    fs.closeSync(fd);
+    const chunks = Array.from({ length: index.footer.chunks }, (_, c) => decodeChunkEntry(table, c * CHUNK_ENTRY_BYTES));
+    t.true(chunks.length > 100, `${chunks.length} chunks`);
+    const bytes = fs.readFileSync(file);
+    for (let owner = 0; owner < owners; owner++) {
+      const mine = sorted.map((_, i) => i).filter((i) => split.windowOwnerOf(states[2 * i], states[2 * i + 1]) === owner);
+      const reader = new SectionReader(file, owner, Buffer.alloc(1 << 12));
+      const read: number[] = [];
+      while (reader.next()) read.push(reader.hi * 2 ** 30 + reader.lo, ...reader.residues);
+      t.deepEqual(
+        read,
+        mine.flatMap((i) => [sorted[i], ...residues.subarray(k * i, k * i + k)]),
+        `owner ${owner}`,
+      );
+      // The section's bytes are those of a run file of the same records, between its header and trailer.
+      const runFile = path.join(dir, `owner-${owner}.run`);
+      const run = new RunWriter(
+        runFile,
+        { version: FORMAT_VERSION, width, columns: width, step: 40, run: 1, moduli },
+        Buffer.alloc(1 << 16),
+      );
+      for (const i of mine) run.append(states[2 * i], states[2 * i + 1], residues, k * i);
+      run.finish();
+      const runBytes = fs.readFileSync(runFile);
+      const own = chunks.filter((chunk) => chunk.owner === owner);
+      t.deepEqual(
+        Buffer.concat(own.map((chunk) => bytes.subarray(chunk.offset, chunk.offset + chunk.bytes))),
+        runBytes.subarray(headerBytes(moduli.length), runBytes.length - trailerBytes(moduli.length)),
+      );
+      // Every chunk but an owner's last was written when another record might not fit.
+      t.true(own.slice(0, -1).every((chunk) => chunk.bytes > chunkBytes - (10 + 4 * moduli.length)));
+      t.is(
+        own.reduce((sum, chunk) => sum + chunk.records, 0),
+        mine.length,
+      );
+    }
+  });
+}
 
 test("a partitioned worker's run is one split run file, its chunks gathered into writes of its buffer", async (t) => {
   const scratchDir = tempScratch(t);

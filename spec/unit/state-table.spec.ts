@@ -12,6 +12,7 @@ import { RunWriter } from '../../lib/format/run-writer.js';
 import { RunReader } from '../../lib/format/run-reader.js';
 import { FORMAT_VERSION } from '../../lib/format/layout.js';
 import { tempScratch } from '../support/scratch.js';
+import { largestPrimes } from '../../lib/residues/moduli.js';
 import { byStateKey, stateKey } from '../support/state-key.js';
 
 const moduli = [4294967291, 4294967279, 7];
@@ -245,20 +246,24 @@ test('a drained table is in the order sort-stream gives the same states, shuffle
 });
 
 // The last case puts 20,000 states in one bucket (their prefixes are all 0), more than the module
-// encodes at once: the bucket goes out in slices.
-for (const [width, count, distinct, capacity, bits] of [
-  [4, 6000, 2500, 5000, 12],
-  [11, 6000, 2500, 5000, 33],
-  [13, 6000, 2500, 5000, 39],
-  [19, 6000, 2500, 5000, 52],
-  [13, 40000, 20000, 60000, 20],
+// encodes at once: the bucket goes out in slices. Residues are encoded and summed four at a time,
+// the rest one by one: 3, 4 and 9 residues take each way.
+for (const [width, count, distinct, capacity, bits, residueCount] of [
+  [4, 6000, 2500, 5000, 12, 3],
+  [11, 6000, 2500, 5000, 33, 3],
+  [13, 6000, 2500, 5000, 39, 3],
+  [19, 6000, 2500, 5000, 52, 3],
+  [13, 40000, 20000, 60000, 20, 3],
+  [13, 6000, 2500, 5000, 39, 4],
+  [13, 6000, 2500, 5000, 39, 9],
 ]) {
-  test(`width ${width}, ${distinct} states of ${bits} bits: a run file drained in encoded blocks is byte for byte the one written record by record`, (t) => {
+  test(`width ${width}, ${distinct} states of ${bits} bits, ${residueCount} residues: a run file drained in encoded blocks is byte for byte the one written record by record`, (t) => {
     const dir = tempScratch(t);
-    const header = { version: FORMAT_VERSION, width, columns: width, step: 5, run: 1, moduli };
-    const { states, residues, expected } = sample(width, count, distinct, moduli, bits);
+    const caseModuli = residueCount === 3 ? moduli : largestPrimes(residueCount);
+    const header = { version: FORMAT_VERSION, width, columns: width, step: 5, run: 1, moduli: caseModuli };
+    const { states, residues, expected } = sample(width, count, distinct, caseModuli, bits);
     const files = ['blocks', 'records'].map((way) => {
-      const table = new StateTable(capacity, moduli, width);
+      const table = new StateTable(capacity, caseModuli, width);
       for (let at = 0; at < count;) {
         at = table.addBatch(states, residues, at, count);
         t.false(table.full);
