@@ -22,7 +22,7 @@ import { sampleCommand } from './sample-command.js';
 import { statesCommand } from './states-command.js';
 import { taskCommand } from './task-command.js';
 import { verifyCommand } from './verify-command.js';
-import { valuesRequired } from './values-required.js';
+import { setCommandLine, valuesRequired } from './values-required.js';
 import { unknownArgumentsLine } from './unknown-arguments.js';
 import { missingPositionalLine } from './missing-positional.js';
 
@@ -67,6 +67,7 @@ export function fail(error: unknown): never {
 /** Runs the command line `args` (the arguments after the script's name); a failure rejects, for fail(). */
 export async function runCommandLine(args: string[]): Promise<void> {
   debug = args.includes('--debug');
+  setCommandLine(args);
   const cli = yargs()
     .scriptName('gocount')
     .usage(

@@ -11,6 +11,11 @@ export function setRequiredPositional(command: string, positional: string, descr
   needed = { command, positional, describe };
 }
 
+/** A new command line: the last one's command is forgotten. */
+export function forgetRequiredPositional(): void {
+  needed = undefined;
+}
+
 /** The error line for yargs's `message`, when it is that a required positional is missing. */
 export function missingPositionalLine(message: string): string | undefined {
   if (!needed || !/^Not enough non-option arguments/.test(message)) return undefined;

@@ -5,10 +5,19 @@
  */
 
 import type { Argv, CommandModule } from 'yargs';
-import { hideBin } from 'yargs/helpers';
 import { UsageError } from '../lib/shared/errors.js';
 import { setCommandFlags } from './unknown-arguments.js';
-import { setRequiredPositional } from './missing-positional.js';
+import { forgetRequiredPositional, setRequiredPositional } from './missing-positional.js';
+
+/** The arguments of the command line being parsed: one process may run several (the tests do). */
+let commandLine: readonly string[] = [];
+
+/** A new command line: what the last one's builder recorded goes with it. */
+export function setCommandLine(args: readonly string[]): void {
+  commandLine = args;
+  setCommandFlags([]);
+  forgetRequiredPositional();
+}
 
 /** What yargs's getOptions() gives, in part (it is missing from yargs's types). */
 interface ParsedOptions {
@@ -53,7 +62,7 @@ export function valuesRequired<T, U>(command: CommandModule<T, U>): CommandModul
 
 /** A switch written with a value other than true or false (`--json=maybe`) is refused. */
 function refuseSwitchValues(switches: string[]): void {
-  for (const arg of hideBin(process.argv)) {
+  for (const arg of commandLine) {
     if (arg === '--') return;
     const given = /^--(?:no-)?([\w-]+)=(.*)$/.exec(arg);
     if (given && switches.includes(given[1]) && given[2] !== 'true' && given[2] !== 'false')

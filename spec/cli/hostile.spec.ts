@@ -27,6 +27,8 @@ testRefusals([
   [['4x4', '--scratch', '/proc/gocount-x'], /cannot create \/proc\/gocount-x: the file system does not allow it$/m],
   [['4x4', '--scratch', at('file/x')], /file is a file, not a folder$/m],
   [['4x4', '--scratch', ''], /--scratch "": not a folder name$/m],
+  // A switch's value is checked on the command line being run, not on the process's own arguments.
+  [['4x4', '--json=maybe'], /^gocount: --json=maybe: --json takes no value \(or true or false\)$/m],
   [['4x4', '--stats-json', '/proc/version'], /--stats-json \/proc\/version: cannot be written/],
   [['4x4', '--stats-json', at('folder')], /--stats-json .*folder: is a folder, not a file$/m],
   [['4x4', '--stats-json', at('file/x.jsonl')], /--stats-json .*: its folder .*file does not exist$/m],
