@@ -9,17 +9,13 @@ import { readSplitIndex, SectionReader } from '../../lib/format/section-reader.j
 import { stepFolderName } from '../../lib/format/folder-names.js';
 import { dealtOwners, packedOwners } from '../../lib/engine/window-owners.js';
 import { BUCKETS } from '../../lib/border/window-key.js';
-import { HIGH_UNIT } from '../../lib/border/layout.js';
+import { numberWords, stateNumber } from '../support/state-key.js';
 import { tempScratch } from '../support/scratch.js';
 import { verifyPath } from '../../lib/verify/verify.js';
 import { keptCount, SWEEP_8X6 } from '../support/kept-count.js';
 
-/**
- * A state as one number, hi · 2^30 + lo: exact for these boards (8 wide, 24 bits), and a Map key
- * that costs no string per record.
- */
-const stateNumber = (hi: number, lo: number) => hi * HIGH_UNIT + lo;
-const stateName = (state: number) => `${Math.floor(state / HIGH_UNIT)}:${state % HIGH_UNIT}`;
+/** A state number (spec/support/state-key.ts) in words: "hi:lo". */
+const stateName = (state: number) => numberWords(state).join(':');
 
 /** The states of each worker's runs of a kept step folder: state → the workers holding it (a worker's spilled runs may hold it more than once). */
 function holders(dir: string): Map<number, number[]> {
@@ -76,7 +72,7 @@ const whoHoldsWhat = test.macro({
       t.deepEqual(heldTwice(step, held), []);
       const undecoded: string[] = [];
       for (const [state, workers] of held) {
-        if (!border.decode(Math.floor(state / HIGH_UNIT), state % HIGH_UNIT, y)) undecoded.push(stateName(state));
+        if (!border.decode(...numberWords(state), y)) undecoded.push(stateName(state));
         const key = keyOfBorder(border.kind, border.colour, r, windowRows, lastColumn);
         const holder = keyHolder.get(key);
         if (holder !== undefined && holder !== workers[0]) split++;
@@ -144,6 +140,7 @@ function sections(dir: string, served = 1): { owners: Map<number, number>; write
       const reader = new SectionReader(path.join(dir, file), owner, Buffer.alloc(1 << 14));
       while (reader.next()) {
         const state = stateNumber(reader.hi, reader.lo);
+        if (owner >= 32) throw new RangeError(`a mask of owners holds 32, not owner ${owner}`);
         owners.set(state, (owners.get(state) ?? 0) | (1 << owner));
         writes.set(state, (writes.get(state) ?? 0) + 1);
         records++;
@@ -159,7 +156,7 @@ function inTwoSections(step: number, owners: Map<number, number>): string[] {
   const twice: string[] = [];
   for (const [state, held] of owners) {
     if ((held & (held - 1)) === 0) continue; // one bit: one worker's
-    const workers = [...Array(31).keys()].filter((w) => held & (1 << w));
+    const workers = [...Array(32).keys()].filter((w) => (held >>> w) & 1);
     twice.push(`step ${step}: state ${stateName(state)} in the sections of workers ${workers.join(', ')}`);
   }
   return twice;

@@ -7,7 +7,7 @@
  * ended. The signal handlers a refused count set are removed before the next line.
  */
 import { fail, runCommandLine } from '../../cli/command-line.js';
-import type { CliResult } from './run-cli.js';
+import type { CliLineResult } from './run-cli.js';
 
 /** The signals whose handlers a count keeps until its process exits (cli/stop-signals.ts). */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -17,7 +17,7 @@ class Exit {
   constructor(readonly code: number) {}
 }
 
-async function run(args: string[]): Promise<CliResult & { late: string }> {
+async function run(args: string[]): Promise<CliLineResult> {
   let stdout = '';
   let stderr = '';
   let late = '';
@@ -50,7 +50,7 @@ async function run(args: string[]): Promise<CliResult & { late: string }> {
   }
   // What the command line left to the event loop runs now, as it would before its process ended.
   await new Promise((resolve) => setTimeout(resolve, 0));
-  Object.assign(process, { exit: saved.exit });
+  process.exit = saved.exit;
   // Its process would have ended here, taking the handlers it set with it: the next line starts without them.
   STOP_SIGNALS.forEach((signal, i) => {
     for (const handler of process.listeners(signal)) if (!handlers[i].has(handler)) process.off(signal, handler);

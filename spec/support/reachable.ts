@@ -7,21 +7,22 @@
 
 import { MAX_SUCCESSORS, START_HI, START_LO } from '../../lib/border/border.js';
 import { Expander } from '../../lib/border/expander.js';
-import { HIGH_UNIT, MAX_EXACT_NUMBER_WIDTH } from '../../lib/border/layout.js';
+import { MAX_EXACT_NUMBER_WIDTH } from '../../lib/border/layout.js';
+import { numberWords, stateNumber } from './state-key.js';
 
 export function distinctStatesByColumn(width: number, columns: number): number[] {
   if (width > MAX_EXACT_NUMBER_WIDTH) throw new RangeError(`distinct state counting handles widths up to ${MAX_EXACT_NUMBER_WIDTH}`);
   const expander = new Expander(width);
   const successors = new Uint32Array(2 * MAX_SUCCESSORS);
-  let current: Float64Array = new Float64Array([START_HI * HIGH_UNIT + START_LO]);
+  let current: Float64Array = new Float64Array([stateNumber(START_HI, START_LO)]);
   const perColumn: number[] = [];
   for (let column = 0; column < columns; column++) {
     for (let y = 0; y < width; y++) {
       const next = new DistinctValues(current.length);
       for (const value of current) {
-        const hi = Math.floor(value / HIGH_UNIT);
-        const made = expander.expand(hi, value - hi * HIGH_UNIT, y, successors, 0);
-        for (let s = 0; s < made; s++) next.add(successors[2 * s] * HIGH_UNIT + successors[2 * s + 1]);
+        const [hi, lo] = numberWords(value);
+        const made = expander.expand(hi, lo, y, successors, 0);
+        for (let s = 0; s < made; s++) next.add(stateNumber(successors[2 * s], successors[2 * s + 1]));
       }
       current = next.values();
     }

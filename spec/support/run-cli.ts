@@ -10,6 +10,9 @@ export interface CliResult {
   stderr: string;
 }
 
+/** A command line's result in a process of many: also what it printed after it exited ('' unless it misbehaved). */
+export type CliLineResult = CliResult & { late: string };
+
 export function runCli(args: string[], options: { cwd?: string; timeout?: number; env?: Record<string, string> } = {}): CliResult {
   const result = spawnSync(process.execPath, [cliPath, ...args], {
     encoding: 'utf8',
@@ -27,7 +30,7 @@ const commandLines = path.join(path.dirname(fileURLToPath(import.meta.url)), 'co
  * in their order, each with what it printed after it exited (`late`, '' unless it misbehaved): for
  * tables of refused command lines, a process for the table instead of one a line.
  */
-export function runCliLines(lines: string[][]): Array<CliResult & { late: string }> {
+export function runCliLines(lines: string[][]): CliLineResult[] {
   const run = spawnSync(process.execPath, [commandLines, JSON.stringify(lines)], { encoding: 'utf8', timeout: 120_000 });
   if (run.status !== 0) throw new Error(`the command lines' process exited ${run.status}: ${run.stderr}`);
   return JSON.parse(run.stdout);
