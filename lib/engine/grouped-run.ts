@@ -230,10 +230,7 @@ export class GroupedRun {
     let regroupMs = 0;
     if (!sameWindow(this.grouping, window)) {
       const started = performance.now();
-      kernel.regroup(this.area, this.count, kIn, y, window.r, window.rows, width, window.lastColumn, 1 - this.area, 0, 1 - this.area);
-      this.area = 1 - this.area;
-      this.grouping = window;
-      this.received = false;
+      this.putInGroups(y, width, window);
       regroupMs = performance.now() - started;
     }
     let words = this.renew();
@@ -267,6 +264,18 @@ export class GroupedRun {
     // The successors are in the parents' groups: those of the window while it lasts.
     this.grouping = window.r + window.rows > y + 1 ? window : undefined;
     return { statesIn, successors: kernel.successorsMade(), done: true, regroupMs };
+  }
+
+  /**
+   * Puts the states, at step y of a board `width` wide, in the groups of `window`'s key buckets,
+   * each group in the order of its states' high bits (group-step.as.ts's orderGroups).
+   */
+  putInGroups(y: number, width: number, window: GroupWindow): void {
+    const k = this.residueCount;
+    this.kernel.regroup(this.area, this.count, k, y, window.r, window.rows, width, window.lastColumn, 1 - this.area, 0, 1 - this.area);
+    this.area = 1 - this.area;
+    this.grouping = window;
+    this.received = false;
   }
 
   /**

@@ -170,6 +170,71 @@ test('states brought in from elsewhere, in any order, are put in groups by the n
   t.true(checkGroups(t, run, reference, y + 1, 'width 9, step 13') > 10_000);
 });
 
+/**
+ * Whether each group of the run, put in groups from states that came in `input` order, is in the
+ * order of its states' high bits, in blocks of about 16, and in `input` order within a block (as
+ * group-step.as.ts's orderGroups); groups under 64 states keep `input` order. Returns the states in
+ * groups of 64 or more.
+ */
+function checkGroupOrder(t: ExecutionContext, run: GroupedRun, input: bigint[], width: number, where: string): number {
+  const { starts } = run.groups()!;
+  const { order } = held(run);
+  const rank = new Map(input.map((key, i) => [key, i]));
+  const value = (key: bigint) => (key >> 32n) * 2n ** 30n + (key & 0xffffffffn); // hi · 2^30 + lo
+  let ordered = 0;
+  let outOfOrder = 0;
+  for (let g = 0; g < BUCKETS; g++) {
+    const n = starts[g + 1] - starts[g];
+    let bits = 0;
+    if (n >= 64) {
+      bits = 1;
+      while (bits < 16 && bits < 3 * width && 2 ** bits < Math.floor(n / 16)) bits++;
+      ordered += n;
+    }
+    const block = (key: bigint) => (bits === 0 ? 0n : value(key) >> BigInt(3 * width - bits));
+    for (let i = starts[g] + 1; i < starts[g + 1]; i++) {
+      const [a, b] = [order[i - 1], order[i]];
+      const inOrder = block(a) < block(b) || (block(a) === block(b) && rank.get(a)! < rank.get(b)!);
+      if (!inOrder) outOfOrder++;
+    }
+  }
+  t.is(outOfOrder, 0, `${where}: states out of their group's order`);
+  return ordered;
+}
+
+test('states put in groups are ordered within each group by their high bits, and a group step from that order gives the reference', (t) => {
+  const random = replayableRandom(t, 'shuffle');
+  const width = 9;
+  const reference = new BorderStates(width);
+  const moduli = [4294967291, 4294967279];
+  let parents: Step = new Map([[stateKey(START_HI, START_LO), Uint32Array.of(1, 1)]]);
+  for (let step = 0; step < 13; step++) parents = referenceStep(reference, parents, step % width, false, moduli, moduli).next;
+  const shuffled = [...parents];
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = below(random, i + 1);
+    [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
+  }
+  const run = new GroupedRun(4 * parents.size, 2, 100);
+  load(run, new Map(shuffled), 2);
+  const count = { width, columns: 4, windowRows: 6 };
+  const y = 13 % width;
+  const window = groupWindow(13, count);
+  run.putInGroups(y, width, window);
+  t.true(
+    checkGroupOrder(
+      t,
+      run,
+      shuffled.map(([key]) => key),
+      width,
+      'width 9, step 13',
+    ) > 5_000,
+  );
+  t.is(checkGroups(t, run, reference, y, 'width 9, step 13'), parents.size);
+  sameStep(t, held(run).states, parents, 'width 9, step 13, in groups');
+  run.step(y, width, window, moduli, undefined, new Float64Array(2), undefined);
+  sameStep(t, held(run).states, referenceStep(reference, parents, y, false, moduli, moduli).next, 'width 9, step 13');
+});
+
 test('at a window’s first step three runs send each state to the owner of its key’s bucket, hold each once, and then step as one', (t) => {
   const random = replayableRandom(t, 'owners');
   const width = 8;
