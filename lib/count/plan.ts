@@ -33,14 +33,14 @@ import { heldSteps } from './held-steps.js';
  * 39.2 s with one worker, 6.6–6.8 s with 16), while tasks on cores of their own add up; and each
  * step of a partitioned count costs about 20 ms of hand-over through the folder. A step kept in
  * memory on a grouped run (lib/engine/grouped-run.ts: group steps, where the budget allows) costs
- * less: 11×11 in memory with two workers took 11.5–15.8 s (90–124 ns a state by this model,
+ * less: 11×11 in memory with two workers took 11.0–15.8 s (86–124 ns a state by this model,
  * 2026-12-05) and 13×13 with 16 workers on 16 cores 148.8 s (173 ns, 2026-12-04); groupedNs lies
  * between. The cost does not grow with the residues here: the boards it was measured on carry up
  * to 10.
  */
 export const COST_MODEL = {
   inMemoryNs: 168,
-  groupedNs: 130,
+  groupedNs: 120,
   onDiskNs: 290,
   partitionedNs: 379,
   speedupExponent: 0.65,

@@ -282,11 +282,10 @@ function directoryOf(d: i32): usize {
  * Orders the records of each group of `dir` in `area` (stride bytes) by their states' high bits,
  * blocks of about BLOCK_RECORDS, as they came within a block: a counting sort through `scratch`
  * (the area the records came from, free by then), a group at a time. Parents alike in their high
- * fields then expand one after another, taking the same branches and making successors alike; in
- * 11×11's middle steps a group step took about 9% less time in this order than in the order the
- * records came in, and a hash of the states' other fields, which puts siblings together but in no
- * order, took more (docs/performance.md, "In memory"). The order lasts through the window's steps:
- * each writes its successors in its parents' order.
+ * fields then expand one after another: in 11×11's middle steps a group step took about 9% less
+ * time in this order than in the order the records came in, while a hash of the states' other
+ * fields, which puts siblings together in no order, took more (docs/performance.md, "In memory").
+ * The order lasts through the window's steps: each writes its successors in its parents' order.
  */
 function orderGroups(area: usize, dir: usize, stride: usize, scratch: usize, width: i32): void {
   const top = <u64>(3 * width);
