@@ -148,7 +148,8 @@ test('a group step whose successors would outgrow the run says so and leaves its
   sameStep(t, held(run).states, parents, 'after the refused step');
 });
 
-test('states brought in from elsewhere, in any order, are put in groups by the next step, which gives the reference', (t) => {
+/** 9×9's states after 13 points (two residues), and a grouped run holding them in a random order. */
+function shuffledStep13(t: ExecutionContext) {
   const random = replayableRandom(t, 'shuffle');
   const width = 9;
   const reference = new BorderStates(width);
@@ -162,6 +163,11 @@ test('states brought in from elsewhere, in any order, are put in groups by the n
   }
   const run = new GroupedRun(4 * parents.size, 2, 100);
   load(run, new Map(shuffled), 2);
+  return { width, reference, moduli, parents, order: shuffled.map(([key]) => key), run };
+}
+
+test('states brought in from elsewhere, in any order, are put in groups by the next step, which gives the reference', (t) => {
+  const { width, reference, moduli, parents, run } = shuffledStep13(t);
   t.is(run.groups(), undefined);
   const count = { width, columns: 4, windowRows: 6 };
   const y = 13 % width;
@@ -203,32 +209,12 @@ function checkGroupOrder(t: ExecutionContext, run: GroupedRun, input: bigint[], 
 }
 
 test('states put in groups are ordered within each group by their high bits, and a group step from that order gives the reference', (t) => {
-  const random = replayableRandom(t, 'shuffle');
-  const width = 9;
-  const reference = new BorderStates(width);
-  const moduli = [4294967291, 4294967279];
-  let parents: Step = new Map([[stateKey(START_HI, START_LO), Uint32Array.of(1, 1)]]);
-  for (let step = 0; step < 13; step++) parents = referenceStep(reference, parents, step % width, false, moduli, moduli).next;
-  const shuffled = [...parents];
-  for (let i = shuffled.length - 1; i > 0; i--) {
-    const j = below(random, i + 1);
-    [shuffled[i], shuffled[j]] = [shuffled[j], shuffled[i]];
-  }
-  const run = new GroupedRun(4 * parents.size, 2, 100);
-  load(run, new Map(shuffled), 2);
+  const { width, reference, moduli, parents, order, run } = shuffledStep13(t);
   const count = { width, columns: 4, windowRows: 6 };
   const y = 13 % width;
   const window = groupWindow(13, count);
   run.putInGroups(y, width, window);
-  t.true(
-    checkGroupOrder(
-      t,
-      run,
-      shuffled.map(([key]) => key),
-      width,
-      'width 9, step 13',
-    ) > 5_000,
-  );
+  t.true(checkGroupOrder(t, run, order, width, 'width 9, step 13') > 5_000);
   t.is(checkGroups(t, run, reference, y, 'width 9, step 13'), parents.size);
   sameStep(t, held(run).states, parents, 'width 9, step 13, in groups');
   run.step(y, width, window, moduli, undefined, new Float64Array(2), undefined);
