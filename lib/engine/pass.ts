@@ -76,6 +76,8 @@ export class PassRunner {
   private readonly scratch: ScratchFolder;
   /** Every step's files stay: asked for now, or recorded in the folder by an earlier count. */
   private keep = false;
+  /** The removal of the last step retired, under way while the next one runs (retire). */
+  private removing: Promise<void> = Promise.resolve();
 
   constructor(options: PassOptions) {
     this.options = options;
@@ -115,7 +117,7 @@ export class PassRunner {
         if (this.options.signal?.aborted) throw await this.stopped(handles, step, steps, pass);
         this.options.onProgress({ type: 'step-start', step: step + 1 });
         const done = await this.runStep(handles, step, pass);
-        this.retire(step, done.next, pass);
+        await this.retire(step, done.next, pass);
         this.options.onProgress({ type: 'step-end', report: done.report });
         pass.reports.push(done.report);
       }
@@ -125,6 +127,7 @@ export class PassRunner {
       throw error;
     } finally {
       await Promise.all(handles.map((handle) => handle.close()));
+      await this.removing.catch(() => {});
       // A failure in one worker stops the other mid-write: its temporary file must not stay.
       if (failed) this.removeLeftoversQuietly();
     }
@@ -277,12 +280,18 @@ export class PassRunner {
 
   /**
    * After a step: its merge folder goes, and the latest step on disk, which a crash resumes from,
-   * stays until a later step's manifest is written.
+   * stays until a later step's manifest is written. Then it is removed while the next step runs;
+   * the removal before it has ended by then (and a failed one fails the count here).
    */
-  private retire(step: number, next: StepManifest | undefined, pass: PassState): void {
+  private async retire(step: number, next: StepManifest | undefined, pass: PassState): Promise<void> {
     if (pass.manifest) fse.removeSync(path.join(this.scratch.stepDir(step), MERGE_FOLDER));
     if (next) {
-      if (pass.onDisk && !this.keep) this.scratch.removeStep(pass.onDisk.step);
+      if (pass.onDisk && !this.keep) {
+        await this.removing;
+        const removal = this.scratch.removeStepLater(pass.onDisk.step);
+        removal.catch(() => {}); // awaited at the next step or the end: not unhandled meanwhile
+        this.removing = removal;
+      }
       pass.onDisk = next;
     }
     pass.manifest = next;
@@ -302,6 +311,7 @@ export class PassRunner {
     } catch (error) {
       throw diskError(error, this.scratch.root);
     }
+    await this.removing;
     if (!keep) for (const step of this.scratch.steps()) this.scratch.removeStep(step);
     return { perColumn: pass.perColumn, reports: pass.reports };
   }

@@ -7,6 +7,7 @@
 
 import path from 'node:path';
 import { existsSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { GocountError, UsageError } from '../shared/errors.js';
 import { writeFileAtomically } from '../format/atomic.js';
 import { CountLock } from './lock.js';
@@ -269,6 +270,21 @@ export class ScratchFolder {
 
   removeStep(step: number): void {
     removeTree(this.stepDir(step));
+  }
+
+  /**
+   * Removes a step's folder without waiting for the disk: it is renamed away at once, so that no
+   * listing and no resume sees it, and its files go on libuv's thread pool while the count goes on
+   * (unlinking a step's gigabytes took 0.3–0.7 s here, the workers idle meanwhile). A kill before
+   * they are gone leaves the renamed folder, which removeLeftovers clears.
+   */
+  removeStepLater(step: number): Promise<void> {
+    const dir = this.stepDir(step);
+    if (!existsSync(dir)) return Promise.resolve();
+    const doomed = tempPath(dir);
+    removeTree(doomed);
+    renameSync(dir, doomed);
+    return rm(doomed, { recursive: true, force: true });
   }
 
   /** Removes this count's folder, and the sweep's folder above it when nothing else is left there. */

@@ -1,7 +1,15 @@
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { copyFixtureRuns, filesUnder, fixtureCount, fixtureRunsV3Partitioned, fixtureRunsV4Partitioned } from '../support/fixture-runs.js';
+import {
+  copyFixtureRuns,
+  filesUnder,
+  fixtureCount,
+  FIXTURE_MODULUS,
+  fixtureRunsV3Partitioned,
+  fixtureRunsV4Partitioned,
+} from '../support/fixture-runs.js';
+import { ScratchFolder } from '../../lib/folder/scratch.js';
 import { countLegal } from '../../lib/count/count-legal.js';
 import { UsageError } from '../../lib/shared/errors.js';
 import { verifyPath } from '../../lib/verify/verify.js';
@@ -173,6 +181,38 @@ test('a pass finished before a crash is not counted again; the next pass resumes
   t.is(run.stdout, '414295148741\n');
   t.regex(run.stderr, /pass 1 was finished before/);
   t.regex(run.stderr, /steps 1–10 of 25 are complete in .*: resuming at step 11/);
+});
+
+test('a step retired while the next one runs is renamed away at once, then removed without blocking its caller', async (t) => {
+  const runs = copyFixtureRuns(tempScratch(t));
+  const scratch = new ScratchFolder(runs, { width: 4, columns: 4, moduli: [FIXTURE_MODULUS] });
+  const step = path.join(fixtureCount(runs, '4x4'), stepFolderName(7));
+  const removal = scratch.removeStepLater(7);
+  t.false(scratch.steps().includes(7), 'no listing sees the step once the call returns');
+  t.false(existsSync(step));
+  t.true(existsSync(tempPath(step)), 'its files are still going');
+  await removal;
+  t.false(existsSync(tempPath(step)));
+  t.deepEqual(scratch.steps(), [0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+  await scratch.removeStepLater(7); // gone already: nothing to do
+});
+
+test('a kill while a retired step is being removed leaves its renamed folder: verify passes over it, and the resumed count clears it and stays exact', (t) => {
+  const scratch = tempScratch(t);
+  const args = ['5x5', '--keep', '--scratch', scratch, '--workers', '1'];
+  t.is(runCli(args).stdout, '414295148741\n');
+  const count = path.join(scratch, '5x5', readdirSync(path.join(scratch, '5x5'))[0]);
+  rmSync(path.join(count, RESULT_FILE));
+  for (let step = 11; step <= 25; step++) rmSync(path.join(count, stepFolderName(step)), { recursive: true });
+  const doomed = tempPath(path.join(count, stepFolderName(9)));
+  renameSync(path.join(count, stepFolderName(9)), doomed);
+  rmSync(path.join(doomed, MANIFEST_FILE)); // half of its files gone
+  t.like(JSON.parse(runCli(['verify', count, '--json']).stdout), { ok: true, problems: [] });
+  const run = runCli(args);
+  t.is(run.status, 0, run.stderr);
+  t.is(run.stdout, '414295148741\n');
+  t.regex(run.stderr, /steps 1–10 of 25 are complete in .*: resuming at step 11/);
+  t.false(existsSync(doomed));
 });
 
 test('a folder of another count, format, ownership rule or worker count is refused with exit 2, not overwritten', (t) => {
