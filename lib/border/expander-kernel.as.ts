@@ -39,7 +39,7 @@ export function expandBatch(parents: usize, n: i32, step: i32, boardWidth: i32, 
     const at = parents + ((<usize>i) << 3);
     const s = ((<u64>load<u32>(at)) << LOW_BITS) | (<u64>load<u32>(at + 4));
     if ((s & forgotten) != 0) return -1;
-    const made = expandState(s, out);
+    const made = inline.always(expandState(s, out));
     store<u8>(counts + i, <u8>made);
     out += (<usize>made) << 3;
   }

@@ -6,6 +6,11 @@
  * only the strings through the two neighbours of the point placed and the colours needed instead
  * of the whole border. In the board's last column the same code runs, and each successor then
  * forgets field y − 1 (finish).
+ *
+ * Every call on the way from a kernel's loop to the successors' stores is inlined (inline.always):
+ * a call between WebAssembly functions costs V8 its arguments and the globals read again, and
+ * inlined, 11×11's states expand in about two thirds of the time. Strings are masks of positions
+ * (stringOf) and a field is set through its layout bit, so neither needs a field's slot worked out.
  */
 
 // Field codes, as in lib/border/border.ts.
@@ -28,9 +33,8 @@ let y: i32 = 0;
 let forgetting = false;
 /** The first field on the border (fields above it are EDGE): a libertyless stone there keeps its colour in its UP bit. */
 let top: i32 = 0;
-/** The parent being expanded, and the successor being built in its layout. */
+/** The parent being expanded. */
 let parentState: u64 = 0;
-let state: u64 = 0;
 /** The parent with its fields in position order (rotated), for colourOf and stringOf. */
 let parentRotated: u64 = 0;
 /**
@@ -45,8 +49,8 @@ let fieldsMask: u64 = 0;
 let positionOnes: u64 = 0;
 let topBit: u64 = 0;
 let yBit: u64 = 0;
-/** The parent's field whose colour finish last looked up (NONE for a new parent), and that colour. */
-let referenceField: i32 = NONE;
+/** The layout bit of the parent's field whose colour finish last looked up (NONE for a new parent), and that colour. */
+let referenceBit: i32 = NONE;
 let referenceColour: i32 = 0;
 
 /**
@@ -76,52 +80,49 @@ export function beginExpansion(step: i32, boardWidth: i32, lastColumn: bool): u6
  * step's layout, and returns their number (0 to 3).
  */
 export function expandState(parent: u64, out: usize): i32 {
-  return expandOne(parent, out);
+  return inline.always(expandOne(parent, out));
 }
 
 function expandOne(parent: u64, out: usize): i32 {
   const left = parent & 7; // field y is in slot 0, field y − 1 in slot 1
   const up: u64 = y > 0 ? (parent >> 3) & 7 : 0; // the top edge acts like EDGE: no stone, no liberty
-  if (left < LIBERTYLESS_CODE && up < LIBERTYLESS_CODE) return expandQuick(parent, left, up, out);
+  if (left < LIBERTYLESS_CODE && up < LIBERTYLESS_CODE) return inline.always(expandQuick(parent, left, up, out));
   // Only the strings through the two neighbours are decoded, and only the colours needed.
   parentState = parent;
   parentRotated = rotated(parent);
-  referenceField = NONE;
-  const upString = up >= LIBERTYLESS_CODE ? stringOf(parentRotated, y - 1) : 0;
-  const leftString = left >= LIBERTYLESS_CODE ? stringOf(parentRotated, y) : 0;
-  const upColour = up >= STONE_CODE ? colourOf(y - 1) : NONE;
+  referenceBit = NONE;
+  const upString: u64 = up >= LIBERTYLESS_CODE ? inline.always(stringOf(parentRotated, y - 1)) : 0;
+  const leftString: u64 = left >= LIBERTYLESS_CODE ? inline.always(stringOf(parentRotated, y)) : 0;
+  const upColour = up >= STONE_CODE ? inline.always(colourOf(y - 1)) : NONE;
   const leftColour = left >= LIBERTYLESS_CODE ? WHITE : left >= STONE_CODE ? <i32>(left & 1) : NONE;
 
-  // Empty: frees the strings above and to the left.
-  state = parent;
-  liberate(upString, upColour);
-  liberate(leftString, leftColour);
-  setField(y, EMPTY_CODE);
-  let count = <i32>finish(state, out, 0, NONE);
+  // Empty: frees the strings above and to the left. `state` is the successor being built, in the parent's layout.
+  let state = liberate(liberate(parent, upString, upColour), leftString, leftColour);
+  state = (state & ~(<u64>7)) | EMPTY_CODE;
+  let count = <i32>inline.always(finish(state, out, 0, NONE));
 
   for (let c = 0; c <= WHITE; c++) {
     const upSame = upColour == c;
     const leftSame = leftColour == c;
     const leftLeaves = left >= LIBERTYLESS_CODE && !leftSame;
-    if (leftLeaves && leftString == (<u32>1) << y) continue; // its last liberty
+    if (leftLeaves && leftString == (<u64>1) << yBit) continue; // its last liberty
     state = parent;
-    if (leftLeaves) dropFromString(leftString);
+    if (leftLeaves) state = dropFromString(state, leftString);
     const liberty = up == EMPTY_CODE || left == EMPTY_CODE || (upSame && up < LIBERTYLESS_CODE) || (leftSame && left < LIBERTYLESS_CODE);
     if (liberty) {
-      if (upSame) liberate(upString, c);
-      if (leftSame) liberate(leftString, c);
-      setField(y, STONE_CODE | (<u64>c));
+      if (upSame) state = liberate(state, upString, c);
+      if (leftSame) state = liberate(state, leftString, c);
+      state = (state & ~(<u64>7)) | STONE_CODE | (<u64>c);
     } else if (leftSame) {
       // Continues the left stone's string in its place: same flags, same colour.
-      if (upSame && (upString & ((<u32>1) << y)) == 0) joinStrings(upString | leftString);
+      if (upSame && (upString & ((<u64>1) << yBit)) == 0) state = joinStrings(state, upString | leftString);
     } else if (upSame) {
       // Hangs below the stone above: after it in its string, before whatever followed it.
-      setField(y, LIBERTYLESS_CODE | UP | (up & DOWN));
-      setField(y - 1, up | DOWN);
+      state = (state & ~(<u64>0o77)) | ((up | DOWN) << 3) | LIBERTYLESS_CODE | UP | (up & DOWN);
     } else {
-      setField(y, y == 0 ? LIBERTYLESS_CODE | (<u64>c) : LIBERTYLESS_CODE);
+      state = (state & ~(<u64>7)) | (y == 0 ? LIBERTYLESS_CODE | (<u64>c) : LIBERTYLESS_CODE);
     }
-    if (finish(state, out + ((<usize>count) << 3), c, NONE)) count++;
+    if (inline.always(finish(state, out + ((<usize>count) << 3), c, NONE))) count++;
   }
   return count;
 }
@@ -132,31 +133,15 @@ function expandOne(parent: u64, out: usize): i32 {
  */
 function expandQuick(parent: u64, left: u64, up: u64, out: usize): i32 {
   const rest = parent & ~(<u64>7);
-  finish(rest | EMPTY_CODE, out, 0, <i32>left);
+  inline.always(finish(rest | EMPTY_CODE, out, 0, <i32>left));
   const open = up == EMPTY_CODE || left == EMPTY_CODE;
   for (let c = 0; c <= WHITE; c++) {
     // A neighbour of the same colour here has a liberty, and passes it on.
     const liberty = open || (up >= STONE_CODE && <i32>(up & 1) == c) || (left >= STONE_CODE && <i32>(left & 1) == c);
     const code: u64 = liberty ? STONE_CODE | (<u64>c) : y == 0 ? LIBERTYLESS_CODE | (<u64>c) : LIBERTYLESS_CODE;
-    finish(rest | code, out + 8 + ((<usize>c) << 3), c, <i32>left);
+    inline.always(finish(rest | code, out + 8 + ((<usize>c) << 3), c, <i32>left));
   }
   return 3;
-}
-
-/** Bit offset of field i's slot: field y is in slot 0, then y − 1, …, wrapping to width − 1. */
-function bitOf(i: i32): u64 {
-  const slot = i <= y ? y - i : y - i + width;
-  return <u64>(3 * slot);
-}
-
-/** The code of field i in state s. */
-function codeIn(s: u64, i: i32): u64 {
-  return (s >> bitOf(i)) & 7;
-}
-
-/** The parent's code of field i. */
-function codeAt(i: i32): u64 {
-  return codeIn(parentState, i);
 }
 
 /** State s with field i at position width − 1 − i (bit 3 · position). */
@@ -172,9 +157,13 @@ function rotated(s: u64): u64 {
  * libertyless field before it that is not linked to the one above flips the colour.
  */
 function colourOf(i: i32): i32 {
+  return inline.always(colourAt(<u64>(3 * (width - 1 - i))));
+}
+
+/** colourOf for the field at bit `from` of the rotated parent. */
+function colourAt(from: u64): i32 {
   const t = parentRotated;
   const libertyless = (t >> 2) & positionOnes;
-  const from = <u64>(3 * (width - 1 - i));
   const stops = (~libertyless & positionOnes) | ((<u64>1) << topBit) | ((<u64>1) << yBit);
   const end = ctz(stops & ~(((<u64>1) << from) - 1));
   const linked = t & libertyless & (t >> 4) & (libertyless >> 3);
@@ -185,24 +174,29 @@ function colourOf(i: i32): i32 {
   return c ^ flip;
 }
 
-/** The bit of a mask of fields (bit j for field j) for the field at bit `at` of a rotated state. */
-function fieldBit(at: u64): u32 {
-  const field = width - 1 - <i32>(at / 3);
-  return (<u32>1) << field;
+/** The layout's bit offset of the field at bit `at` of a rotated state (rotated's inverse). */
+function layoutBit(at: u64): u64 {
+  const bit = at + rotateRight;
+  return select<u64>(bit - 3 * <u64>width, bit, bit >= 3 * <u64>width);
+}
+
+/** A mask of rotated positions (bit 3 · position) as the layout's slots (bit 3 · slot). */
+function inLayout(m: u64): u64 {
+  return ((m << rotateRight) | (m >> rotateLeft)) & fieldsMask;
 }
 
 /**
  * The fields of the libertyless string through field i of a state in position order (t, from
- * rotated), as a mask (bit j for field j). Along the border a DOWN bit opens a string and an UP bit
+ * rotated), as a mask of positions (bit 3 · position, as in t). Along the border a DOWN bit opens a string and an UP bit
  * (below `top`) closes the last one opened, like brackets: a member's next member up or down is
  * its bracket's match. Only the libertyless fields are visited.
  */
-function stringOf(t: u64, i: i32): u32 {
+function stringOf(t: u64, i: i32): u64 {
   const libertyless = (t >> 2) & positionOnes;
   const ups = t & libertyless & ~((<u64>1) << topBit); // the UP bit of `top` is its colour, not a link
   const downs = (t >> 1) & libertyless;
   const from = <u64>(3 * (width - 1 - i));
-  let members = (<u32>1) << i;
+  let members = (<u64>1) << from;
   for (let at = from; ((ups >> at) & 1) != 0;) {
     let open = 0;
     let match: i64 = -1;
@@ -219,7 +213,7 @@ function stringOf(t: u64, i: i32): u32 {
     }
     if (match < 0) break; // no match: not a valid state
     at = <u64>match;
-    members |= fieldBit(at);
+    members |= (<u64>1) << at;
   }
   for (let at = from; ((downs >> at) & 1) != 0;) {
     let open = 0;
@@ -238,48 +232,46 @@ function stringOf(t: u64, i: i32): u32 {
     }
     if (match < 0) break;
     at = <u64>match;
-    members |= fieldBit(at);
+    members |= (<u64>1) << at;
   }
   return members;
 }
 
-/** Sets field i of the successor being built to `code`. */
-function setField(i: i32, code: u64): void {
-  const bit = bitOf(i);
-  state = (state & ~((<u64>7) << bit)) | (code << bit);
+/** State s with a liberty for every stone of a string (stringOf's mask, all of one colour): every slot at once. */
+function liberate(s: u64, members: u64, c: i32): u64 {
+  const slots = inLayout(members);
+  return (s & ~(slots * 7)) | (slots * (STONE_CODE | (<u64>c)));
 }
 
-/** Gives a liberty to every stone of a string (a mask of fields, all of one colour). */
-function liberate(members: u32, c: i32): void {
-  for (let m = members; m != 0; m &= m - 1) setField(<i32>ctz(m), STONE_CODE | (<u64>c));
+/** State s with field y out of its string, the rest staying on the border: its string neighbours lose that link. */
+function dropFromString(s: u64, members: u64): u64 {
+  // Fields above y are the positions above y's, fields below it those below.
+  const upper = members & ~(((<u64>2) << yBit) - 1);
+  const lower = members & (((<u64>1) << yBit) - 1);
+  if (upper == 0) return s & ~(UP << layoutBit(63 - clz(lower)));
+  if (lower == 0) return s & ~(DOWN << layoutBit(ctz(upper)));
+  return s;
 }
 
-/** Field y leaves the border while the rest of its string stays on it: its string neighbours lose that link. */
-function dropFromString(members: u32): void {
-  const upper = members & (((<u32>1) << y) - 1);
-  const lower = members >> (<u32>(y + 1));
-  if (upper == 0) {
-    const down = <i32>ctz(lower) + y + 1;
-    setField(down, codeAt(down) & ~UP);
-  } else if (lower == 0) {
-    const up = 31 - <i32>clz(upper);
-    setField(up, codeAt(up) & ~DOWN);
+/**
+ * State s with the strings of `members` (stringOf's masks) made one: every member but the first
+ * links up, all but the last down. Fields down the border are positions down the word.
+ */
+function joinStrings(s: u64, members: u64): u64 {
+  let state = s;
+  let last: u64 = 0; // the layout bit of the member before
+  for (let m = members; m != 0;) {
+    const at = 63 - clz(m);
+    const bit = layoutBit(at);
+    const cleared = state & ~((<u64>7) << bit);
+    if (m == members) {
+      const code: u64 = at == topBit ? (parentState >> bit) & 7 & ~DOWN : LIBERTYLESS_CODE;
+      state = cleared | (code << bit);
+    } else state = cleared | ((LIBERTYLESS_CODE | UP) << bit) | (DOWN << last);
+    m ^= (<u64>1) << at;
+    last = bit;
   }
-}
-
-/** Makes the strings of `members` one: every member but the first links up, all but the last down. */
-function joinStrings(members: u32): void {
-  let last = NONE;
-  for (let m = members; m != 0; m &= m - 1) {
-    const i = <i32>ctz(m);
-    if (last == NONE) setField(i, i == top ? codeAt(i) & ~DOWN : LIBERTYLESS_CODE);
-    else {
-      setField(i, LIBERTYLESS_CODE | UP);
-      const bit = bitOf(last);
-      setField(last, ((state >> bit) & 7) | DOWN);
-    }
-    last = i;
-  }
+  return state;
 }
 
 /**
@@ -293,9 +285,9 @@ function finish(s: u64, out: usize, placed: i32, left: i32): bool {
     // Field y − 1 (slot 1) leaves the border. A libertyless string there with no other member dies;
     // else its next member becomes the string's first and loses its UP link.
     if (((s >> 3) & LIBERTYLESS_CODE) != 0) {
-      const lower = stringOf(rotated(s), y - 1) >> (<u32>y);
+      const lower = inline.always(stringOf(rotated(s), y - 1)) & (((<u64>2) << yBit) - 1); // fields y on
       if (lower == 0) return false;
-      s &= ~(UP << bitOf(<i32>ctz(lower) + y));
+      s &= ~(UP << layoutBit(63 - clz(lower)));
     }
     s &= ~((<u64>7) << 3);
     // Field y is now the first on the border: a libertyless stone there keeps its colour in its UP bit.
@@ -305,17 +297,17 @@ function finish(s: u64, out: usize, placed: i32, left: i32): bool {
   if (stones != 0) {
     const bit = 63 - <i32>clz(stones);
     const code = (s >> (<u64>bit)) & 7;
-    let field = y - bit / 3;
-    if (field < 0) field += width;
     let reference: i32;
     if (code < LIBERTYLESS_CODE) reference = <i32>(code & 1);
-    else if (field == y) reference = placed;
-    else if (left != NONE) reference = field == 0 ? <i32>(code & UP) : (left & 1) ^ 1;
+    else if (bit == 0)
+      reference = placed; // field y
+    else if (left != NONE)
+      reference = bit == 3 * y ? <i32>(code & UP) : (left & 1) ^ 1; // field 0, or another
     else {
       // The successors of a parent mostly share this field: its colour is looked up once.
-      if (field != referenceField) {
-        referenceColour = colourOf(field);
-        referenceField = field;
+      if (bit != referenceBit) {
+        referenceColour = inline.always(colourAt(<u64>bit >= rotateRight ? <u64>bit - rotateRight : <u64>bit + rotateLeft));
+        referenceBit = bit;
       }
       reference = referenceColour;
     }

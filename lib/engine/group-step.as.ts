@@ -432,7 +432,7 @@ function expandRange(first: u32, end: u32, bits: i32): bool {
       extendResidue(residues, extended, kIn, kOut, moduli, inverse, reduced, extendScratch);
       residues = extended;
     }
-    const m = expandState(s, successors);
+    const m = inline.always(expandState(s, successors));
     made += <f64>m;
     if (m < 3) addTimes(dropped, residues, <u64>(3 - m), moduli, kOut);
     for (let j = 0; j < m; j++) {
