@@ -30,7 +30,7 @@ import {
   windowKey,
   windowKeyAt,
 } from '../border/window-key.as';
-import { addResidues, addTimes, copyResidues, extendResidue } from '../residues/residue-words.as';
+import { addResidues, copyResidues, extendResidue, reduceInto, sumTimes } from '../residues/residue-words.as';
 
 /** Groups: the window keys' buckets. */
 const GROUPS: i32 = 4096;
@@ -54,6 +54,7 @@ const MOST_BLOCK_BITS: i32 = 16;
 // Fixed arrays.
 let moduli: usize = 0; // u32 × MOST_RESIDUES
 let dropped: usize = 0; // u32 × MOST_RESIDUES
+let droppedSums: usize = 0; // u64 × MOST_RESIDUES: a group's additions to dropped, unreduced
 let legal: usize = 0; // u64 × MOST_RESIDUES
 let inverse: usize = 0; // u32 × MOST_RESIDUES²
 let reduced: usize = 0; // u32 × MOST_RESIDUES²
@@ -92,6 +93,7 @@ export function init(areaWords: usize, leastWords: usize, stageWords: usize): bo
   layoutEnd = (__heap_base + 15) & ~15;
   moduli = take(4 * MOST_RESIDUES);
   dropped = take(4 * MOST_RESIDUES);
+  droppedSums = take(8 * MOST_RESIDUES);
   legal = take(8 * MOST_RESIDUES);
   inverse = take(4 * MOST_RESIDUES * MOST_RESIDUES);
   reduced = take(4 * MOST_RESIDUES * MOST_RESIDUES);
@@ -360,6 +362,7 @@ export function groupStep(
   const dirOut = directoryOf(to);
   written = 0;
   made = 0;
+  memory.fill(droppedSums, 0, (<usize>kOut) << 3);
   for (let g = 0; g < GROUPS; g++) {
     store<u32>(dirOut + ((<usize>g) << 2), written);
     const first = load<u32>(dirIn + ((<usize>g) << 2));
@@ -377,6 +380,8 @@ export function groupStep(
     groupFirst = written;
     const failed = expandRange(first, end, bits) || expandRange(more, moreEnd, bits);
     if (failed) return failure;
+    // Reduced once a group, so that the sums stay exact: a group holds fewer than 2^30 states.
+    reduceInto(dropped, droppedSums, moduli, kOut);
     if (sumLegal) {
       // Reduced once a group, so that the sums stay exact: a group holds fewer than 2^32 states.
       for (let r = 0; r < kIn; r++) {
@@ -434,7 +439,7 @@ function expandRange(first: u32, end: u32, bits: i32): bool {
     }
     const m = inline.always(expandState(s, successors));
     made += <f64>m;
-    if (m < 3) addTimes(dropped, residues, <u64>(3 - m), moduli, kOut);
+    if (m < 3) sumTimes(droppedSums, residues, <u64>(3 - m), kOut);
     for (let j = 0; j < m; j++) {
       const key = load<u64>(successors + ((<usize>j) << 3)); // hi in its low half, lo in its high half
       let h = <u32>((key * GOLDEN) >> shift);

@@ -78,6 +78,39 @@ export function addTimes(to: usize, from: usize, times: u64, moduli: usize, k: i
 }
 
 /**
+ * sums[r] += times · from[r] for r < k, u64 words left unreduced, four residues at a time: what
+ * parents send to their dropped successors (times ≤ 3), where addTimes' reductions would cost
+ * every parent. Each addition is below 3 · 2^32, so 2^30 of them cannot overflow; the caller
+ * reduces the sums (reduceInto) before that.
+ */
+export function sumTimes(sums: usize, from: usize, times: u64, k: i32): void {
+  const t = i64x2.splat(times);
+  let r = 0;
+  for (; r + 4 <= k; r += 4) {
+    const v = v128.load(from + ((<usize>r) << 2));
+    const s = sums + ((<usize>r) << 3);
+    v128.store(s, i64x2.add(v128.load(s), i64x2.mul(i64x2.extend_low_i32x4_u(v), t)));
+    v128.store(s + 16, i64x2.add(v128.load(s + 16), i64x2.mul(i64x2.extend_high_i32x4_u(v), t)));
+  }
+  for (; r < k; r++) {
+    const s = sums + ((<usize>r) << 3);
+    store<u64>(s, load<u64>(s) + times * <u64>load<u32>(from + ((<usize>r) << 2)));
+  }
+}
+
+/** to[r] = (to[r] + sums[r]) mod moduli[r] for r < k (u32 words at `to`), and the sums zeroed. */
+export function reduceInto(to: usize, sums: usize, moduli: usize, k: i32): void {
+  for (let r = 0; r < k; r++) {
+    const at = (<usize>r) << 2;
+    const s = sums + ((<usize>r) << 3);
+    const p = <u64>load<u32>(moduli + at);
+    const sum = <u64>load<u32>(to + at) + (load<u64>(s) % p);
+    store<u32>(to + at, <u32>select<u64>(sum - p, sum, sum >= p));
+    store<u64>(s, 0);
+  }
+}
+
+/**
  * Extends one state's residues from the first `from` moduli to the first `to`: its `from` words at
  * `src` become its `to` words at `dst` (dst may be src; it is read whole before dst is written).
  * Mirrors ResidueExtender.extend in lib/residues/growth.ts: Garner's mixed-radix digits, with
