@@ -24,24 +24,23 @@ import { heldSteps } from './held-steps.js';
 /**
  * The cost model of the plan's time, from counts timed on this project's 2-core machine
  * (docs/performance.md): wall nanoseconds per expanded state for one worker, in a step kept in
- * memory (14×14's steps 1–141: 107 ns a state with two workers, 2026-12-04), in a step on disk (its
- * steps 142–184: 170 ns, raised so that 12×12 at 256M with 16 workers on 16 cores, 71 s on
- * 2026-11-26, stays within 1.5 times) and in a step a task of a partitioned count writes to files
- * (11×11 in 2 partitions of one thread each, every step written: 189 ns besides its fixed costs,
- * 2026-11-27; the steps a task keeps in memory, held-steps.ts, cost what a step in memory does);
- * n threads of one process on n cores run n^0.65 times as fast as one (11×11 on a 16-core machine:
- * 39.2 s with one worker, 6.6–6.8 s with 16), while tasks on cores of their own add up; and each
- * step of a partitioned count costs about 20 ms of hand-over through the folder. A step kept in
- * memory on a grouped run (lib/engine/grouped-run.ts: group steps, where the budget allows) costs
- * less: 11×11 in memory with two workers took 11.0–15.8 s (86–124 ns a state by this model,
- * 2026-12-05) and 13×13 with 16 workers on 16 cores 148.8 s (173 ns, 2026-12-04); groupedNs lies
- * between. The cost does not grow with the residues here: the boards it was measured on carry up
- * to 10.
+ * memory, in a step on disk and in a step a task of a partitioned count writes to files (11×11 in 2
+ * partitions of one thread each, every step written: 189 ns besides its fixed costs, 2026-11-27;
+ * the steps a task keeps in memory, held-steps.ts, cost what a step in memory does); n threads of
+ * one process on n cores run n^0.65 times as fast as one (11×11 on a 16-core machine: 39.2 s with
+ * one worker, 6.6–6.8 s with 16), while tasks on cores of their own add up; and each step of a
+ * partitioned count costs about 20 ms of hand-over through the folder. A step kept in memory on a
+ * grouped run (lib/engine/grouped-run.ts: group steps, where the budget allows) costs less. With the
+ * expansion inlined (2026-12-05): 11×11 in memory with two workers took 8.7–9.5 s (69–75 ns a state
+ * by this model, groupedNs), 11×11 at 256M 14.4–15.3 s (steps in memory, inMemoryNs, and from step
+ * 101 on disk), 13×13 at 512M 591 s (most steps on disk, onDiskNs); each constant lies within 1.5
+ * times of them. The cost does not grow with the residues here: the boards it was measured on carry
+ * up to 10.
  */
 export const COST_MODEL = {
-  inMemoryNs: 168,
-  groupedNs: 120,
-  onDiskNs: 290,
+  inMemoryNs: 140,
+  groupedNs: 85,
+  onDiskNs: 230,
   partitionedNs: 379,
   speedupExponent: 0.65,
   partitionedStepSeconds: 0.02,
