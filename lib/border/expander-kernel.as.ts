@@ -10,7 +10,7 @@
 
 import { beginExpansion, expandState } from './expansion.as';
 import { bucketOf, setStringKeys, setWindow, windowKey } from './window-key.as';
-import { addResidues, addTimes, copyResidues, extendResidue, reduceInto, sumTimes } from '../residues/residue-words.as';
+import { addResidues, copyResidues, extendResidue, reduceInto, sumTimes } from '../residues/residue-words.as';
 
 /** An empty slot of fanOut's cache. */
 const NONE_SLOT: u32 = 0xffffffff;
@@ -18,9 +18,8 @@ const NONE_SLOT: u32 = 0xffffffff;
 const GOLDEN: u64 = ((<u64>0x9e3779b9) << 32) | 0x7f4a7c15;
 
 const LOW_BITS: u64 = 30;
-/** fanOut's tally of what parents send to dropped successors, unreduced: u64 × a pass's most residues (lib/count/options.ts). */
-const SUMMED_RESIDUES = 64;
-const droppedSums = memory.data(8 * SUMMED_RESIDUES);
+/** fanOut's tally of what parents send to dropped successors, unreduced: u64 × a pass's most residues (expander-kernel.ts refuses more). */
+const droppedSums = memory.data(8 * 64);
 
 /** Where the caller's memory starts. */
 export function heapBase(): usize {
@@ -116,8 +115,7 @@ export function fanOut(
   memory.fill(index, 0xff, (<usize>1) << (<usize>indexBits + 2));
   const keys = cacheKeys(index, indexBits);
   const recordBytes = (<usize>k) << 2;
-  const summed = k <= SUMMED_RESIDUES;
-  if (summed) memory.fill(droppedSums, 0, (<usize>k) << 3);
+  memory.fill(droppedSums, 0, (<usize>k) << 3);
   let from = successors;
   for (let i = 0; i < n; i++) {
     const count = <i32>load<u8>(counts + i);
@@ -147,13 +145,10 @@ export function fanOut(
       store<u64>(region + (j << 3), key);
       copyResidues(region + residueOffset + j * recordBytes, src, k);
     }
-    if (count < 3) {
-      if (summed) sumTimes(droppedSums, src, <u64>(3 - count), k);
-      else addTimes(dropped, src, <u64>(3 - count), moduli, k);
-    }
+    if (count < 3) sumTimes(droppedSums, src, <u64>(3 - count), k);
   }
   // A batch's parents are far fewer than the 2^30 additions the sums take exactly.
-  if (summed) reduceInto(dropped, droppedSums, moduli, k);
+  reduceInto(dropped, droppedSums, moduli, k);
 }
 
 /** Where fanOut's cache keeps its slots' keys: u64, after the 2^indexBits u32 slots, 8-aligned. */

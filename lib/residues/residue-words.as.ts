@@ -62,25 +62,9 @@ export function copyResiduesAndSum(to: usize, from: usize, sums: usize, k: i32):
 }
 
 /**
- * to[r] = (to[r] + times · from[r]) mod moduli[r] for r < k, with times ≤ 3: what a parent sends
- * to its dropped successors. The sum is below 4p, so three conditional subtractions reduce it,
- * where a 64-bit remainder is a division.
- */
-export function addTimes(to: usize, from: usize, times: u64, moduli: usize, k: i32): void {
-  for (let r = 0; r < k; r++) {
-    const at = (<usize>r) << 2;
-    const p = <u64>load<u32>(moduli + at);
-    let sum = <u64>load<u32>(to + at) + times * <u64>load<u32>(from + at);
-    sum = select<u64>(sum - (p << 1), sum, sum >= p << 1);
-    sum = select<u64>(sum - p, sum, sum >= p);
-    store<u32>(to + at, <u32>sum);
-  }
-}
-
-/**
  * sums[r] += times · from[r] for r < k, u64 words left unreduced, four residues at a time: what
- * parents send to their dropped successors (times ≤ 3), where addTimes' reductions would cost
- * every parent. Each addition is below 3 · 2^32, so 2^30 of them cannot overflow; the caller
+ * parents send to their dropped successors (times ≤ 3), where reducing them a parent at a time would
+ * cost every parent. Each addition is below 3 · 2^32, so 2^30 of them cannot overflow; the caller
  * reduces the sums (reduceInto) before that.
  */
 export function sumTimes(sums: usize, from: usize, times: u64, k: i32): void {
