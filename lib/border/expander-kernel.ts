@@ -66,7 +66,7 @@ class Layout {
   readonly residues: number;
   readonly moduli: number;
   readonly dropped: number;
-  /** Residue extension: inverses (k × k), reductions (k × k) and scratch (4k words). */
+  /** Residue extension: inverses and reductions (k × k each, then their Shoup quotients) and scratch (4k words). */
   readonly inverse: number;
   readonly reduced: number;
   readonly scratch: number;
@@ -94,8 +94,8 @@ class Layout {
     this.moduli = this.residues + 4 * k * capacity;
     this.dropped = this.moduli + 4 * k;
     this.inverse = this.dropped + align(4 * k);
-    this.reduced = this.inverse + 4 * k * k;
-    this.scratch = align(this.reduced + 4 * k * k);
+    this.reduced = this.inverse + 8 * k * k;
+    this.scratch = align(this.reduced + 8 * k * k);
     this.sizes = this.scratch + 16 * k;
     this.regions = this.sizes + align(4 * owners);
     this.residueOffset = 8 * records;

@@ -63,9 +63,18 @@ export class ResidueExtender {
     this.digits = new Float64Array(from);
   }
 
-  /** The tables as 32-bit words, made once, for the WebAssembly kernel's copy of extend. */
+  /**
+   * The tables as 32-bit words, made once, for the WebAssembly kernel's copy of extend: inverse's
+   * from · from words, then each one's Shoup quotient, floor(w · 2^32 / p) for w mod p, so that the
+   * kernel multiplies by it modulo p without a division; reduced's from · to words, then theirs.
+   */
   get tables(): { moduli: Float64Array; inverse: Uint32Array; reduced: Uint32Array } {
-    this.words ??= { moduli: this.moduli, inverse: Uint32Array.from(this.inverse), reduced: Uint32Array.from(this.reduced) };
+    const { from, to, moduli } = this;
+    this.words ??= {
+      moduli,
+      inverse: withShoupQuotients(this.inverse, (at) => moduli[at % from]),
+      reduced: withShoupQuotients(this.reduced, (at) => moduli[at % to]),
+    };
     return this.words;
   }
 
@@ -91,6 +100,14 @@ export class ResidueExtender {
       out[outAt + j] = value;
     }
   }
+}
+
+/** `values` (each below the modulus modulusAt gives for its place) as words, then their Shoup quotients. */
+function withShoupQuotients(values: Float64Array, modulusAt: (at: number) => number): Uint32Array {
+  const words = new Uint32Array(2 * values.length);
+  words.set(values);
+  for (let at = 0; at < values.length; at++) words[values.length + at] = Number((BigInt(values[at]) << 32n) / BigInt(modulusAt(at)));
+  return words;
 }
 
 /** Residues of a sum known for the leading moduli and below their product, for all of `moduli`. */

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../../lib/border/border.js';
 import { ExpanderKernel } from '../../lib/border/expander-kernel.js';
 import { BUCKETS, bucketOf, windowKey } from '../../lib/border/window-key.js';
@@ -148,9 +148,20 @@ test('the kernel hands each successor with its parent residues to its parent key
   }
 });
 
-test('the kernel extends a batch of residues by one modulus as ResidueExtender does, checked against BigInt', (t) => {
+/** Primes of every size, in no order: a digit may then be far above the next modulus (the kernel's reduction divides). */
+const MIXED_MODULI = [4294967291, 3, 65521, 2147483647, 251, 4294967279, 2, 4294967231];
+
+for (const [name, moduli] of [
+  ['the pass moduli', moduliFor(19 * 19)],
+  ['primes of every size', MIXED_MODULI],
+] as const) {
+  test(`the kernel extends a batch of residues by one modulus as ResidueExtender does, checked against BigInt: ${name}`, (t) => {
+    extendsLikeTheReference(t, moduli);
+  });
+}
+
+function extendsLikeTheReference(t: ExecutionContext, moduli: readonly number[]): void {
   const random = replayableRandom(t, 'extension');
-  const moduli = moduliFor(19 * 19);
   const kernel = new ExpanderKernel(3);
   const parents = 300;
   for (let from = 1; from < moduli.length; from++) {
@@ -176,4 +187,4 @@ test('the kernel extends a batch of residues by one modulus as ResidueExtender d
     for (let i = 0; i < parents; i++) extender.extend(residues, from * i, byExtender, to * i);
     t.deepEqual(actual, Array.from(byExtender));
   }
-});
+}
