@@ -97,8 +97,8 @@ export function reduceInto(to: usize, sums: usize, moduli: usize, k: i32): void 
 /**
  * w · t mod p for t < 2^32 and w < p < 2^32, with shoup = floor(w · 2^32 / p) (Shoup's
  * multiplication by a constant): the quotient's estimate is at most one short, so the remainder is
- * below 2p before one subtraction. A 64-bit remainder took about 40 cycles, and a step that extends
- * its states' residues took two to five times an ordinary one's expansion.
+ * below 2p before one subtraction, and nothing divides, as a 64-bit remainder does
+ * (docs/performance.md, "Steps that add a modulus").
  */
 function mulModShoup(t: u64, w: u64, shoup: u64, p: u64): u64 {
   const r = t * w - ((t * shoup) >> 32) * p;
@@ -154,7 +154,9 @@ export function extendResidue(
     let value = reduced32(load<u64>(digits + ((<usize>(from - 1)) << 3)), q);
     for (let m = from - 2; m >= 0; m--) {
       const at = (<usize>(m * to + j)) << 2;
-      const sum = mulModShoup(value, <u64>load<u32>(reduced + at), <u64>load<u32>(reducedShoup + at), q) + reduced32(load<u64>(digits + ((<usize>m) << 3)), q);
+      const sum =
+        mulModShoup(value, <u64>load<u32>(reduced + at), <u64>load<u32>(reducedShoup + at), q) +
+        reduced32(load<u64>(digits + ((<usize>m) << 3)), q);
       value = select<u64>(sum - q, sum, sum >= q);
     }
     store<u32>(dst + ((<usize>j) << 2), <u32>value);
