@@ -211,8 +211,8 @@ export function fill(capacity: i32): i32 {
  * Reduces every run's sums below their moduli. fill() does it when the sums may near 2^64: a run
  * holds each state once, so one call advances it at most capacity + 1 times, each adding less than
  * 2^32. Unreduced sums spare advance() a compare and a subtraction per residue, which in f64 took
- * about a third of the merge; reduced at every call, as they once were, a merge of 21 runs of 9
- * residues took 189 remainders of 64 bits each 1,024 records.
+ * about a third of the merge; reduced at every call, they would take runs × k remainders of 64 bits
+ * each 1,024 records (189 at 21 runs of 9 residues).
  */
 function fold(): void {
   for (let i = 0; i < runs; i++) {
