@@ -12,7 +12,6 @@
 
 import type { ResidueExtender } from '../residues/growth.js';
 import { BUCKETS } from './window-key.js';
-import { MOST_RESIDUES } from '../engine/state-table.js';
 import { align8 as align, instantiate, PAGE_BYTES, type WasmMemory } from '../shared/wasm-module.js';
 
 interface KernelExports {
@@ -293,8 +292,8 @@ export class ExpanderKernel {
 
   /** Room for n parents of k residues and `owners` owners; the views are renewed when the memory grows. */
   private reserve(n: number, k: number, owners: number): Layout {
-    // fanOut sums the dropped tally in room for MOST_RESIDUES residues, a pass's most (lib/count/options.ts).
-    if (k > MOST_RESIDUES) throw new RangeError(`the expansion kernel carries at most ${MOST_RESIDUES} residues, not ${k}`);
+    // fanOut sums the dropped tally in room for 64 residues, a pass's most (lib/count/options.ts).
+    if (k > 64) throw new RangeError(`the expansion kernel carries at most 64 residues, not ${k}`);
     if (this.layout?.fits(n, k, owners)) return this.layout;
     const layout = new Layout(this.base, Math.max(n, this.layout?.capacity ?? 0, 1024), k, owners);
     const { memory } = this.kernel;
