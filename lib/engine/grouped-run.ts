@@ -196,7 +196,7 @@ export class GroupedRun {
         }
         this.kernel.exportRecords(stretch.area, stretch.from + start, n, k);
         const words = this.renew();
-        const stage = this.kernel.stagingAt(OUTGOING) / 4;
+        const stage = this.stagingWord(OUTGOING);
         yield new Batch(n, k, {
           states: words.slice(stage, stage + 2 * n),
           residues: words.slice(stage + 2 * n, stage + (2 + k) * n),
@@ -313,7 +313,7 @@ export class GroupedRun {
         const n = Math.min(this.stageRecords, end - start);
         kernel.exportRecords(sending, start, n, k);
         const words = this.renew();
-        const stage = kernel.stagingAt(OUTGOING) / 4;
+        const stage = this.stagingWord(OUTGOING);
         send(to, words.subarray(stage, stage + 2 * n), words.subarray(stage + 2 * n, stage + (2 + k) * n), n);
         start += n;
         sent += n;
@@ -402,12 +402,20 @@ export class GroupedRun {
     for (let done = 0; done < n;) {
       const m = Math.min(this.stageRecords, n - done);
       const words = this.renew();
-      const stage = this.kernel.stagingAt(INCOMING) / 4;
+      const stage = this.stagingWord(INCOMING);
       words.set(states.subarray(2 * (from + done), 2 * (from + done + m)), stage);
       words.set(residues.subarray(k * (from + done), k * (from + done + m)), stage + 2 * m);
       this.kernel.importRecords(area, at + done, m, k, INCOMING);
       done += m;
     }
+  }
+
+  /**
+   * The first word of staging block `block`. The blocks lie past both areas, beyond 2 GiB in a large
+   * run, where the module's address (a signed i32 to JavaScript) reads as negative.
+   */
+  private stagingWord(block: number): number {
+    return (this.kernel.stagingAt(block) >>> 0) / 4;
   }
 
   /** The module's memory as words; a new view when it grew since. */

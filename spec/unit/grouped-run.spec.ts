@@ -148,6 +148,21 @@ test('a group step whose successors would outgrow the run says so and leaves its
   sameStep(t, held(run).states, parents, 'after the refused step');
 });
 
+test('a run whose areas take 2.9 GB, its staging blocks past 2 GiB, holds what comes in and steps to the reference', (t) => {
+  // The blocks' addresses come back from the module as negative i32s: 13×13 at --memory 16G failed here.
+  const width = 6;
+  const reference = new BorderStates(width);
+  const moduli = [4294967291];
+  let parents: Step = new Map([[stateKey(START_HI, START_LO), Uint32Array.of(1)]]);
+  for (let step = 0; step < 9; step++) parents = referenceStep(reference, parents, step % width, false, moduli, moduli).next;
+  const run = new GroupedRun(120_000_000, 1, 64);
+  load(run, parents, 1);
+  sameStep(t, held(run).states, parents, 'as loaded');
+  const count = { width, columns: 4, windowRows: 4 };
+  run.step(9 % width, width, groupWindow(9, count), moduli, undefined, new Float64Array(1), undefined);
+  sameStep(t, held(run).states, referenceStep(reference, parents, 9 % width, false, moduli, moduli).next, 'width 6, step 9');
+});
+
 /** 9×9's states after 13 points (two residues), and a grouped run holding them in a random order. */
 function shuffledStep13(t: ExecutionContext) {
   const random = replayableRandom(t, 'shuffle');
