@@ -134,12 +134,18 @@ test('group steps give the reference states, residues, dropped and legal sums, a
   t.true(grouped > 20_000, `${grouped} states checked in their groups`);
 });
 
-test('a group step whose successors would outgrow the run says so and leaves its states as they were', (t) => {
+/** Width 6's states after 9 points, one residue. */
+function width6Step9() {
   const width = 6;
   const reference = new BorderStates(width);
   const moduli = [4294967291];
   let parents: Step = new Map([[stateKey(START_HI, START_LO), Uint32Array.of(1)]]);
   for (let step = 0; step < 9; step++) parents = referenceStep(reference, parents, step % width, false, moduli, moduli).next;
+  return { width, reference, moduli, parents };
+}
+
+test('a group step whose successors would outgrow the run says so and leaves its states as they were', (t) => {
+  const { width, moduli, parents } = width6Step9();
   const run = new GroupedRun(parents.size + 10, 1, 64);
   load(run, parents, 1);
   const window: GroupWindow = { r: 3, rows: 3, lastColumn: false, column: 1 };
@@ -150,11 +156,7 @@ test('a group step whose successors would outgrow the run says so and leaves its
 
 test('a run whose areas take 2.9 GB, its staging blocks past 2 GiB, holds what comes in and steps to the reference', (t) => {
   // The blocks' addresses come back from the module as negative i32s: 13×13 at --memory 16G failed here.
-  const width = 6;
-  const reference = new BorderStates(width);
-  const moduli = [4294967291];
-  let parents: Step = new Map([[stateKey(START_HI, START_LO), Uint32Array.of(1)]]);
-  for (let step = 0; step < 9; step++) parents = referenceStep(reference, parents, step % width, false, moduli, moduli).next;
+  const { width, reference, moduli, parents } = width6Step9();
   const run = new GroupedRun(120_000_000, 1, 64);
   load(run, parents, 1);
   sameStep(t, held(run).states, parents, 'as loaded');
