@@ -19,8 +19,15 @@ for (const workers of ['1', '2', '3', '4']) {
     const args = ['7x7', ...spilling.map((arg) => (arg === '300K' ? budget : arg)), '--scratch', scratch, '--workers', workers];
     const random = replayableRandom(t, 'kill times');
     const sweep = path.join(scratch, '7x7');
-    const firstStepDone = () =>
-      existsSync(sweep) && readdirSync(sweep).some((count) => existsSync(path.join(sweep, count, stepFolderName(1), MANIFEST_FILE)));
+    // The folder is not there before the count makes it, and goes when the count ends: between a check and the read, say.
+    const firstStepDone = () => {
+      try {
+        return readdirSync(sweep).some((count) => existsSync(path.join(sweep, count, stepFolderName(1), MANIFEST_FILE)));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+        throw error;
+      }
+    };
     let killed = 0;
     for (let trial = 0; trial < 6; trial++) {
       // The first run is killed once its first step is complete, so one kill at least is mid-count.
