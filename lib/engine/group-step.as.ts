@@ -30,7 +30,15 @@ import {
   windowKey,
   windowKeyAt,
 } from '../border/window-key.as';
-import { addResidues, copyResidues, extendResidue, reduceInto, sumTimes } from '../residues/residue-words.as';
+import {
+  addResidueVectors,
+  copyResidues,
+  copyResidueVectors,
+  extendResidue,
+  padResidues,
+  reduceInto,
+  sumTimes,
+} from '../residues/residue-words.as';
 
 /** Groups: the window keys' buckets. */
 const GROUPS: i32 = 4096;
@@ -60,6 +68,7 @@ let inverse: usize = 0; // u32 × 2 · MOST_RESIDUES²: the inverses, then their
 let reduced: usize = 0; // u32 × 2 · MOST_RESIDUES²: the reductions, then theirs
 let extendScratch: usize = 0; // u64 × 2 · MOST_RESIDUES
 let extended: usize = 0; // u32 × MOST_RESIDUES: a parent's residues, extended
+let padded: usize = 0; // u32 × MOST_RESIDUES: a parent's residues, then zeros to a whole vector of four
 let histogram: usize = 0; // u32 × GROUPS
 let blockCursor: usize = 0; // u32 × 2^MOST_BLOCK_BITS: orderGroups' blocks of a group
 let foreseen: usize = 0; // u32 × MOST_PREFIXES
@@ -99,6 +108,7 @@ export function init(areaWords: usize, leastWords: usize, stageWords: usize): bo
   reduced = take(8 * MOST_RESIDUES * MOST_RESIDUES);
   extendScratch = take(16 * MOST_RESIDUES);
   extended = take(4 * MOST_RESIDUES);
+  padded = take(4 * MOST_RESIDUES);
   histogram = take(4 * GROUPS);
   blockCursor = take(4 << MOST_BLOCK_BITS);
   foreseen = take(4 * MOST_PREFIXES);
@@ -109,7 +119,8 @@ export function init(areaWords: usize, leastWords: usize, stageWords: usize): bo
   owners = take(2 * GROUPS);
   ownerStarts = take(4 * (MOST_WORKERS + 1));
   tags = take((areaWords / leastWords) << 1);
-  areaBytes = ((areaWords << 2) + 15) & ~15;
+  // 16 bytes past the last record: its residues are written in whole vectors of four (expandRange).
+  areaBytes = ((areaWords << 2) + 16 + 15) & ~15;
   areas = take(areaBytes << 1);
   stagingBytes = stageWords << 2;
   staging = take(stagingBytes << 1);
@@ -363,6 +374,8 @@ export function groupStep(
   written = 0;
   made = 0;
   memory.fill(droppedSums, 0, (<usize>kOut) << 3);
+  // Moduli of 0 past the last leave the words they add to as they were (addResidueVectors).
+  for (let r = kOut; r < ((kOut + 3) & ~3); r++) store<u32>(moduli + ((<usize>r) << 2), 0);
   for (let g = 0; g < GROUPS; g++) {
     store<u32>(dirOut + ((<usize>g) << 2), written);
     const first = load<u32>(dirIn + ((<usize>g) << 2));
@@ -419,6 +432,7 @@ function expandRange(first: u32, end: u32, bits: i32): bool {
   const shift = <u64>(64 - bits);
   const kIn = stepIn;
   const kOut = stepOut;
+  const vectors = (kOut + 3) >> 2;
   for (let i = first; i < end; i++) {
     const at = source + <usize>i * strideIn;
     const s = stateAt(at);
@@ -437,6 +451,9 @@ function expandRange(first: u32, end: u32, bits: i32): bool {
       extendResidue(residues, extended, kIn, kOut, moduli, inverse, reduced, extendScratch);
       residues = extended;
     }
+    // The parent's residues, then zeros: each successor's record takes them in whole vectors, the
+    // words past its residues (the next record's, or the area's slack) kept or not yet used.
+    padResidues(padded, residues, kOut, vectors);
     const m = inline.always(expandState(s, successors));
     made += <f64>m;
     if (m < 3) sumTimes(droppedSums, residues, <u64>(3 - m), kOut);
@@ -453,14 +470,14 @@ function expandRange(first: u32, end: u32, bits: i32): bool {
           }
           const record = target + <usize>written * strideOut;
           store<u64>(record, key);
-          copyResidues(record + 8, residues, kOut);
+          copyResidueVectors(record + 8, padded, vectors);
           written++;
           store<u32>(slot, written - groupFirst);
           break;
         }
         const record = target + <usize>(groupFirst + e - 1) * strideOut;
         if (load<u64>(record) == key) {
-          addResidues(record + 8, residues, moduli, kOut);
+          addResidueVectors(record + 8, padded, moduli, vectors);
           break;
         }
         h = (h + 1) & mask;

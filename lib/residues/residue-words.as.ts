@@ -29,6 +29,35 @@ export function addResidues(to: usize, from: usize, moduli: usize, k: i32): void
   }
 }
 
+/**
+ * Copies k words from `from` to `to`, then zeros to `vectors` whole vectors of four (vectors = ⌈k/4⌉):
+ * the operand of copyResidueVectors and addResidueVectors. Reads `from` in whole vectors too.
+ */
+export function padResidues(to: usize, from: usize, k: i32, vectors: i32): void {
+  for (let v = 0; v < vectors; v++) v128.store(to + ((<usize>v) << 4), v128.load(from + ((<usize>v) << 4)));
+  for (let r = k; r < vectors << 2; r++) store<u32>(to + ((<usize>r) << 2), 0);
+}
+
+/** Copies `vectors` vectors of four words: padResidues' words into a record, and past its k residues, words not yet used. */
+export function copyResidueVectors(to: usize, from: usize, vectors: i32): void {
+  for (let v = 0; v < vectors; v++) v128.store(to + ((<usize>v) << 4), v128.load(from + ((<usize>v) << 4)));
+}
+
+/**
+ * addResidues over whole vectors of four, with no scalar tail: past the k residues `from` holds 0
+ * (padResidues) and `moduli` 0, so a + 0 − 0 leaves those words, another record's, as they were.
+ */
+export function addResidueVectors(to: usize, from: usize, moduli: usize, vectors: i32): void {
+  for (let v = 0; v < vectors; v++) {
+    const at = (<usize>v) << 4;
+    const a = v128.load(to + at);
+    const b = v128.load(from + at);
+    const p = v128.load(moduli + at);
+    const over = i32x4.ge_u(a, i32x4.sub(p, b));
+    v128.store(to + at, i32x4.sub(i32x4.add(a, b), v128.and(over, p)));
+  }
+}
+
 /** Copies k u32 words from `from` to `to` (the two apart by at least k words, or equal). */
 export function copyResidues(to: usize, from: usize, k: i32): void {
   let r = 0;

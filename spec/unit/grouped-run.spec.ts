@@ -97,7 +97,8 @@ function checkGroups(t: ExecutionContext, run: GroupedRun, reference: BorderStat
   return order.length;
 }
 
-const SMALL_MODULI = [4294967291, 4294967279, 13, 7];
+/** Small moduli among large ones; ten, so that records take their residues in one, two and three vectors of four, whole and not. */
+const SMALL_MODULI = [4294967291, 4294967279, 13, 7, 4294967231, 11, 4294967197, 5, 3, 4294967189];
 
 test('group steps give the reference states, residues, dropped and legal sums, and hold each state in its key’s group, on widths 2 to 7', (t) => {
   let grouped = 0;
@@ -111,7 +112,7 @@ test('group steps give the reference states, residues, dropped and legal sums, a
     for (let step = 0; step < width * columns; step++) {
       const y = step % width;
       const lastColumn = Math.floor(step / width) === columns - 1;
-      // Residues grow by one every third step, up to all four moduli.
+      // Residues grow by one every third step, up to all ten moduli.
       const kIn = run.residueCount;
       const kOut = Math.min(SMALL_MODULI.length, step % 3 === 2 ? kIn + 1 : kIn);
       const inModuli = SMALL_MODULI.slice(0, kIn);
