@@ -15,11 +15,7 @@ export function addResidues(to: usize, from: usize, moduli: usize, k: i32): void
   let r = 0;
   for (; r + 4 <= k; r += 4) {
     const at = (<usize>r) << 2;
-    const a = v128.load(to + at);
-    const b = v128.load(from + at);
-    const p = v128.load(moduli + at);
-    const over = i32x4.ge_u(a, i32x4.sub(p, b));
-    v128.store(to + at, i32x4.sub(i32x4.add(a, b), v128.and(over, p)));
+    inline.always(addVector(to + at, from + at, moduli + at));
   }
   for (; r < k; r++) {
     const at = (<usize>r) << 2;
@@ -50,12 +46,17 @@ export function copyResidueVectors(to: usize, from: usize, vectors: i32): void {
 export function addResidueVectors(to: usize, from: usize, moduli: usize, vectors: i32): void {
   for (let v = 0; v < vectors; v++) {
     const at = (<usize>v) << 4;
-    const a = v128.load(to + at);
-    const b = v128.load(from + at);
-    const p = v128.load(moduli + at);
-    const over = i32x4.ge_u(a, i32x4.sub(p, b));
-    v128.store(to + at, i32x4.sub(i32x4.add(a, b), v128.and(over, p)));
+    inline.always(addVector(to + at, from + at, moduli + at));
   }
+}
+
+/** Four residues at once, as addResidues says: a + b ≥ p exactly when a ≥ p − b. */
+function addVector(to: usize, from: usize, moduli: usize): void {
+  const a = v128.load(to);
+  const b = v128.load(from);
+  const p = v128.load(moduli);
+  const over = i32x4.ge_u(a, i32x4.sub(p, b));
+  v128.store(to, i32x4.sub(i32x4.add(a, b), v128.and(over, p)));
 }
 
 /** Copies k u32 words from `from` to `to` (the two apart by at least k words, or equal). */
