@@ -30,7 +30,7 @@ export function addResidues(to: usize, from: usize, moduli: usize, k: i32): void
  * the operand of copyResidueVectors and addResidueVectors. Reads `from` in whole vectors too.
  */
 export function padResidues(to: usize, from: usize, k: i32, vectors: i32): void {
-  for (let v = 0; v < vectors; v++) v128.store(to + ((<usize>v) << 4), v128.load(from + ((<usize>v) << 4)));
+  copyResidueVectors(to, from, vectors);
   for (let r = k; r < vectors << 2; r++) store<u32>(to + ((<usize>r) << 2), 0);
 }
 
