@@ -58,21 +58,6 @@ export function keyWindow(r: i32, rows: i32, boardWidth: i32, lastColumn: bool, 
 }
 
 /**
- * Adds 1 to histogram[bucketOf(windowKey(state))] (u32 buckets) for one in sampleMask + 1 of the n
- * (hi, lo) states at `states`, for the keyWindow set: at the step before a window's first, over the
- * successors fanOut left, what the next window's owners are packed by.
- */
-export function sampleKeys(states: usize, n: i32, sampleMask: u32, histogram: usize): void {
-  for (let j: u32 = 0; j < <u32>n; j++) {
-    if ((j & sampleMask) != 0) continue;
-    const at = states + ((<usize>j) << 3);
-    const state = ((<u64>load<u32>(at)) << LOW_BITS) | (<u64>load<u32>(at + 4));
-    const b = histogram + ((<usize>bucketOf(windowKey(state))) << 2);
-    store<u32>(b, load<u32>(b) + 1);
-  }
-}
-
-/**
  * Sends the successors of the last expandBatch, each with its parent's k residues (at `residues`,
  * k words a parent), to the region of its owner. The region of owner d starts at regions +
  * d · regionBytes: its states as (hi, lo) pairs, then from `residueOffset` on its residues, k words

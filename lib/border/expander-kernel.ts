@@ -29,7 +29,6 @@ interface KernelExports {
     scratch: number,
   ): void;
   keyWindow(r: number, rows: number, width: number, lastColumn: boolean, strings: boolean): void;
-  sampleKeys(states: number, n: number, sampleMask: number, histogram: number): void;
   fanOut(
     n: number,
     k: number,
@@ -116,7 +115,9 @@ class Layout {
 /**
  * How a step's successors are routed: all to `self` inside a window; at a window's first step
  * (`owners`, an owner per key bucket) by their parent's key for the window of `rows` rows from
- * row r. `sample` asks for the histogram of the successors' keys for the next window.
+ * row r. `sample`, at the step before a window's first, names that window and how many of the
+ * step's states to weigh by their keys for it: the state table weighs them as it drains them
+ * (lib/engine/state-table.ts), a group step's grouped run when the step ends; the expansion does not.
  */
 export interface StepRouting {
   readonly self: number;
@@ -133,8 +134,7 @@ export interface KeyWindow {
   readonly strings?: boolean;
 }
 
-/** Bytes of the fixed area below the batch buffers: the key histogram (u32) and the owner table (u16). */
-const HISTOGRAM_BYTES = 4 * BUCKETS;
+/** Bytes of the fixed area below the batch buffers: the owner table (u16). */
 const OWNER_TABLE_BYTES = 2 * BUCKETS;
 
 export class ExpanderKernel {
@@ -146,16 +146,14 @@ export class ExpanderKernel {
   private readonly kernel: KernelExports;
   private readonly base: number;
   private layout?: Layout;
-  /** The fixed area: the histogram of sampled keys, and the owner table of a window's first step. */
-  private readonly histogramAt: number;
+  /** The fixed area: the owner table of a window's first step. */
   private readonly ownerTableAt: number;
   private routing: StepRouting = { self: 0 };
 
   constructor(width: number) {
     this.width = width;
     this.kernel = instantiate<KernelExports>(new URL('./expander-kernel.wasm', import.meta.url), 'the expansion kernel');
-    this.histogramAt = align(this.kernel.heapBase());
-    this.ownerTableAt = this.histogramAt + HISTOGRAM_BYTES;
+    this.ownerTableAt = align(this.kernel.heapBase());
     this.base = this.ownerTableAt + OWNER_TABLE_BYTES;
     const { memory } = this.kernel;
     const pages = Math.ceil(this.base / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES;
@@ -164,22 +162,15 @@ export class ExpanderKernel {
     this.bytes = new Uint8Array(memory.buffer);
   }
 
-  /** Sets how the next fanOuts route (see StepRouting), and empties the key histogram. */
+  /** Sets how the next fanOuts route (see StepRouting). */
   route(routing: StepRouting): void {
     this.routing = routing;
-    if (routing.owners) {
-      if (!routing.window) throw new RangeError('an owner table needs its window');
-      new Uint16Array(this.words.buffer, this.ownerTableAt, BUCKETS).set(routing.owners);
+    const { owners, window } = routing;
+    if (owners) {
+      if (!window) throw new RangeError('an owner table needs its window');
+      new Uint16Array(this.words.buffer, this.ownerTableAt, BUCKETS).set(owners);
+      this.kernel.keyWindow(window.r, window.rows, this.width, window.lastColumn, window.strings ?? false);
     }
-    this.words.fill(0, this.histogramAt / 4, this.histogramAt / 4 + BUCKETS);
-    // The kernel keys for one window at a time: set once for the step, unless fanOut needs both.
-    const keyed = routing.window ?? routing.sample;
-    if (keyed) this.kernel.keyWindow(keyed.r, keyed.rows, this.width, keyed.lastColumn, keyed.strings ?? false);
-  }
-
-  /** The key histogram sampled since route(). */
-  histogram(): Uint32Array {
-    return this.words.slice(this.histogramAt / 4, this.histogramAt / 4 + BUCKETS);
   }
 
   /**
@@ -219,10 +210,8 @@ export class ExpanderKernel {
       words[layout.dropped / 4 + r] = 0;
     }
     const { regions, regionBytes, residueOffset, sizes } = layout;
-    const { self, window, sample } = this.routing;
+    const { self } = this.routing;
     if (self >= owners) throw new RangeError(`worker ${self} routes among ${owners} owners`);
-    const both = window !== undefined && sample !== undefined; // one-row windows: owners by this window, weights for the next
-    if (both) this.kernel.keyWindow(window.r, window.rows, this.width, window.lastColumn, window.strings ?? false);
     this.kernel.fanOut(
       n,
       k,
@@ -245,10 +234,6 @@ export class ExpanderKernel {
     for (let r = 0; r < k; r++) {
       const sum = dropped[r] + words[layout.dropped / 4 + r];
       dropped[r] = sum >= moduli[r] ? sum - moduli[r] : sum;
-    }
-    if (sample) {
-      if (both) this.kernel.keyWindow(sample.r, sample.rows, this.width, sample.lastColumn, sample.strings ?? false);
-      for (let d = 0; d < owners; d++) this.kernel.sampleKeys(regions + d * regionBytes, this.sizeOf(d), sample.mask, this.histogramAt);
     }
   }
 

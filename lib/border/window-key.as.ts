@@ -17,6 +17,7 @@ const FIELD_FOURS: u64 = FIELD_ONES << 2;
 const GOLDEN: u64 = ((<u64>0x9e3779b9) << 32) | 0x7f4a7c15;
 /** Key classes: 2^BUCKET_BITS buckets, which the owners are packed over by weight. */
 const BUCKET_BITS: u64 = 12;
+export const KEY_BUCKETS: i32 = 1 << (<i32>BUCKET_BITS);
 
 /** The window's first field, and the board's width. */
 let firstRow: i32 = 0;

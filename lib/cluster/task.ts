@@ -160,8 +160,8 @@ export class PartitionTask {
       ),
     );
     const hold = manifest.window !== undefined && this.mayHold(step, rows, parts);
-    const histograms = parts.flatMap((p) => (p.histogram ? [p.histogram] : []));
     const ends = await Promise.all(handles.map((handle) => handle.finish(!hold)));
+    const histograms = [...parts, ...ends].flatMap((p) => (p.histogram ? [p.histogram] : []));
     if (hold) this.holding = { step: step + 1, part };
     const runs = ends.flatMap((end) => end.runs);
     const outModuli = moduliAt(moduli, step + 1);

@@ -69,11 +69,6 @@ export class ExpandStage {
     this.kernel.route(routing);
   }
 
-  /** The sampled histogram of the next window's keys, when the step's routing asked for it. */
-  histogram(): Uint32Array {
-    return this.kernel.histogram();
-  }
-
   /**
    * Expands every state of `input` into `output`, whose capacity must be 3 × input.size: the
    * successors this worker owns; the others are queued for their owners.

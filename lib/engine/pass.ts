@@ -239,8 +239,6 @@ export class PassRunner {
         ),
       ),
     );
-    const histograms = stepParts.flatMap((part) => (part.histogram ? [part.histogram] : []));
-    if (histograms.length > 0) pass.owners = packedOwners(joinedWeights(histograms), workers);
     if (step % width === 0 && step > 0)
       pass.perColumn.push(
         this.columnSum(
@@ -250,6 +248,9 @@ export class PassRunner {
       );
     const toFiles = keep || stepParts.some((part) => part.spilled > 0 || !part.fitsInMemory);
     const ends = await Promise.all(handles.map((handle) => handle.finish(toFiles)));
+    // The weights of the next window's keys: a group step's come with its part, the table's once it drained.
+    const histograms = [...stepParts, ...ends].flatMap((part) => (part.histogram ? [part.histogram] : []));
+    if (histograms.length > 0) pass.owners = packedOwners(joinedWeights(histograms), workers);
     const runs = ends.flatMap((end) => end.runs);
     const dropped = (pass.dropped = this.sumOf(
       step + 1,

@@ -39,6 +39,8 @@ import { maxRecordBytes } from '../format/layout.js';
 import { MOST_RESIDUES, TableShard } from './table-shard.js';
 import { TableRouter } from './table-router.js';
 import { MAX_SHARD_BYTES, MIN_SHARD_BYTES } from './table-limits.js';
+import { BUCKETS } from '../border/window-key.js';
+import type { KeyWindow } from '../border/expander-kernel.js';
 
 export { MOST_RESIDUES };
 
@@ -229,6 +231,33 @@ export class StateTable {
       if (this.full_) return at;
     }
     return to;
+  }
+
+  /**
+   * From now on, until stopSampling(), weighs one in mask + 1 of the states each drain sends
+   * out by the bucket of their key for `window` (lib/border/window-key.ts): at the step before a
+   * window's first, the weights its owners are packed by (lib/engine/window-owners.ts). The states
+   * are weighed once a drain, not as the expansion makes them, where a state counts once for each
+   * parent and the keys whose states combine most weigh the most: so weighed, 13×13's windows gave
+   * one of two workers up to 11% more states than the other, and the other waited for it.
+   */
+  sampleKeys(window: KeyWindow, mask: number): void {
+    for (const shard of this.shards)
+      shard.kernel.sampleKeys(window.r, window.rows, this.width, window.lastColumn, window.strings ?? false, mask);
+  }
+
+  /** The weights sampled since sampleKeys, summed over the shards. */
+  keyHistogram(): Uint32Array {
+    const sum = new Uint32Array(BUCKETS);
+    for (const shard of this.shards) {
+      const histogram = shard.keyHistogram;
+      for (let b = 0; b < BUCKETS; b++) sum[b] += histogram[b];
+    }
+    return sum;
+  }
+
+  stopSampling(): void {
+    for (const shard of this.shards) shard.kernel.stopSampling();
   }
 
   /** Combines every bucket, so that size is exact and every record distinct. */

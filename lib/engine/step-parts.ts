@@ -38,7 +38,7 @@ export interface StepPart {
   readonly legal?: number[];
   /** Records sent to other workers (at a window's first step). */
   readonly moved: number;
-  /** At the step before a window's first: the sampled weights of its key buckets. */
+  /** At the step before a window's first, a group step's: the sampled weights of its key buckets (the pipeline's come with its StepEnd). */
   readonly histogram?: Uint32Array;
   /** In a partitioned count: the records each worker it serves read, by worker. */
   readonly recordsRead?: Record<number, number>;

@@ -1,8 +1,9 @@
 /**
  * How a worker routes a step's successors (lib/border/window-key.ts): at a window's first
  * step by their parent's key, through the owner table the pass coordinator packed; inside a
- * window all to itself. The step before a window's first samples the successors' keys for that
- * window, so that the coordinator can pack its owners by weight.
+ * window all to itself. The step before a window's first weighs its states by their keys for that
+ * window, as its table drains them (or its grouped run holds them), so that the coordinator can pack
+ * its owners by weight.
  */
 
 import type { StepRouting } from '../border/expander-kernel.js';
@@ -11,7 +12,7 @@ import type { SplitRule } from '../format/split-layout.js';
 import { dealtOwners } from './window-owners.js';
 import type { GroupWindow } from './grouped-run.js';
 
-/** One record in SAMPLE_EVERY of a step's successors is weighed (its key computed) for the next window. */
+/** One in SAMPLE_EVERY of the states a step drains is weighed (its key computed) for the next window. */
 export const SAMPLE_EVERY = 32;
 
 export function stepRouting(

@@ -16,6 +16,7 @@
  */
 
 import { putKey } from './record-codec.as';
+import { bucketOf as keyBucketOf, KEY_BUCKETS, setStringKeys, setWindow, windowKey } from '../border/window-key.as';
 import { addResidues, copyResidues, copyResiduesAndSum } from '../residues/residue-words.as';
 
 const NONE: i32 = -1;
@@ -62,6 +63,11 @@ let keys: usize = 0;
 let keyRecords: usize = 0;
 let order: usize = 0;
 let out: usize = 0;
+/** The window keys sampled from the states drained while sampleKeys is on: u32 per key bucket. */
+const keyHistogram = memory.data(4 * KEY_BUCKETS);
+let sampling = false;
+let sampleMask: u32 = 0;
+let sampled: u32 = 0;
 /** sortKeys: bits of a digit, and the most keys it sorts by insertion instead. */
 const DIGIT_BITS: i32 = 8;
 const INSERTION_SORT_MOST: i32 = 24;
@@ -196,9 +202,34 @@ export function settle(): void {
 }
 
 /**
+ * From now on, until stopSampling(), adds 1 to keyHistogramAt()'s bucket of the window key of one in
+ * mask + 1 of the states drained (gather), for the window of `rows` rows from row r (strings:
+ * string keys, lib/border/window-key.ts). At the step before a window's first, these are the
+ * weights its owners are packed by (lib/engine/window-owners.ts): the states themselves, each
+ * once a drain, where the successors as the expansion makes them would count a state once for
+ * each of its parents, as often as the key's states combine.
+ */
+export function sampleKeys(r: i32, rows: i32, width: i32, lastColumn: bool, strings: bool, mask: u32): void {
+  setWindow(r, rows, width, lastColumn);
+  setStringKeys(strings);
+  memory.fill(keyHistogram, 0, 4 * KEY_BUCKETS);
+  sampling = true;
+  sampleMask = mask;
+  sampled = 0;
+}
+
+export function stopSampling(): void {
+  sampling = false;
+}
+
+export function keyHistogramAt(): usize {
+  return keyHistogram;
+}
+
+/**
  * Combines bucket p and puts the word offsets of its states' records (from `records`) into
- * keyRecords, tallying the prefixes their successors are expected to have (foreseen). Returns
- * their number.
+ * keyRecords, tallying the prefixes their successors are expected to have (foreseen), and, while
+ * sampling, their window keys. Returns their number.
  */
 export function gather(p: i32): i32 {
   const n = combine(p);
@@ -212,7 +243,12 @@ export function gather(p: i32): i32 {
     let word = <u32>c * R * stride;
     for (let i = 0; i < m; i++, word += stride) {
       store<u32>(keyRecords + (j++ << 2), word);
-      tally(stateAt(word));
+      const s = stateAt(word);
+      tally(s);
+      if (sampling && (sampled++ & sampleMask) == 0) {
+        const b = keyHistogram + ((<usize>keyBucketOf(windowKey(s))) << 2);
+        store<u32>(b, load<u32>(b) + 1);
+      }
     }
     left -= m;
   }

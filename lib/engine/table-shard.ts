@@ -5,6 +5,7 @@
  */
 
 import { align8 as align, instantiate, type WasmMemory } from '../shared/wasm-module.js';
+import { BUCKETS } from '../border/window-key.js';
 
 /** Residues a record may carry, at most: room for their moduli in the module's memory. */
 export const MOST_RESIDUES = 64;
@@ -52,6 +53,9 @@ export interface TableExports {
   outBytes(): number;
   blockSumsAt(): number;
   orderAt(): number;
+  sampleKeys(r: number, rows: number, width: number, lastColumn: boolean, strings: boolean, mask: number): void;
+  stopSampling(): void;
+  keyHistogramAt(): number;
 }
 
 /** The shape every shard of a table shares. */
@@ -173,6 +177,12 @@ export class TableShard {
   /** The local bucket of each prefix this shard owns (the others' entries are never read). */
   get bucketOf(): Uint16Array {
     return new Uint16Array(this.renew().buffer, 2 * this.bucketOfAt, this.prefixes);
+  }
+
+  /** The window keys sampled from the drained states since the module's sampleKeys (BUCKETS words). */
+  get keyHistogram(): Uint32Array {
+    const at = (this.kernel.keyHistogramAt() >>> 0) / 4;
+    return this.renew().subarray(at, at + BUCKETS);
   }
 
   /** States per prefix the next step is expected to have, from this step's drained states. */

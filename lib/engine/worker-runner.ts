@@ -60,6 +60,8 @@ export interface StepEnd {
   readonly moved?: number;
   /** In a partitioned count whose states stay in memory (finish without files): how many, and their residue sums. */
   readonly held?: { readonly records: number; readonly sums: number[] };
+  /** At the step before a window's first, through the pipeline: the weights of its key buckets, from the states drained. */
+  readonly histogram?: Uint32Array;
 }
 
 /** States summed exactly in doubles before their remainders are taken (heldStates). */
@@ -78,6 +80,8 @@ export class WorkerRunner {
   private groupedStep?: number;
   /** While states change owner before a group step: what peers send goes to the grouped run. */
   private receivingInRun = false;
+  /** The step under way weighs the next window's keys as its table drains (the step before a window's first). */
+  private sampling = false;
   private readonly clock = new PhaseClock();
   private readonly step: WorkerStep;
   private onProgress: (states: number) => void = () => {};
@@ -133,7 +137,7 @@ export class WorkerRunner {
       const inside = owners !== undefined && !isWindowStart(step % width, count.windowRows) && served.length === 1 && !rule.strings;
       this.store.splitBy(rule, inside ? served[0] : undefined);
       const { sample } = stepRouting(step, count, 0);
-      // With string keys (many owners) every successor is weighed: one in SAMPLE_EVERY leaves too few a bucket.
+      // With string keys (many owners) every state is weighed: one in SAMPLE_EVERY leaves too few a bucket.
       routing = { self: 0, sample: sample && { ...sample, strings: rule.strings, mask: rule.strings ? 0 : sample.mask } };
     }
     this.groupedStep = undefined;
@@ -160,6 +164,9 @@ export class WorkerRunner {
     // After an exchange its time stays on the clock.
     if (!ended) this.clock.reset();
     successors.beginStep(step + 1);
+    successors.table.stopSampling();
+    this.sampling = routing?.sample !== undefined;
+    if (routing?.sample) successors.table.sampleKeys(routing.sample, routing.sample.mask);
     this.router?.beginStep(outModuli.length);
     this.onProgress = onProgress;
     await this.step.run(step, files, ended);
@@ -173,7 +180,6 @@ export class WorkerRunner {
       dropped: Array.from(stage.dropped),
       legal: atBoundary ? Array.from(stage.legal) : undefined,
       moved: stage.moved + movedBefore,
-      histogram: routing?.sample ? stage.histogram() : undefined,
       recordsRead: partitioned
         ? files
           ? Object.fromEntries(this.store.recordsRead)
@@ -199,7 +205,10 @@ export class WorkerRunner {
     await this.settleWrites();
     const moved = options.partitioned ? this.store.takeMoved() : undefined;
     const held = options.partitioned && !toFiles ? this.heldStates() : undefined;
-    return { runs, phases: this.clock.snapshot(), probes: table.probes, moved, held };
+    const histogram = this.sampling ? table.keyHistogram() : undefined;
+    table.stopSampling();
+    this.sampling = false;
+    return { runs, phases: this.clock.snapshot(), probes: table.probes, moved, held, histogram };
   }
 
   /** The states the in-memory run holds, counted and summed: a partitioned task records them in its marker. */

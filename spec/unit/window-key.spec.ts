@@ -2,6 +2,9 @@ import test from 'ava';
 import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../../lib/border/border.js';
 import { ExpanderKernel } from '../../lib/border/expander-kernel.js';
 import { OwnerSplit } from '../../lib/engine/owner-split.js';
+import { StateTable } from '../../lib/engine/state-table.js';
+import { MemoryRun } from '../../lib/engine/memory-run.js';
+import { MIN_SHARD_BYTES } from '../../lib/engine/table-limits.js';
 import { BUCKETS, bucketOf, keyOfBorder, stringKeyOfBorder, windowKey } from '../../lib/border/window-key.js';
 import { below, replayableRandom } from '../support/random.js';
 import { stateKey, stateWords } from '../support/state-key.js';
@@ -92,7 +95,8 @@ test('the kernel keys a state as windowKey does, and sends each parent’s succe
   }
 });
 
-test('inside a window every successor stays with the worker, and the histogram samples the next window’s keys', (t) => {
+/** The successors of 9×9's step 11 (y = 2 of column 1, inside the window of rows 0–2, whose successors start the window at row 3), as the kernel makes them. */
+function stepElevenOfNine(): { kernel: ExpanderKernel; parents: number[][]; width: number } {
   const width = 9;
   const reference = new BorderStates(width);
   const kernel = new ExpanderKernel(width);
@@ -106,22 +110,65 @@ test('inside a window every successor stays with the worker, and the histogram s
     }
     frontier = next;
   }
-  // Step 11 is y = 2 of column 1: inside the window of rows 0–2, whose successors start the next window at row 3.
-  const parents = [...frontier.values()];
+  return { kernel, parents: [...frontier.values()], width };
+}
+
+test('inside a window every successor stays with the worker', (t) => {
+  const { kernel, parents } = stepElevenOfNine();
   kernel.expand(Uint32Array.from(parents.flat()), parents.length, 2, false, 1, 3);
-  kernel.route({ self: 2, sample: { r: 3, rows: 3, lastColumn: false, mask: 0 } });
+  kernel.route({ self: 2 });
   kernel.fanOut(new Uint32Array(parents.length).fill(1), parents.length, Float64Array.of(7), new Float64Array(1));
   t.is(kernel.sizeOf(0) + kernel.sizeOf(1), 0);
-  const records = kernel.sizeOf(2);
-  t.true(records > 1000, `${records} records`);
-  const expected = new Uint32Array(BUCKETS);
-  const at = kernel.statesOf(2);
-  for (let j = 0; j < records; j++) {
-    const [hi, lo] = stateWords(stateKey(kernel.words[at + 2 * j], kernel.words[at + 2 * j + 1]));
-    expected[bucketOf(windowKey(hi, lo, 3, 3, width, false))]++;
+  t.true(kernel.sizeOf(2) > 1000, `${kernel.sizeOf(2)} records`);
+});
+
+test('the state table weighs each state it drains once by the next window’s key, not each successor, over its drains and shards', (t) => {
+  const { kernel, parents, width } = stepElevenOfNine();
+  const made = kernel.expand(Uint32Array.from(parents.flat()), parents.length, 2, false, 1, 1);
+  const successors = kernel.words.slice(kernel.successorStart, kernel.successorStart + 2 * made);
+  const window = { r: 3, rows: 3, lastColumn: false };
+  const distinct = new Map<bigint, number>();
+  for (let j = 0; j < made; j++) {
+    const key = stateKey(successors[2 * j], successors[2 * j + 1]);
+    const [hi, lo] = stateWords(key);
+    distinct.set(key, bucketOf(windowKey(hi, lo, window.r, window.rows, width, false)));
   }
-  t.deepEqual(kernel.histogram(), expected);
+  const expected = new Uint32Array(BUCKETS);
+  for (const bucket of distinct.values()) expected[bucket]++;
+  t.true(made > distinct.size, `${made} successors of ${distinct.size} states: some combine`);
   t.true(expected.filter((n) => n > 0).length > 100, 'the keys fall in many buckets');
+  const residues = new Uint32Array(made).fill(1);
+  const half = Math.floor(made / 2);
+  for (const shardBytes of [undefined, MIN_SHARD_BYTES]) {
+    const table = new StateTable(4 * made, [7], width, shardBytes);
+    t.is(table.shardCount > 1, shardBytes !== undefined);
+    const run = new MemoryRun(4 * made, 1);
+    // Every state, in two drains: a state in both counts once in each.
+    table.sampleKeys(window, 0);
+    table.addBatch(successors, residues, 0, made);
+    table.drainTo(run, false);
+    t.deepEqual(table.keyHistogram(), expected);
+    table.addBatch(successors, residues, 0, half);
+    table.drainTo(run, true);
+    const again = new Set<bigint>();
+    for (let j = 0; j < half; j++) again.add(stateKey(successors[2 * j], successors[2 * j + 1]));
+    const twice = Uint32Array.from(expected);
+    for (const key of again) twice[distinct.get(key)!]++;
+    t.deepEqual(table.keyHistogram(), twice);
+    // One in four: each shard's first state, then every fourth.
+    table.sampleKeys(window, 3);
+    table.addBatch(successors, residues, 0, made);
+    table.drainTo(run, false);
+    const sampled = table.keyHistogram();
+    const weighed = sampled.reduce((a, b) => a + b, 0);
+    t.true(weighed >= Math.ceil(distinct.size / 4) && weighed < Math.ceil(distinct.size / 4) + table.shardCount, `${weighed} weighed`);
+    t.true(sampled.every((n, b) => n <= expected[b]));
+    // Stopped, a drain weighs nothing more.
+    table.stopSampling();
+    table.addBatch(successors, residues, 0, made);
+    table.drainTo(run, false);
+    t.deepEqual(table.keyHistogram(), sampled);
+  }
 });
 
 const splitKeys = test.macro({
