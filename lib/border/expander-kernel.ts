@@ -115,15 +115,12 @@ class Layout {
 /**
  * How a step's successors are routed: all to `self` inside a window; at a window's first step
  * (`owners`, an owner per key bucket) by their parent's key for the window of `rows` rows from
- * row r. `sample`, at the step before a window's first, names that window and how many of the
- * step's states to weigh by their keys for it: the state table weighs them as it drains them
- * (lib/engine/state-table.ts), a group step's grouped run when the step ends; the expansion does not.
+ * row r.
  */
 export interface StepRouting {
   readonly self: number;
   readonly owners?: Uint16Array;
   readonly window?: KeyWindow;
-  readonly sample?: KeyWindow & { readonly mask: number };
 }
 
 export interface KeyWindow {

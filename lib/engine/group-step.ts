@@ -8,13 +8,12 @@
  * pipeline instead.
  */
 
-import type { StepRouting } from '../border/expander-kernel.js';
 import { PHASE_INDEX, type PhaseClock } from '../observe/phase-clock.js';
 import { ResidueExtender } from '../residues/growth.js';
 import type { GroupedRun } from './grouped-run.js';
 import type { PeerRouter } from './peer.js';
 import type { StateTable } from './state-table.js';
-import { groupWindow } from './step-routing.js';
+import { groupWindow, type StepPlan } from './step-routing.js';
 import type { StepPart } from './step-parts.js';
 
 export interface GroupStepContext {
@@ -38,7 +37,7 @@ export type GroupStepOutcome =
  * it, it is left as it was (its states having changed owner, at a window's first step: `exchanged`,
  * the step's end with the peers behind it) for the pipeline.
  */
-export function groupStep(context: GroupStepContext, step: number, routing: StepRouting | undefined): GroupStepOutcome {
+export function groupStep(context: GroupStepContext, step: number, routing: StepPlan | undefined): GroupStepOutcome {
   const { run, count, clock, router, table } = context;
   const { width } = count;
   const y = step % width;

@@ -6,7 +6,7 @@
  * its owners by weight.
  */
 
-import type { StepRouting } from '../border/expander-kernel.js';
+import type { KeyWindow, StepRouting } from '../border/expander-kernel.js';
 import { isWindowStart, STRING_KEYS_FROM } from '../border/window-key.js';
 import type { SplitRule } from '../format/split-layout.js';
 import { dealtOwners } from './window-owners.js';
@@ -15,16 +15,25 @@ import type { GroupWindow } from './grouped-run.js';
 /** One in SAMPLE_EVERY of the states a step drains is weighed (its key computed) for the next window. */
 export const SAMPLE_EVERY = 32;
 
+/**
+ * A step's routing and, at the step before a window's first, `sample`: that window, and which of
+ * the step's states to weigh by their keys for it (one in mask + 1). The state table weighs them as
+ * it drains them (lib/engine/state-table.ts), a group step's grouped run when the step ends.
+ */
+export interface StepPlan extends StepRouting {
+  readonly sample?: KeyWindow & { readonly mask: number };
+}
+
 export function stepRouting(
   step: number,
   count: { readonly width: number; readonly columns: number; readonly windowRows: number; readonly workers: number },
   self: number,
   owners?: Uint16Array,
-): StepRouting {
+): StepPlan {
   const { width, columns, windowRows: rows, workers } = count;
   const y = step % width;
   const column = Math.floor(step / width);
-  const routing: { self: number; owners?: Uint16Array; window?: StepRouting['window']; sample?: StepRouting['sample'] } = { self };
+  const routing: { self: number; owners?: Uint16Array; window?: KeyWindow; sample?: StepPlan['sample'] } = { self };
   if (isWindowStart(y, rows)) {
     routing.owners = owners ?? dealtOwners(workers);
     routing.window = { r: y, rows, lastColumn: column === columns - 1 };
