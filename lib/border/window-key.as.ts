@@ -9,7 +9,6 @@ const UP: u64 = 1;
 const DOWN: u64 = 2;
 const STONE_CODE: u64 = 2;
 const LIBERTYLESS_CODE: u64 = 4;
-const WHITE: u64 = 1;
 /** Bit 0 and bit 2 of every field slot of a 64-bit state. */
 const FIELD_ONES: u64 = ((<u64>0o1111111111) << 30) | 0o1111111111;
 const FIELD_FOURS: u64 = FIELD_ONES << 2;
@@ -171,28 +170,33 @@ export function bucketOf(key: u64): i32 {
  * in its UP bit, field r is white, and a stone below a stone with a liberty, or below a libertyless
  * one it is not linked to, has the other colour. The fields lie in the slots of step y. Linked to
  * the one above means its UP bit and that one's DOWN bit: an opening bracket right before a closing
- * one matches it. Only the libertyless fields are visited, top down, with the fields turned into
- * position order: field i at position width − 1 − i (bit 3 · position), so that the field above is
- * the next position up.
+ * one matches it. The fields are turned into position order (field i at position width − 1 − i,
+ * bit 3 · position), so that the field above is the next position up; then all of them at once,
+ * without a loop or a branch: a run of libertyless fields takes its first field's colour, flipped at
+ * each field not linked to the one above, a prefix XOR down each run (five doubling steps, as runs
+ * are at most 19 fields long).
  */
 function decoded(s: u64, y: i32): u64 {
   const right = y == keyWidth - 1 ? 0 : <u64>(3 * (y + 1));
   const t = turned(s, right);
+  const above = t >> 3; // each slot: the field above's code (0, EDGE, above field 0)
+  const libertyless = (t >> 2) & FIELD_ONES;
+  if (libertyless == 0) return s;
+  const aboveLibertyless = (above >> 2) & FIELD_ONES;
+  const aboveEdge = ~(above | (above >> 1) | (above >> 2)) & FIELD_ONES;
   const yAt = <u64>(3 * (keyWidth - 1 - y));
-  let out = t;
-  let lastColour: u64 = 0; // the last libertyless field's colour: the field above's, where that one is libertyless
-  for (let libertyless = (t >> 2) & FIELD_ONES; libertyless != 0;) {
-    const at = 63 - clz(libertyless);
-    libertyless ^= (<u64>1) << at;
-    const code = (t >> at) & 7;
-    const previous = (t >> (at + 3)) & 7; // 0 (EDGE) above field 0 too
-    let colour: u64;
-    if (previous == 0) colour = code & UP;
-    else if (at == yAt) colour = WHITE;
-    else if (previous < LIBERTYLESS_CODE) colour = (previous & 1) ^ 1;
-    else colour = lastColour ^ ((code & UP) != 0 && (previous & DOWN) != 0 ? 0 : 1);
-    out ^= ((STONE_CODE | colour) ^ code) << at;
-    lastColour = colour;
+  const fieldY = (<u64>1) << yAt;
+  // Where a run's colour starts afresh, and that colour (field y's white); elsewhere whether it flips.
+  const starts = aboveEdge | fieldY | (~aboveLibertyless & FIELD_ONES);
+  const fresh = (aboveEdge & t) | (~aboveEdge & (fieldY | (~fieldY & ~above)) & FIELD_ONES);
+  const flips = ~(t & (above >> 1)) & FIELD_ONES; // not linked: its UP bit and the DOWN bit above
+  let colour = (starts & fresh) | (~starts & flips & FIELD_ONES);
+  let bounded = starts | (~libertyless & FIELD_ONES);
+  for (let d: u64 = 3; d <= 48; d <<= 1) {
+    colour ^= (colour >> d) & ~bounded & FIELD_ONES;
+    bounded |= bounded >> d;
   }
+  const slots = libertyless | (libertyless << 1) | (libertyless << 2);
+  const out = (t & ~slots) | (libertyless * STONE_CODE) | (colour & libertyless);
   return turned(out, right == 0 ? 0 : <u64>(3 * keyWidth) - right);
 }

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { BorderStates, MAX_SUCCESSORS, START_HI, START_LO } from '../../lib/border/border.js';
+import { BorderStates, LIBERTYLESS, MAX_SUCCESSORS, START_HI, START_LO } from '../../lib/border/border.js';
 import { ExpanderKernel } from '../../lib/border/expander-kernel.js';
 import { OwnerSplit } from '../../lib/engine/owner-split.js';
 import { StateTable } from '../../lib/engine/state-table.js';
@@ -168,6 +168,36 @@ test('the state table weighs each state it drains once by the next window’s ke
     table.addBatch(successors, residues, 0, made);
     table.drainTo(run, false);
     t.deepEqual(table.keyHistogram(), sampled);
+  }
+});
+
+test('the kernels decode a border of 19 stones without a liberty, in strings of 1 to 19, as decode does', (t) => {
+  const random = replayableRandom(t, 'libertyless borders');
+  const width = 19;
+  const border = new BorderStates(width);
+  const owners = Uint16Array.from({ length: BUCKETS }, (_, b) => b % 1000);
+  const split = new OwnerSplit(1000, width, 1 << 10, 1);
+  const kind = new Uint8Array(width).fill(LIBERTYLESS);
+  const colour = new Uint8Array(width);
+  const group = new Uint8Array(width);
+  const out = new Uint32Array(2);
+  // Strings of stones one after another down the border, each of its own colour against the one above.
+  const lengths = [[1], [19], [2, 17], [16, 1, 2], ...Array.from({ length: 40 }, () => [below(random, 19) + 1])];
+  for (const pattern of lengths) {
+    for (let i = 0, string = 0; i < width; string++) {
+      const length = Math.min(width - i, pattern[string % pattern.length]);
+      colour.fill(string % 2, i, i + length);
+      group.fill(string + 1, i, i + length);
+      i += length;
+    }
+    for (let y = 0; y < width; y++) {
+      const r = y - (y % 3);
+      const at = (y + 1) % width;
+      border.encodeBorder(kind, colour, group, at, out, 0);
+      split.routeBy({ r, rows: 3, lastColumn: false, y: at, owners, strings: false });
+      const key = keyAt(border, out[0], out[1], at, r, 3, false);
+      t.is(split.windowOwnerOf(out[0], out[1]), owners[bucketOf(key)], `strings ${pattern.join(', ')}…, step ${y}`);
+    }
   }
 });
 
