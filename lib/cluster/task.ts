@@ -30,7 +30,7 @@ import { CountLayout, diskError, openCountFolder, ScratchFolder } from '../folde
 import { localWorker, threadWorkers, WorkerHandle } from '../engine/worker-handle.js';
 import type { StepEnd, StepPart, WorkerOptions } from '../engine/worker-runner.js';
 import { defaultWindowRows, isWindowStart } from '../border/window-key.js';
-import { joinedWeights, ownersFromText, weightsText } from '../engine/window-owners.js';
+import { ownersFromText, stepWeights, weightsText } from '../engine/window-owners.js';
 import { defaultThreads, holdsWindows } from './task-layout.js';
 import { faultTaskIfAsked } from './task-faults.js';
 import { formatBytes } from '../shared/units.js';
@@ -161,7 +161,7 @@ export class PartitionTask {
     );
     const hold = manifest.window !== undefined && this.mayHold(step, rows, parts);
     const ends = await Promise.all(handles.map((handle) => handle.finish(!hold)));
-    const histograms = [...parts, ...ends].flatMap((p) => (p.histogram ? [p.histogram] : []));
+    const weights = stepWeights([...parts, ...ends]);
     if (hold) this.holding = { step: step + 1, part };
     const runs = ends.flatMap((end) => end.runs);
     const outModuli = moduliAt(moduli, step + 1);
@@ -190,7 +190,7 @@ export class PartitionTask {
         : undefined,
       workerRecords: ownersOf(layout, part).map((worker) => parts.reduce((n, p) => n + (p.recordsRead?.[worker] ?? 0), 0)),
       moved: ends.reduce((n, end) => n + (end.moved ?? 0), 0),
-      histogram: histograms.length > 0 ? weightsText(Uint32Array.from(joinedWeights(histograms))) : undefined,
+      histogram: weights ? weightsText(Uint32Array.from(weights)) : undefined,
       phases: ends.reduce((sum, end) => addPhaseTimes(sum, end.phases), noPhaseTimes()),
       seconds: (performance.now() - started) / 1000,
     };

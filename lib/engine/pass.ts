@@ -26,7 +26,7 @@ import { moduliAt } from '../residues/growth.js';
 import { addPhaseTimes, noPhaseTimes } from '../observe/phase-clock.js';
 import { defaultWindowRows } from '../border/window-key.js';
 import { busiestShare } from '../observe/balance.js';
-import { joinedWeights, packedOwners } from './window-owners.js';
+import { packedOwners, stepWeights } from './window-owners.js';
 
 export interface PassOptions {
   readonly width: number;
@@ -248,9 +248,8 @@ export class PassRunner {
       );
     const toFiles = keep || stepParts.some((part) => part.spilled > 0 || !part.fitsInMemory);
     const ends = await Promise.all(handles.map((handle) => handle.finish(toFiles)));
-    // The weights of the next window's keys: a group step's come with its part, the table's once it drained.
-    const histograms = [...stepParts, ...ends].flatMap((part) => (part.histogram ? [part.histogram] : []));
-    if (histograms.length > 0) pass.owners = packedOwners(joinedWeights(histograms), workers);
+    const weights = stepWeights([...stepParts, ...ends]);
+    if (weights) pass.owners = packedOwners(weights, workers);
     const runs = ends.flatMap((end) => end.runs);
     const dropped = (pass.dropped = this.sumOf(
       step + 1,

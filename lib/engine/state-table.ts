@@ -102,6 +102,7 @@ export class StateTable {
   private readonly router?: TableRouter;
   private readonly width: number;
   private full_ = false;
+  private sampling_ = false;
   private readonly buckets: number;
   private readonly prefixes: number;
   /** Per shard, the records of the router's last batch it has not taken yet: [pendingFrom, pendingTo). */
@@ -244,6 +245,12 @@ export class StateTable {
   sampleKeys(window: KeyWindow, mask: number): void {
     for (const shard of this.shards)
       shard.kernel.sampleKeys(window.r, window.rows, this.width, window.lastColumn, window.strings ?? false, mask);
+    this.sampling_ = true;
+  }
+
+  /** Whether drains weigh the states by their window keys (since sampleKeys, until stopSampling). */
+  get sampling(): boolean {
+    return this.sampling_;
   }
 
   /** The weights sampled since sampleKeys, summed over the shards. */
@@ -258,6 +265,7 @@ export class StateTable {
 
   stopSampling(): void {
     for (const shard of this.shards) shard.kernel.stopSampling();
+    this.sampling_ = false;
   }
 
   /** Combines every bucket, so that size is exact and every record distinct. */

@@ -53,6 +53,15 @@ export function joinedWeights(histograms: readonly ArrayLike<number>[]): Float64
   return sum;
 }
 
+/**
+ * The weights of the next window's keys from a step's parts and ends (a group step's come with
+ * its part, the state table's with its end, once it drained): undefined when the step weighed none.
+ */
+export function stepWeights(parts: readonly { readonly histogram?: ArrayLike<number> }[]): Float64Array | undefined {
+  const histograms = parts.flatMap((part) => (part.histogram ? [part.histogram] : []));
+  return histograms.length > 0 ? joinedWeights(histograms) : undefined;
+}
+
 /** An owner table as the manifest of a partitioned count's step records it: its u16 words in base64. */
 export function ownersText(table: BucketOwners): string {
   return Buffer.from(table.buffer, table.byteOffset, table.byteLength).toString('base64');

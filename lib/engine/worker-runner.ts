@@ -80,8 +80,6 @@ export class WorkerRunner {
   private groupedStep?: number;
   /** While states change owner before a group step: what peers send goes to the grouped run. */
   private receivingInRun = false;
-  /** The step under way weighs the next window's keys as its table drains (the step before a window's first). */
-  private sampling = false;
   private readonly clock = new PhaseClock();
   private readonly step: WorkerStep;
   private onProgress: (states: number) => void = () => {};
@@ -165,7 +163,6 @@ export class WorkerRunner {
     if (!ended) this.clock.reset();
     successors.beginStep(step + 1);
     successors.table.stopSampling();
-    this.sampling = routing?.sample !== undefined;
     if (routing?.sample) successors.table.sampleKeys(routing.sample, routing.sample.mask);
     this.router?.beginStep(outModuli.length);
     this.onProgress = onProgress;
@@ -205,9 +202,8 @@ export class WorkerRunner {
     await this.settleWrites();
     const moved = options.partitioned ? this.store.takeMoved() : undefined;
     const held = options.partitioned && !toFiles ? this.heldStates() : undefined;
-    const histogram = this.sampling ? table.keyHistogram() : undefined;
+    const histogram = table.sampling ? table.keyHistogram() : undefined;
     table.stopSampling();
-    this.sampling = false;
     return { runs, phases: this.clock.snapshot(), probes: table.probes, moved, held, histogram };
   }
 
