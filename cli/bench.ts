@@ -8,12 +8,13 @@
  * the paper's Table 3; with several worker counts, each one's median CPU time per state against the
  * first's. Without --boards it also counts 11×11 in one process of 2 workers at --memory 256M and in
  * 2 partitions at --memory 128M each, and prints their ratios, and 13×13's first 60 steps at
- * --memory 512M (row 13x13:60, stopped through the library: bench-steps.ts). A benchmark, not a test: it exits
- * non-zero only when a count is wrong or fails.
+ * --memory 512M (row 13x13:60, stopped through the library: bench-steps.ts). With --before DIR, each
+ * count runs with that checkout's build and with this one, in turn, and the summary compares them.
+ * A benchmark, not a test: it exits non-zero only when a count is wrong or fails.
  */
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { LEGAL_SQUARE } from '../lib/paper/published-counts.js';
 import path from 'node:path';
@@ -56,6 +57,10 @@ const args = yargs(hideBin(process.argv))
     describe: 'runs of each count, all the counts taking turns',
   })
   .option('scratch', { type: 'string', describe: 'folder for run files (default: a temporary folder)' })
+  .option('before', {
+    type: 'string',
+    describe: 'a built checkout of the version before a change: each count runs with it and with this build, the two taking turns',
+  })
   .option('solve', {
     type: 'string',
     describe:
@@ -73,8 +78,26 @@ const args = yargs(hideBin(process.argv))
 /** The kernel's clock ticks per second (getconf CLK_TCK), for /proc's times. */
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
 
-const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), 'main.js');
-const firstSteps = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench-steps.js');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const cli = path.join(here, 'main.js');
+
+/** A build to count with: this one, or --before's (its dist/cli/main.js and bench-steps.js). */
+interface Build {
+  readonly name: 'before' | 'after' | 'this';
+  readonly main: string;
+  readonly firstSteps: string;
+}
+const thisBuild: Build = { name: args.before === undefined ? 'this' : 'after', main: cli, firstSteps: path.join(here, 'bench-steps.js') };
+const builds: Build[] = [thisBuild];
+if (args.before !== undefined) {
+  const dist = path.join(path.resolve(args.before), 'dist', 'cli');
+  const before: Build = { name: 'before', main: path.join(dist, 'main.js'), firstSteps: path.join(dist, 'bench-steps.js') };
+  if (!existsSync(before.main) || !existsSync(before.firstSteps)) {
+    console.error(`npm run bench: --before ${args.before} has no build (${before.main}): run npm install there first`);
+    process.exit(2);
+  }
+  builds.unshift(before);
+}
 
 /** The rules each board is solved under: both cycle rules, and cycle-draw also as the paper scores. */
 const SOLVE_RULES = [
@@ -128,7 +151,11 @@ if (!args.boards) runs.push(ONE_PROCESS, PARTITIONED, FIRST_STEPS);
 console.log(
   `gocount bench on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, ${formatBytes(os.totalmem())}, node ${process.version}`,
 );
+const compared = builds.length > 1;
+/** A row's first cell with --before: the build it ran with. */
+const buildCell = (name: string) => (compared ? `${name.padEnd(6)} ` : '');
 const head = [
+  ...(compared ? ['build'] : []),
   'board',
   'memory',
   'workers',
@@ -144,13 +171,21 @@ const head = [
   'load',
   'exact',
 ];
-const widths = [7, 7, 7, 8, 8, 7, 9, 9, 9, 9, 10, 10, 14, 6];
-const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' ');
+const widths = [...(compared ? [6] : []), 7, 7, 7, 8, 8, 7, 9, 9, 9, 9, 10, 10, 14, 6];
+const textColumns = compared ? 2 : 1;
+const line = (cells: string[]) => cells.map((cell, i) => (i < textColumns ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' ');
 const costLines: string[] = [];
 console.log(line(head));
-/** Each run's figures, one per round; cpu is user + system seconds, perState its nanoseconds per expanded state. */
-const measured = new Map<BenchRun, Array<{ wall: number; cpu: number; ns: number; perState: number }>>();
-for (const run of Array.from({ length: Math.max(1, args.rounds) }, () => runs).flat()) {
+/** Each build's figures of each run, one per round; cpu is user + system seconds, perState its nanoseconds per expanded state. */
+const measured = new Map<Build, Map<BenchRun, Array<{ wall: number; cpu: number; ns: number; perState: number }>>>(
+  builds.map((build) => [build, new Map()]),
+);
+// With --before, each count runs with both builds one after the other, the first of the two
+// changing from round to round, so that neither always meets the other's after-load.
+const order = Array.from({ length: Math.max(1, args.rounds) }, (_, round) =>
+  runs.flatMap((run) => (round % 2 ? [...builds].reverse() : builds).map((build) => ({ run, build }))),
+).flat();
+for (const { run, build } of order) {
   const { board, memory, workers, partitions, steps } = run;
   const scratch = args.scratch ?? mkdtempSync(path.join(os.tmpdir(), 'gocount-bench-'));
   const flags = [board, '--stats', '--json', '--quiet', '--scratch', scratch, '--workers', String(workers)];
@@ -160,7 +195,7 @@ for (const run of Array.from({ length: Math.max(1, args.rounds) }, () => runs).f
   const loadBefore = os.loadavg()[0];
   const childrenBefore = childrenCpu();
   const started = performance.now();
-  const command = steps ? [firstSteps, board, String(steps), memory ?? '512M', scratch, String(workers)] : [cli, ...flags];
+  const command = steps ? [build.firstSteps, board, String(steps), memory ?? '512M', scratch, String(workers)] : [build.main, ...flags];
   const child = spawnSync(process.execPath, command, { encoding: 'utf8', maxBuffer: 1 << 28 });
   const wall = (performance.now() - started) / 1000;
   const childrenAfter = childrenCpu();
@@ -169,7 +204,7 @@ for (const run of Array.from({ length: Math.max(1, args.rounds) }, () => runs).f
   const label = partitions ? `${partitions}×${workers}` : String(workers);
   const shown = steps ? `${board}:${steps}` : board;
   if (child.status !== 0) {
-    console.log(`${shown.padEnd(7)} failed (exit ${child.status}): ${child.stderr.trim().split('\n').pop()}`);
+    console.log(`${buildCell(build.name)}${shown.padEnd(7)} failed (exit ${child.status}): ${child.stderr.trim().split('\n').pop()}`);
     process.exitCode = 1;
     continue;
   }
@@ -183,9 +218,11 @@ for (const run of Array.from({ length: Math.max(1, args.rounds) }, () => runs).f
   const system = childrenAfter && childrenBefore ? childrenAfter.system - childrenBefore.system : stats.systemSeconds;
   const perState = (1e9 * (user + system)) / Math.max(stats.statesExpanded, 1);
   const ns = PHASES.reduce((sum, phase) => sum + stats.nsPerState[phase], 0);
-  measured.set(run, [...(measured.get(run) ?? []), { wall, cpu: user + system, ns, perState }]);
+  const figures = measured.get(build)!;
+  figures.set(run, [...(figures.get(run) ?? []), { wall, cpu: user + system, ns, perState }]);
   console.log(
     line([
+      ...(compared ? [build.name] : []),
       shown,
       memory ?? 'default',
       label,
@@ -202,11 +239,13 @@ for (const run of Array.from({ length: Math.max(1, args.rounds) }, () => runs).f
       exact,
     ]),
   );
-  costLines.push(`${shown.padEnd(7)} ${label.padStart(7)} ${PHASES.map((phase) => String(stats.nsPerState[phase]).padStart(9)).join(' ')}`);
+  costLines.push(
+    `${buildCell(build.name)}${shown.padEnd(7)} ${label.padStart(7)} ${PHASES.map((phase) => String(stats.nsPerState[phase]).padStart(9)).join(' ')}`,
+  );
 }
 console.log(
   '\ncost model, thread ns per expanded state (summed over workers)\n' +
-    `${'board'.padEnd(7)} ${'workers'.padStart(7)} ${PHASES.map((phase) => phase.padStart(9)).join(' ')}`,
+    `${buildCell('build')}${'board'.padEnd(7)} ${'workers'.padStart(7)} ${PHASES.map((phase) => phase.padStart(9)).join(' ')}`,
 );
 for (const cost of costLines) console.log(cost);
 if (runs.some((run) => run.partitions))
@@ -235,21 +274,45 @@ if (workerCounts.length > 1) {
   }
 }
 
-/** The median of each of a run's figures over its rounds; undefined when it never succeeded. */
-function medians(run: BenchRun): { wall: number; cpu: number; ns: number; perState: number } | undefined {
-  const rounds = measured.get(run);
+if (compared) {
+  console.log(
+    `\nbefore (${args.before}) and after (this build), median of ${Math.max(1, args.rounds)} [least, most]: ` +
+      "CPU time per expanded state, and the phases' thread ns per state",
+  );
+  for (const run of runs) {
+    const [before, after] = builds.map((build) => measured.get(build)!.get(run));
+    if (!before || !after) continue;
+    const label = run.partitions ? `${run.partitions}×${run.workers}` : String(run.workers);
+    const compare = (figure: 'perState' | 'ns') => {
+      const [was, now] = [before, after].map((rounds) => rounds.map((round) => round[figure]));
+      const shown = (values: number[]) =>
+        `${median(values).toFixed(0)}${values.length > 1 ? ` [${Math.min(...values).toFixed(0)}, ${Math.max(...values).toFixed(0)}]` : ''}`;
+      return `${shown(was)} → ${shown(now)} ns (${(median(now) / median(was)).toFixed(3)}×)`;
+    };
+    console.log(
+      `${(run.steps ? `${run.board}:${run.steps}` : run.board).padEnd(8)} ${(run.memory ?? 'default').padStart(7)} ${label.padStart(7)}` +
+        `  cpu ${compare('perState')}  phases ${compare('ns')}`,
+    );
+  }
+}
+
+/** The median of each of a run's figures over its rounds with a build (this one unless named); undefined when it never succeeded. */
+function medians(run: BenchRun, build = thisBuild): { wall: number; cpu: number; ns: number; perState: number } | undefined {
+  const rounds = measured.get(build)!.get(run);
   if (!rounds) return undefined;
-  const median = (values: number[]) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    const middle = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-  };
   return {
     wall: median(rounds.map((round) => round.wall)),
     cpu: median(rounds.map((round) => round.cpu)),
     ns: median(rounds.map((round) => round.ns)),
     perState: median(rounds.map((round) => round.perState)),
   };
+}
+
+/** The middle value, or the mean of the middle two. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /**
