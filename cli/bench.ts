@@ -276,7 +276,7 @@ if (workerCounts.length > 1) {
 
 if (compared) {
   console.log(
-    `\nbefore (${args.before}) and after (this build), median of ${Math.max(1, args.rounds)} [least, most]: ` +
+    `\nbefore (${args.before}) and after (this build), median of ${Math.max(1, args.rounds)}${args.rounds > 1 ? ' [least, most]' : ''}: ` +
       "CPU time per expanded state, and the phases' thread ns per state",
   );
   for (const run of runs) {
