@@ -1,12 +1,12 @@
 import test from 'ava';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { availableMemory } from '../../lib/shared/available-memory.js';
 import { planCount } from '../../lib/count/plan.js';
 import { formatPlan } from '../../cli/plan-text.js';
 import { STEP_LOG_FILE, parseStepLog } from '../../lib/format/step-log.js';
-import { cliPath } from '../support/paths.js';
+import { cliPath, repoRoot } from '../support/paths.js';
 import { runCli, runCliAsync } from '../support/run-cli.js';
 import { tempScratch } from '../support/scratch.js';
 import { once, sharedScratch } from '../support/shared.js';
@@ -441,4 +441,35 @@ test('a full output device stops the command in one line, exit code 1', async (t
   closeSync(device);
   t.is(full.status, 1);
   t.is(full.stderr, 'gocount: cannot write the output: no space left on device (ENOSPC)\n');
+});
+
+/** `npm run bench` with its arguments, as its own process. */
+function runBench(args: string[]) {
+  return spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'cli', 'bench.js'), ...args], { encoding: 'utf8' });
+}
+
+test('npm run bench -- --before DIR counts each board with both builds in turn and sets their medians side by side', (t) => {
+  // This checkout as its own "before": the same build twice, 7×7 with one worker, two rounds.
+  const bench = runBench(['--boards', '7x7', '--workers', '1', '--rounds', '2', '--before', repoRoot]);
+  t.is(bench.status, 0, bench.stderr);
+  const rows = bench.stdout.split('\n').filter((row) => /^(before|after) +7x7 +default /.test(row));
+  t.deepEqual(
+    rows.map((row) => row.split(/ +/)[0]),
+    ['before', 'after', 'after', 'before'],
+    'the first of the two changes from round to round',
+  );
+  for (const row of rows) t.regex(row, / yes$/, 'each count is Table 3’s');
+  t.regex(bench.stdout, /^before \(.+\) and after \(this build\), median of 2 \[least, most\]: /m);
+  t.regex(bench.stdout, /^7x7 +default +1 {2}cpu \d+ \[\d+, \d+\] → \d+ \[\d+, \d+\] ns \(\d\.\d{3}×\) {2}phases /m);
+});
+
+test('npm run bench -- --before a folder without a build: one line, exit code 2, nothing counted', (t) => {
+  const empty = tempScratch(t);
+  const bench = runBench(['--boards', '7x7', '--before', empty]);
+  t.is(bench.status, 2);
+  t.is(bench.stdout, '');
+  t.is(
+    bench.stderr,
+    `npm run bench: --before ${empty} has no build (${path.join(empty, 'dist', 'cli', 'main.js')}): run npm install there first\n`,
+  );
 });
