@@ -60,6 +60,7 @@ const args = yargs(hideBin(process.argv))
   .option('before', {
     type: 'string',
     describe: 'a built checkout of the version before a change: each count runs with it and with this build, the two taking turns',
+    conflicts: 'solve',
   })
   .option('solve', {
     type: 'string',
@@ -74,6 +75,9 @@ const args = yargs(hideBin(process.argv))
   .strict()
   .help()
   .parseSync();
+
+/** Times each count runs (with each build). */
+const rounds = Math.max(1, args.rounds);
 
 /** The kernel's clock ticks per second (getconf CLK_TCK), for /proc's times. */
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
@@ -90,13 +94,9 @@ interface Build {
 const thisBuild: Build = { name: args.before === undefined ? 'this' : 'after', main: cli, firstSteps: path.join(here, 'bench-steps.js') };
 const builds: Build[] = [thisBuild];
 if (args.before !== undefined) {
-  const dist = path.join(path.resolve(args.before), 'dist', 'cli');
-  const before: Build = { name: 'before', main: path.join(dist, 'main.js'), firstSteps: path.join(dist, 'bench-steps.js') };
-  if (!existsSync(before.main) || !existsSync(before.firstSteps)) {
-    console.error(`npm run bench: --before ${args.before} has no build (${before.main}): run npm install there first`);
-    process.exit(2);
-  }
-  builds.unshift(before);
+  // npm runs scripts in the package's folder: a relative path is the user's, from where npm was run.
+  const dist = path.join(path.resolve(process.env.INIT_CWD ?? process.cwd(), args.before), 'dist', 'cli');
+  builds.unshift({ name: 'before', main: path.join(dist, 'main.js'), firstSteps: path.join(dist, 'bench-steps.js') });
 }
 
 /** The rules each board is solved under: both cycle rules, and cycle-draw also as the paper scores. */
@@ -147,15 +147,23 @@ const PARTITIONED: BenchRun = { board: '11x11', memory: '128M', workers: 1, part
 /** Out of memory in a few minutes: 13×13's first 60 steps, whose late steps spill to files. */
 const FIRST_STEPS: BenchRun = { board: '13x13', memory: '512M', workers: 2, steps: 60 };
 if (!args.boards) runs.push(ONE_PROCESS, PARTITIONED, FIRST_STEPS);
+for (const build of builds) {
+  const missing = [build.main, ...(runs.some((run) => run.steps) ? [build.firstSteps] : [])].find((file) => !existsSync(file));
+  if (missing) {
+    console.error(`npm run bench: --before ${args.before} has no build (${missing}): run npm install there first`);
+    process.exit(2);
+  }
+}
 
 console.log(
   `gocount bench on ${os.cpus()[0]?.model ?? 'unknown cpu'}, ${os.cpus().length} cores, ${formatBytes(os.totalmem())}, node ${process.version}`,
 );
 const compared = builds.length > 1;
-/** A row's first cell with --before: the build it ran with. */
+/** With --before, a row's first cell: the build it ran with (buildColumn in the table, buildCell in a line). */
+const buildColumn = (name: string) => (compared ? [name] : []);
 const buildCell = (name: string) => (compared ? `${name.padEnd(6)} ` : '');
 const head = [
-  ...(compared ? ['build'] : []),
+  ...buildColumn('build'),
   'board',
   'memory',
   'workers',
@@ -182,7 +190,7 @@ const measured = new Map<Build, Map<BenchRun, Array<{ wall: number; cpu: number;
 );
 // With --before, each count runs with both builds one after the other, the first of the two
 // changing from round to round, so that neither always meets the other's after-load.
-const order = Array.from({ length: Math.max(1, args.rounds) }, (_, round) =>
+const order = Array.from({ length: rounds }, (_, round) =>
   runs.flatMap((run) => (round % 2 ? [...builds].reverse() : builds).map((build) => ({ run, build }))),
 ).flat();
 for (const { run, build } of order) {
@@ -201,8 +209,8 @@ for (const { run, build } of order) {
   const childrenAfter = childrenCpu();
   const load = `${loadBefore.toFixed(2)}→${os.loadavg()[0].toFixed(2)}`;
   if (!args.scratch) rmSync(scratch, { recursive: true, force: true });
-  const label = partitions ? `${partitions}×${workers}` : String(workers);
-  const shown = steps ? `${board}:${steps}` : board;
+  const label = workersLabel(run);
+  const shown = boardLabel(run);
   if (child.status !== 0) {
     console.log(`${buildCell(build.name)}${shown.padEnd(7)} failed (exit ${child.status}): ${child.stderr.trim().split('\n').pop()}`);
     process.exitCode = 1;
@@ -217,12 +225,12 @@ for (const { run, build } of order) {
   const user = childrenAfter && childrenBefore ? childrenAfter.user - childrenBefore.user : stats.userSeconds;
   const system = childrenAfter && childrenBefore ? childrenAfter.system - childrenBefore.system : stats.systemSeconds;
   const perState = (1e9 * (user + system)) / Math.max(stats.statesExpanded, 1);
-  const ns = PHASES.reduce((sum, phase) => sum + stats.nsPerState[phase], 0);
+  const ns = PHASES.reduce((sum, phase) => sum + (stats.nsPerState[phase] ?? 0), 0);
   const figures = measured.get(build)!;
   figures.set(run, [...(figures.get(run) ?? []), { wall, cpu: user + system, ns, perState }]);
   console.log(
     line([
-      ...(compared ? [build.name] : []),
+      ...buildColumn(build.name),
       shown,
       memory ?? 'default',
       label,
@@ -240,7 +248,7 @@ for (const { run, build } of order) {
     ]),
   );
   costLines.push(
-    `${buildCell(build.name)}${shown.padEnd(7)} ${label.padStart(7)} ${PHASES.map((phase) => String(stats.nsPerState[phase]).padStart(9)).join(' ')}`,
+    `${buildCell(build.name)}${shown.padEnd(7)} ${label.padStart(7)} ${PHASES.map((phase) => String(stats.nsPerState[phase] ?? '-').padStart(9)).join(' ')}`,
   );
 }
 console.log(
@@ -254,12 +262,12 @@ const one = medians(ONE_PROCESS);
 const split = medians(PARTITIONED);
 if (one && split)
   console.log(
-    `\n11x11 in 2 partitions of 128M against one process of 2 workers at 256M: phase ns per state ${(split.ns / one.ns).toFixed(2)}× ` +
+    `\n11x11 in 2 partitions of 128M against one process of 2 workers at 256M${compared ? ' (this build)' : ''}: phase ns per state ${(split.ns / one.ns).toFixed(2)}× ` +
       `(goal 1.25×), wall ${(split.wall / one.wall).toFixed(2)}× (goal 1.5×), CPU ${(split.cpu / one.cpu).toFixed(2)}×`,
   );
 
 if (workerCounts.length > 1) {
-  console.log(`\nCPU time per expanded state, median of ${Math.max(1, args.rounds)}, against ${workerCounts[0]} workers`);
+  console.log(`\nCPU time per expanded state, median of ${rounds}, against ${workerCounts[0]} workers${compared ? ' (this build)' : ''}`);
   for (const board of new Set(runs.map((run) => run.board))) {
     const perState = (workers: number) =>
       medians(runs.find((run) => run.board === board && run.workers === workers && !run.partitions && !run.steps)!)?.perState;
@@ -276,35 +284,47 @@ if (workerCounts.length > 1) {
 
 if (compared) {
   console.log(
-    `\nbefore (${args.before}) and after (this build), median of ${Math.max(1, args.rounds)}${args.rounds > 1 ? ' [least, most]' : ''}: ` +
+    `\nbefore (${args.before}) and after (this build), median of ${rounds}${rounds > 1 ? ' [least, most]' : ''}: ` +
       "CPU time per expanded state, and the phases' thread ns per state",
   );
   for (const run of runs) {
-    const [before, after] = builds.map((build) => measured.get(build)!.get(run));
-    if (!before || !after) continue;
-    const label = run.partitions ? `${run.partitions}×${run.workers}` : String(run.workers);
+    const row = `${boardLabel(run).padEnd(8)} ${(run.memory ?? 'default').padStart(7)} ${workersLabel(run).padStart(7)}`;
+    const [before, after] = builds.map((build) => measured.get(build)!.get(run) ?? []);
+    if (before.length === 0 || after.length === 0) {
+      console.log(`${row}  failed with the build ${before.length === 0 ? 'before' : 'after'}`);
+      continue;
+    }
     const compare = (figure: 'perState' | 'ns') => {
-      const [was, now] = [before, after].map((rounds) => rounds.map((round) => round[figure]));
+      const [was, now] = [before, after].map((figures) => figures.map((round) => round[figure]));
+      // A side some of whose rounds failed says how many it has.
       const shown = (values: number[]) =>
-        `${median(values).toFixed(0)}${values.length > 1 ? ` [${Math.min(...values).toFixed(0)}, ${Math.max(...values).toFixed(0)}]` : ''}`;
+        `${median(values).toFixed(0)}${values.length > 1 ? ` [${Math.min(...values).toFixed(0)}, ${Math.max(...values).toFixed(0)}]` : ''}` +
+        `${values.length < rounds ? ` (${values.length} of ${rounds})` : ''}`;
       return `${shown(was)} → ${shown(now)} ns (${(median(now) / median(was)).toFixed(3)}×)`;
     };
-    console.log(
-      `${(run.steps ? `${run.board}:${run.steps}` : run.board).padEnd(8)} ${(run.memory ?? 'default').padStart(7)} ${label.padStart(7)}` +
-        `  cpu ${compare('perState')}  phases ${compare('ns')}`,
-    );
+    console.log(`${row}  cpu ${compare('perState')}  phases ${compare('ns')}`);
   }
 }
 
-/** The median of each of a run's figures over its rounds with a build (this one unless named); undefined when it never succeeded. */
-function medians(run: BenchRun, build = thisBuild): { wall: number; cpu: number; ns: number; perState: number } | undefined {
-  const rounds = measured.get(build)!.get(run);
-  if (!rounds) return undefined;
+/** A run's board as its rows name it: 13x13:60 for a count's first steps. */
+function boardLabel(run: BenchRun): string {
+  return run.steps ? `${run.board}:${run.steps}` : run.board;
+}
+
+/** A run's workers as its rows name them: P×W for P partitions of W workers. */
+function workersLabel(run: BenchRun): string {
+  return run.partitions ? `${run.partitions}×${run.workers}` : String(run.workers);
+}
+
+/** The median of each of a run's figures over its rounds with this build; undefined when it never succeeded. */
+function medians(run: BenchRun): { wall: number; cpu: number; ns: number; perState: number } | undefined {
+  const figures = measured.get(thisBuild)!.get(run);
+  if (!figures) return undefined;
   return {
-    wall: median(rounds.map((round) => round.wall)),
-    cpu: median(rounds.map((round) => round.cpu)),
-    ns: median(rounds.map((round) => round.ns)),
-    perState: median(rounds.map((round) => round.perState)),
+    wall: median(figures.map((round) => round.wall)),
+    cpu: median(figures.map((round) => round.cpu)),
+    ns: median(figures.map((round) => round.ns)),
+    perState: median(figures.map((round) => round.perState)),
   };
 }
 

@@ -42,11 +42,12 @@ export function runCliLines(lines: string[][]): CliLineResult[] {
  */
 export function runCliAsync(
   args: string[],
-  options: { env?: Record<string, string>; timeout?: number; stdout?: number } = {},
+  options: { env?: Record<string, string>; timeout?: number; stdout?: number; script?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve) => {
     // `stdout`: a file descriptor the command writes to instead of a pipe (its stdout then reads '').
-    const child = spawn(process.execPath, [cliPath, ...args], {
+    // `script`: another of dist/cli's scripts (bench.js) instead of the gocount command.
+    const child = spawn(process.execPath, [options.script ?? cliPath, ...args], {
       env: { ...process.env, ...options.env },
       stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'],
     });
