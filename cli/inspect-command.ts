@@ -6,6 +6,7 @@ import { DEFAULT_LIMIT, DEFAULT_SKIP } from '../lib/verify/defaults.js';
 import type { Inspection } from '../lib/verify/inspect.js';
 import { counted } from '../lib/shared/plural.js';
 import { crcText } from '../lib/format/crc-text.js';
+import { runFileChecksum } from '../lib/format/layout.js';
 import type { SplitRule } from '../lib/format/split-layout.js';
 
 interface InspectArgs {
@@ -49,7 +50,7 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
         `moduli   ${header.moduli.join(' ')}`,
         typeof trailer === 'string'
           ? `trailer  ${trailer}`
-          : `${'indexOffset' in trailer ? 'footer ' : 'trailer'}  ${counted(trailer.records, 'record')}, residue sums ${trailer.sums.join(' ')}, CRC-32 ${crcText(trailer.crc)}` +
+          : `${'indexOffset' in trailer ? 'footer ' : 'trailer'}  ${counted(trailer.records, 'record')}, residue sums ${trailer.sums.join(' ')}, ${sections ? 'CRC-32' : runFileChecksum(header.version).name} ${crcText(trailer.crc)}` +
             ('indexOffset' in trailer ? `; index at byte ${trailer.indexOffset}, ${counted(trailer.chunks, 'chunk')}` : ''),
         ...(sections
           ? [

@@ -14,6 +14,8 @@
 
 import { readVarint, varintEnd } from './record-codec.as';
 import { addResidues, copyResidues } from '../residues/residue-words.as';
+// The run sum reads the buffers here, in place (lib/format/run-sum.ts).
+export { sumBlocks } from '../format/run-sum.as';
 
 const LOW_BITS: u64 = 30;
 const HIGH_UNIT: u64 = 1 << LOW_BITS;

@@ -11,6 +11,7 @@ import { instantiate, align8 as align, type WasmMemory, PAGE_BYTES } from '../sh
 import { RECORD_PROBLEMS, residueProblem, type RecordWindow, type RecordReader } from '../format/run-reader.js';
 import type { Batch } from './batch.js';
 import type { RecordSink } from './state-table.js';
+import { sumInPlace } from '../format/run-sum.js';
 
 interface MergeExports {
   memory: WasmMemory;
@@ -27,6 +28,7 @@ interface MergeExports {
   problemNumber(): number;
   problemResidueIndex(): number;
   reducedSums(): void;
+  sumBlocks(lanes: number, at: number, n: number): void;
 }
 
 const DONE = 0;
@@ -69,6 +71,7 @@ export class RunMergeKernel {
     const outStatesAt = take(8 * OUT_RECORDS);
     const outResiduesAt = take(4 * OUT_RECORDS * mostResidues);
     const buffersAt = Array.from({ length: mostRuns }, () => take(bufferBytes));
+    const lanesAt = take(64);
     // Grown once, to its final size: the views below stay valid.
     const { memory } = this.kernel;
     const pages = Math.ceil(at / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES;
@@ -87,6 +90,7 @@ export class RunMergeKernel {
     this.outStates = new Uint32Array(buffer, outStatesAt, 2 * OUT_RECORDS);
     this.outResidues = new Uint32Array(buffer, outResiduesAt, OUT_RECORDS * mostResidues);
     this.buffers = buffersAt.map((start) => Buffer.from(buffer, start, bufferBytes));
+    sumInPlace(memory, this.kernel, lanesAt);
   }
 
   /**

@@ -11,6 +11,7 @@ import { RunFileError } from '../shared/errors.js';
 import { mergeFolderPath, parseSplitRunFileName, runFileName, splitRunFileName } from '../format/folder-names.js';
 import { FORMAT_VERSION, RunHeader, runHeaderProblem } from '../format/layout.js';
 import { RecordReader, RunReader } from '../format/run-reader.js';
+import { summedBuffer } from '../format/run-sum.js';
 import { RunSummary, RunWriter } from '../format/run-writer.js';
 import { PendingCommits } from '../format/pending-commits.js';
 import { readSectionEntry, readSplitIndex, SectionReader } from '../format/section-reader.js';
@@ -85,7 +86,8 @@ export class RunStore {
     this.serves = options.serves ?? [options.worker];
     const { width, columns, moduli } = options;
     this.scratch = new ScratchFolder(options.scratchDir, { width, columns, moduli });
-    this.writeChunk = Buffer.allocUnsafe(options.writeBufferBytes);
+    // In a module's memory, where the run sum reads what the writers gather without a copy.
+    this.writeChunk = summedBuffer(options.writeBufferBytes);
   }
 
   /**

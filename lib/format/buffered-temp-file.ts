@@ -1,15 +1,16 @@
 /**
  * The output side every run file kind shares: a file written under a temporary name through a
- * buffer the caller lends, with the CRC-32 of every byte so far; committed (synced, closed and
- * renamed into place) only when whole, ending with that CRC, or discarded on an error.
+ * buffer the caller lends, with a checksum of every byte so far (run-sum.ts: a run file's by its
+ * version, a split run's CRC-32); committed (synced, closed and renamed into place) only when whole,
+ * ending with that checksum, or discarded on an error.
  * RunWriter encodes records straight into `buffer` from `used` on; SplitRunWriter puts chunks.
  */
 
 import { openSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
 import { commitTempFile, discardTempFile, writeAll } from './atomic.js';
 import { tempPath } from './folder-names.js';
 import type { PendingCommits } from './pending-commits.js';
+import type { FileChecksum } from './run-sum.js';
 
 export class BufferedTempFile {
   readonly path: string;
@@ -20,11 +21,12 @@ export class BufferedTempFile {
   written = 0;
   private readonly tempPath: string;
   private fd: number;
-  private crc = 0;
+  private readonly checksum: FileChecksum;
 
-  constructor(path: string, buffer: Buffer) {
+  constructor(path: string, buffer: Buffer, checksum: FileChecksum) {
     this.path = path;
     this.buffer = buffer;
+    this.checksum = checksum;
     this.tempPath = tempPath(path);
     this.fd = openSync(this.tempPath, 'w');
   }
@@ -60,19 +62,22 @@ export class BufferedTempFile {
   }
 
   /**
-   * Appends the CRC-32 of every byte before it, then syncs, closes and renames into place, or hands
-   * those to `later`, which does them while the caller goes on; returns that CRC.
+   * Appends the checksum of every byte before it, then syncs, closes and renames into place, or
+   * hands those to `later`, which does them while the caller goes on; returns that checksum.
    */
   commit(later?: PendingCommits): number {
-    const crc = crc32(this.buffer.subarray(0, this.used), this.crc);
-    const tail = Buffer.alloc(4);
-    tail.writeUInt32LE(crc, 0);
-    this.put(tail);
-    this.drain();
+    if (this.used + 4 > this.buffer.length) this.drain();
+    // The buffer's bytes go into the checksum here, so that they and the checksum go out in one write.
+    this.checksum.update(this.buffer.subarray(0, this.used));
+    const value = this.checksum.value();
+    this.buffer.writeUInt32LE(value, this.used);
+    writeAll(this.fd, this.buffer.subarray(0, this.used + 4));
+    this.written += this.used + 4;
+    this.used = 0;
     if (later) later.add(this.fd, this.tempPath, this.path);
     else commitTempFile(this.fd, this.tempPath, this.path);
     this.fd = -1;
-    return crc;
+    return value;
   }
 
   /** Closes and removes the temporary file; for errors. */
@@ -83,7 +88,7 @@ export class BufferedTempFile {
 
   private write(data: Uint8Array): void {
     writeAll(this.fd, data);
-    this.crc = crc32(data, this.crc);
+    this.checksum.update(data);
     this.written += data.length;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The run file format, version 2. All integers little-endian.
+ * The run file format, version 3. All integers little-endian.
  *
  *   header   "GOCNTRUN" · u16 version · u16 header bytes · u8 width · u8 K (residues a record: those
  *            the step's counts need, for the leading K moduli of the count)
@@ -9,15 +9,20 @@
  *            unchanged; A = 2·lo + 1 when it changed (always for the first record), and then
  *            D = hi − previous hi (previous hi = 0 before the first record).
  *   trailer  "GOCNTEND" · u32 record count low · u32 high · K × u32 residue sums (each mod its
- *            modulus) · u32 CRC-32 of every byte before it.
+ *            modulus) · u32 run sum of every byte before it (run-sum.ts; version 2 has the
+ *            CRC-32 there, and is read still).
  *
  * Every value fits 32 bits, so the `varint` package can decode the records independently.
  */
 
 import { counted } from '../shared/plural.js';
+import { Crc32, type FileChecksum, RunSum } from './run-sum.js';
 
-/** 2: K is the residues this step's counts need (residues/growth.ts), no longer the whole pass's. */
-export const FORMAT_VERSION = 2;
+/**
+ * 2: K is the residues this step's counts need (residues/growth.ts), no longer the whole pass's.
+ * 3: the run sum in place of the CRC-32.
+ */
+export const FORMAT_VERSION = 3;
 export const HEADER_MAGIC = 'GOCNTRUN';
 export const TRAILER_MAGIC = 'GOCNTEND';
 
@@ -64,10 +69,18 @@ export interface HeaderKind {
   readonly magic: string;
   readonly name: string;
   readonly version: number;
+  /** Older versions it reads as well. */
+  readonly older?: readonly number[];
   readonly extraWords: number;
 }
 
-export const RUN_FILE: HeaderKind = { magic: HEADER_MAGIC, name: 'run file', version: FORMAT_VERSION, extraWords: 0 };
+export const RUN_FILE: HeaderKind = { magic: HEADER_MAGIC, name: 'run file', version: FORMAT_VERSION, older: [2], extraWords: 0 };
+
+/** The checksum that ends a run file of this version (its header's u16 at byte 8). */
+export const runFileChecksum = (version: number): FileChecksum => (version === 2 ? new Crc32() : new RunSum());
+
+/** The version a run file's first bytes give, or 0 when they are too few. */
+export const runFileVersion = (head: Uint8Array): number => (head.length >= 10 ? head[8] | (head[9] << 8) : 0);
 
 export const headerBytesOf = (kind: HeaderKind, residueCount: number): number => 24 + 4 * kind.extraWords + 4 * residueCount;
 
@@ -94,7 +107,10 @@ export function decodeHeaderOf(kind: HeaderKind, buf: Buffer): { header: RunHead
   if (buf.length < fixed) return `too short for a ${kind.name} header (${counted(buf.length, 'byte')})`;
   if (buf.toString('latin1', 0, 8) !== kind.magic) return `not a gocount ${kind.name} (bad magic)`;
   const version = buf.readUInt16LE(8);
-  if (version !== kind.version) return `${kind.name} format version ${version}, this gocount reads version ${kind.version}`;
+  if (version !== kind.version && !kind.older?.includes(version)) {
+    const versions = [...(kind.older ?? []), kind.version];
+    return `${kind.name} format version ${version}, this gocount reads ${versions.length > 1 ? `versions ${versions.join(' and ')}` : `version ${kind.version}`}`;
+  }
   const k = buf.readUInt8(13);
   const length = buf.readUInt16LE(10);
   if (k < 1 || length !== headerBytesOf(kind, k)) return `header length ${length} does not match ${k} residues`;

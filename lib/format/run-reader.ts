@@ -1,15 +1,15 @@
 /**
  * Reads one run file record by record, checking as it goes: header, varints, strictly increasing
  * states, residues below their moduli, and, at the end, the trailer's record count, residue sums
- * and CRC-32. Any failure is a RunFileError naming the file and record. The decoding is shared
+ * and checksum. Any failure is a RunFileError naming the file and record. The decoding is shared
  * (RecordReader) with the reader of a split run's sections (section-reader.ts).
  */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
 import { RunFileError } from '../shared/errors.js';
 import { readVarint } from './varint.js';
-import { decodeHeader, decodeTrailer, maxRecordBytes, RunHeader, trailerBytes } from './layout.js';
+import { decodeHeader, decodeTrailer, maxRecordBytes, RunHeader, runFileChecksum, runFileVersion, trailerBytes } from './layout.js';
+import type { FileChecksum } from './run-sum.js';
 import { addModulo } from '../residues/sums.js';
 import { HIGH_UNIT } from '../border/layout.js';
 import { counted } from '../shared/plural.js';
@@ -141,7 +141,7 @@ export abstract class RecordReader {
 
   // A decoder outside this class (the engine's WebAssembly merge, lib/engine/run-merge.ts) decodes
   // the records in the lent buffer itself, with the same checks, instead of calling next(); the
-  // reading, the CRC and the end's checks stay here.
+  // reading, the checksum and the end's checks stay here.
 
   /** Where the undecoded record bytes are in the buffer, and whether the stream has more. */
   recordWindow(): RecordWindow {
@@ -192,12 +192,13 @@ export abstract class RecordReader {
   }
 }
 
-/** Reads one run file: its header, records and trailer, with the CRC-32 of the whole file. */
+/** Reads one run file: its header, records and trailer, with the checksum of the whole file. */
 export class RunReader extends RecordReader {
   readonly header: RunHeader;
   private readonly fileSize: number;
-  private crc = 0;
-  private crcUpTo = 0; // file offset the CRC covers so far
+  /** By the version in the file's first bytes, chosen at the first fill. */
+  private checksum?: FileChecksum;
+  private summedUpTo = 0; // file offset the checksum covers so far
 
   /** Opens and checks the header. `buf` is scratch the caller lends: at least 4 KiB. */
   constructor(path: string, buf: Buffer) {
@@ -224,8 +225,10 @@ export class RunReader extends RecordReader {
     const trailer = decodeTrailer(this.buf.subarray(at, at + trailerBytes(k)), k);
     this.close();
     if (typeof trailer === 'string') throw new RunFileError(this.path, trailer);
-    if (trailer.crc !== this.crc)
-      throw new RunFileError(this.path, `CRC-32 mismatch: trailer says ${crcText(trailer.crc)}, content gives ${crcText(this.crc)}`);
+    const checksum = this.checksum!; // chosen by the first fill
+    const value = checksum.value();
+    if (trailer.crc !== value)
+      throw new RunFileError(this.path, `${checksum.name} mismatch: trailer says ${crcText(trailer.crc)}, content gives ${crcText(value)}`);
     if (trailer.records !== this.records)
       throw new RunFileError(this.path, `trailer says ${counted(trailer.records, 'record')}, file holds ${this.records}`);
     for (let r = 0; r < this.sums.length; r++) {
@@ -237,10 +240,11 @@ export class RunReader extends RecordReader {
   protected fill(): void {
     const offset = this.bufStart + this.bufEnd;
     const n = readSync(this.fd, this.buf, this.bufEnd, this.buf.length - this.bufEnd, offset);
-    const crcEnd = Math.min(offset + n, this.fileSize - 4);
-    if (crcEnd > this.crcUpTo) {
-      this.crc = crc32(this.buf.subarray(this.crcUpTo - this.bufStart, crcEnd - this.bufStart), this.crc);
-      this.crcUpTo = crcEnd;
+    this.checksum ??= runFileChecksum(runFileVersion(this.buf.subarray(0, this.bufEnd + n)));
+    const sumEnd = Math.min(offset + n, this.fileSize - 4);
+    if (sumEnd > this.summedUpTo) {
+      this.checksum.update(this.buf.subarray(this.summedUpTo - this.bufStart, sumEnd - this.bufStart));
+      this.summedUpTo = sumEnd;
     }
     this.bufEnd += n;
   }

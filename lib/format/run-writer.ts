@@ -1,11 +1,12 @@
 /**
- * Writes one sorted run file: header, records, trailer with CRC-32. The file is written under a
- * temporary name and renamed only when it is complete and synced, so a run file that exists is whole.
+ * Writes one sorted run file: header, records, trailer with its checksum (the run sum; the CRC-32 for
+ * a header of version 2). The file is written under a temporary name and renamed only when it is
+ * complete and synced, so a run file that exists is whole.
  */
 
 import { writeVarint } from './varint.js';
 import { BufferedTempFile } from './buffered-temp-file.js';
-import { encodeHeader, encodeTrailerBody, maxRecordBytes, RunHeader } from './layout.js';
+import { encodeHeader, encodeTrailerBody, maxRecordBytes, RunHeader, runFileChecksum } from './layout.js';
 import { addModulo } from '../residues/sums.js';
 import type { PendingCommits } from './pending-commits.js';
 
@@ -15,6 +16,7 @@ export interface RunSummary {
   readonly records: number;
   readonly sums: number[];
   readonly bytes: number;
+  /** The trailer's checksum (its CRC-32 before version 3 of the run file, hence the name). */
   readonly crc: number;
   /** The worker whose states the run holds. */
   readonly worker?: number;
@@ -32,10 +34,10 @@ export class RunWriter {
   private prevHi = 0;
   private prevLo = 0;
 
-  /** `chunk` is scratch the caller lends for buffering: at least 16 KiB. */
+  /** `chunk` is scratch the caller lends for buffering: at least 16 KiB (a summedBuffer spares the run sum a copy). */
   constructor(path: string, header: RunHeader, chunk: Buffer) {
     this.path = path;
-    this.file = new BufferedTempFile(path, chunk);
+    this.file = new BufferedTempFile(path, chunk, runFileChecksum(header.version));
     this.moduli = Float64Array.from(header.moduli);
     this.sums = new Float64Array(header.moduli.length);
     this.flushAt = chunk.length - maxRecordBytes(header.moduli.length);

@@ -19,6 +19,7 @@ import {
   SplitHeader,
 } from './split-layout.js';
 import type { PendingCommits } from './pending-commits.js';
+import { Crc32 } from './run-sum.js';
 
 export class SplitRunWriter {
   readonly path: string;
@@ -36,7 +37,7 @@ export class SplitRunWriter {
   /** `buffer` is scratch the caller lends: chunks smaller than half of it are gathered there. */
   constructor(path: string, header: SplitHeader, buffer: Buffer) {
     this.path = path;
-    this.file = new BufferedTempFile(path, buffer);
+    this.file = new BufferedTempFile(path, buffer, new Crc32());
     this.header = header;
     this.sectionCrc = new Uint32Array(header.owners);
     this.sectionRecords = new Float64Array(header.owners);

@@ -2,12 +2,12 @@
  * Checks one run file on its own, sharing no decoding with the engine's reader: its records are
  * decoded by record-stream.ts, with the `varint` package. Header, strictly increasing states, each a valid border state
  * for its board and step, residues below their moduli, and the trailer's record count, residue sums
- * and CRC-32. The file is read in chunks, so any size can be checked in bounded memory.
+ * and checksum (run-sum.ts). The file is read in chunks, so any size can be checked in bounded memory.
  */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
-import { decodeHeader, decodeTrailer, headerBytes, RunHeader, trailerBytes } from '../format/layout.js';
+import { decodeHeader, decodeTrailer, headerBytes, RunHeader, runFileChecksum, runFileVersion, trailerBytes } from '../format/layout.js';
+import { type FileChecksum, summedBuffer } from '../format/run-sum.js';
 import type { Problem } from './problems.js';
 import { CUT_SHORT, DAMAGED_VARINT, headerProblems, RecordStream, type RunExpectation } from './record-stream.js';
 import { StateCheck } from './state-check.js';
@@ -29,6 +29,8 @@ export interface RunCheck {
 }
 
 const CHUNK_BYTES = 1 << 20;
+/** The chunk every check reads into, one file at a time (checkRunFile runs to the end before it returns). */
+let shared: Buffer | undefined;
 
 export function checkRunFile(file: string, expect?: RunExpectation): RunCheck {
   const problems: Problem[] = [];
@@ -42,11 +44,12 @@ export function checkRunFile(file: string, expect?: RunExpectation): RunCheck {
 
 class RunChecker {
   private readonly size: number;
-  private readonly chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  private readonly chunk = (shared ??= summedBuffer(CHUNK_BYTES));
   private start = 0; // file offset of chunk[0]
   private length = 0; // valid bytes in chunk
-  private crc = 0;
-  private crcUpTo = 0;
+  /** By the version in the file's first bytes, chosen when they are loaded. */
+  private checksum?: FileChecksum;
+  private summedUpTo = 0;
 
   constructor(
     private readonly file: string,
@@ -83,15 +86,17 @@ class RunChecker {
       return result(header);
     }
     const { records, sums, legal, complete } = this.checkRecords(header, recordsEnd);
-    while (this.crcUpTo < size - 4) this.load(this.crcUpTo); // the records may have stopped short
+    while (this.summedUpTo < size - 4) this.load(this.summedUpTo); // the records may have stopped short
     this.load(recordsEnd);
     const trailer = decodeTrailer(this.chunk.subarray(0, trailerBytes(k)), k);
     if (typeof trailer === 'string') {
       problems.push({ file, problem: trailer });
       return result(header, records, sums, legal);
     }
-    if (trailer.crc !== this.crc)
-      problems.push({ file, problem: `CRC-32 mismatch: trailer says ${crcText(trailer.crc)}, content gives ${crcText(this.crc)}` });
+    const checksum = this.checksum!; // chosen by load(0)
+    const value = checksum.value();
+    if (trailer.crc !== value)
+      problems.push({ file, problem: `${checksum.name} mismatch: trailer says ${crcText(trailer.crc)}, content gives ${crcText(value)}` });
     if (!complete) return result(header, records, sums, legal, trailer.crc);
     if (trailer.records !== records)
       problems.push({ file, problem: `trailer says ${counted(trailer.records, 'record')}, the file holds ${records}` });
@@ -138,14 +143,15 @@ class RunChecker {
     return this.chunk.subarray(pos - this.start, Math.min(this.length, end - this.start));
   }
 
-  /** Loads the chunk from file offset `pos`, feeding the CRC every byte on first sight. */
+  /** Loads the chunk from file offset `pos`, feeding the checksum every byte on first sight. */
   private load(pos: number): void {
     this.start = pos;
     this.length = readSync(this.fd, this.chunk, 0, CHUNK_BYTES, pos);
-    const crcEnd = Math.min(pos + this.length, this.size - 4);
-    if (crcEnd > this.crcUpTo && pos <= this.crcUpTo) {
-      this.crc = crc32(this.chunk.subarray(this.crcUpTo - pos, crcEnd - pos), this.crc);
-      this.crcUpTo = crcEnd;
+    this.checksum ??= runFileChecksum(runFileVersion(this.chunk.subarray(0, this.length)));
+    const sumEnd = Math.min(pos + this.length, this.size - 4);
+    if (sumEnd > this.summedUpTo && pos <= this.summedUpTo) {
+      this.checksum.update(this.chunk.subarray(this.summedUpTo - pos, sumEnd - pos));
+      this.summedUpTo = sumEnd;
     }
   }
 }

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { markerRunsProblem, runProblem } from '../../lib/cluster/commit-check.js';
 import { HangWatch } from '../../lib/cluster/hang-watch.js';
+import { FORMAT_VERSION } from '../../lib/format/layout.js';
+import { RunWriter } from '../../lib/format/run-writer.js';
 import { tempScratch } from '../support/scratch.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -56,4 +58,22 @@ test('a run is checked against its done-marker: present, its size, and the CRC-3
   writeFileSync(path.join(dir, run.file), damaged);
   t.is(runProblem(dir, run, buffer), 'run split-w0-00001.run is damaged (CRC-32 mismatch)');
   t.is(markerRunsProblem(dir, [{ ...run, file: 'split-w1-00001.run' }, run], buffer), 'run split-w1-00001.run is missing');
+});
+
+test('a run file is checked by the checksum its version ends it with: the run sum, or the CRC-32 in version 2', (t) => {
+  const dir = tempScratch(t);
+  const moduli = [4294967291];
+  for (const version of [FORMAT_VERSION, 2]) {
+    const file = `run-w0-0000${version}.run`;
+    const writer = new RunWriter(path.join(dir, file), { version, width: 3, columns: 3, step: 2, run: 1, moduli }, Buffer.alloc(1 << 14));
+    writer.append(0, 5, Uint32Array.of(7), 0);
+    writer.append(0, 9, Uint32Array.of(8), 0);
+    const run = writer.finish();
+    const buffer = Buffer.alloc(8); // smaller than the header: read in pieces
+    t.is(runProblem(dir, run, buffer), undefined, `version ${version}`);
+    const damaged = readFileSync(path.join(dir, file));
+    damaged[damaged.length - 10] ^= 1;
+    writeFileSync(path.join(dir, file), damaged);
+    t.is(runProblem(dir, run, buffer), `run ${file} is damaged (${version === 2 ? 'CRC-32' : 'run sum'} mismatch)`);
+  }
 });
