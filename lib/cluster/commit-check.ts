@@ -1,15 +1,15 @@
 /**
  * What the driver checks of a task's runs before it commits a step: each run its done-marker names
  * is there, of the size the marker records, and its bytes give the checksum the marker records (the
- * file's own last four bytes: a split run's CRC-32, a run file's run sum by its version). A run damaged or lost after its task wrote it (a disk error, a
- * stray command, a file system restored from a copy) is found here, while the step before it is
- * still on disk to count it again, not by the next step's readers once that step is gone.
+ * file's own last four bytes: a split run's CRC-32, a run file's by its version). A run damaged or
+ * lost after its task wrote it (a disk error, a stray command, a file system restored from a copy)
+ * is found here, while the step before it is still on disk to count it again, not by the next
+ * step's readers once that step is gone.
  */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { HEADER_MAGIC, runFileChecksum, runFileVersion } from '../format/layout.js';
-import { Crc32, type FileChecksum } from '../format/run-sum.js';
+import { checksumOfFile } from '../format/layout.js';
 import type { RunSummary } from '../format/run-writer.js';
 import { counted } from '../shared/plural.js';
 
@@ -25,7 +25,8 @@ export function runProblem(stepDir: string, run: RunSummary, buffer: Buffer): st
   try {
     const size = fstatSync(fd).size;
     if (size !== run.bytes) return `run ${run.file} has ${counted(size, 'byte')}, its done-marker says ${run.bytes}`;
-    const checksum = checksumOf(fd);
+    const head = Buffer.alloc(10);
+    const checksum = checksumOfFile(head.subarray(0, readSync(fd, head, 0, head.length, 0)));
     for (let at = 0; at < size - 4;) {
       const n = readSync(fd, buffer, 0, Math.min(buffer.length, size - 4 - at), at);
       if (n === 0) return `run ${run.file} ends early`;
@@ -38,13 +39,6 @@ export function runProblem(stepDir: string, run: RunSummary, buffer: Buffer): st
   } finally {
     closeSync(fd);
   }
-}
-
-/** The checksum that ends the file: a run file's by its version, else (a split run) the CRC-32. */
-function checksumOf(fd: number): FileChecksum {
-  const head = Buffer.alloc(10);
-  const n = readSync(fd, head, 0, head.length, 0);
-  return head.toString('latin1', 0, 8) === HEADER_MAGIC ? runFileChecksum(runFileVersion(head.subarray(0, n))) : new Crc32();
 }
 
 /** The first problem among the runs of one done-marker. */

@@ -79,8 +79,14 @@ export const RUN_FILE: HeaderKind = { magic: HEADER_MAGIC, name: 'run file', ver
 /** The checksum that ends a run file of this version (its header's u16 at byte 8). */
 export const runFileChecksum = (version: number): FileChecksum => (version === 2 ? new Crc32() : new RunSum());
 
-/** The version a run file's first bytes give, or 0 when they are too few. */
-export const runFileVersion = (head: Uint8Array): number => (head.length >= 10 ? head[8] | (head[9] << 8) : 0);
+/**
+ * The checksum that ends the file whose first bytes are `head`: a run file's by its version, any
+ * other file's the CRC-32 (a split run's; a file that is neither fails its header check anyway).
+ */
+export function checksumOfFile(head: Uint8Array): FileChecksum {
+  const isRunFile = head.length >= 10 && Buffer.from(head.buffer, head.byteOffset, 8).toString('latin1') === HEADER_MAGIC;
+  return isRunFile ? runFileChecksum(head[8] | (head[9] << 8)) : new Crc32();
+}
 
 export const headerBytesOf = (kind: HeaderKind, residueCount: number): number => 24 + 4 * kind.extraWords + 4 * residueCount;
 

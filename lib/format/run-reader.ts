@@ -8,12 +8,11 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { RunFileError } from '../shared/errors.js';
 import { readVarint } from './varint.js';
-import { decodeHeader, decodeTrailer, maxRecordBytes, RunHeader, runFileChecksum, runFileVersion, trailerBytes } from './layout.js';
-import type { FileChecksum } from './run-sum.js';
+import { checksumOfFile, decodeHeader, decodeTrailer, maxRecordBytes, RunHeader, trailerBytes } from './layout.js';
+import { checksumProblem, type FileChecksum } from './run-sum.js';
 import { addModulo } from '../residues/sums.js';
 import { HIGH_UNIT } from '../border/layout.js';
 import { counted } from '../shared/plural.js';
-import { crcText } from './crc-text.js';
 
 /**
  * What a broken record breaks, in the words of the error: the same whichever decoder found it
@@ -225,10 +224,8 @@ export class RunReader extends RecordReader {
     const trailer = decodeTrailer(this.buf.subarray(at, at + trailerBytes(k)), k);
     this.close();
     if (typeof trailer === 'string') throw new RunFileError(this.path, trailer);
-    const checksum = this.checksum!; // chosen by the first fill
-    const value = checksum.value();
-    if (trailer.crc !== value)
-      throw new RunFileError(this.path, `${checksum.name} mismatch: trailer says ${crcText(trailer.crc)}, content gives ${crcText(value)}`);
+    const problem = checksumProblem(this.checksum!, trailer.crc); // the checksum chosen by the first fill
+    if (problem) throw new RunFileError(this.path, problem);
     if (trailer.records !== this.records)
       throw new RunFileError(this.path, `trailer says ${counted(trailer.records, 'record')}, file holds ${this.records}`);
     for (let r = 0; r < this.sums.length; r++) {
@@ -240,7 +237,7 @@ export class RunReader extends RecordReader {
   protected fill(): void {
     const offset = this.bufStart + this.bufEnd;
     const n = readSync(this.fd, this.buf, this.bufEnd, this.buf.length - this.bufEnd, offset);
-    this.checksum ??= runFileChecksum(runFileVersion(this.buf.subarray(0, this.bufEnd + n)));
+    this.checksum ??= checksumOfFile(this.buf.subarray(0, this.bufEnd + n));
     const sumEnd = Math.min(offset + n, this.fileSize - 4);
     if (sumEnd > this.summedUpTo) {
       this.checksum.update(this.buf.subarray(this.summedUpTo - this.bufStart, sumEnd - this.bufStart));

@@ -15,6 +15,7 @@
 
 import { crc32 } from 'node:zlib';
 import { instantiate, PAGE_BYTES, type WasmMemory } from '../shared/wasm-module.js';
+import { crcText } from './crc-text.js';
 
 /** A checksum fed a file's bytes in order. */
 export interface FileChecksum {
@@ -22,6 +23,12 @@ export interface FileChecksum {
   update(bytes: Uint8Array): void;
   /** The value of every byte so far (it may be fed more after). */
   value(): number;
+}
+
+/** What is wrong when a file's trailer states a checksum its bytes do not give, or undefined. */
+export function checksumProblem(checksum: FileChecksum, stated: number): string | undefined {
+  const value = checksum.value();
+  return stated === value ? undefined : `${checksum.name} mismatch: trailer says ${crcText(stated)}, content gives ${crcText(value)}`;
 }
 
 export class Crc32 implements FileChecksum {

@@ -6,13 +6,12 @@
  */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { decodeHeader, decodeTrailer, headerBytes, RunHeader, runFileChecksum, runFileVersion, trailerBytes } from '../format/layout.js';
-import { type FileChecksum, summedBuffer } from '../format/run-sum.js';
+import { checksumOfFile, decodeHeader, decodeTrailer, headerBytes, RunHeader, trailerBytes } from '../format/layout.js';
+import { checksumProblem, type FileChecksum, summedBuffer } from '../format/run-sum.js';
 import type { Problem } from './problems.js';
 import { CUT_SHORT, DAMAGED_VARINT, headerProblems, RecordStream, type RunExpectation } from './record-stream.js';
 import { StateCheck } from './state-check.js';
 import { counted } from '../shared/plural.js';
-import { crcText } from '../format/crc-text.js';
 
 export type { RunExpectation } from './record-stream.js';
 
@@ -93,10 +92,8 @@ class RunChecker {
       problems.push({ file, problem: trailer });
       return result(header, records, sums, legal);
     }
-    const checksum = this.checksum!; // chosen by load(0)
-    const value = checksum.value();
-    if (trailer.crc !== value)
-      problems.push({ file, problem: `${checksum.name} mismatch: trailer says ${crcText(trailer.crc)}, content gives ${crcText(value)}` });
+    const problem = checksumProblem(this.checksum!, trailer.crc); // the checksum chosen by load(0)
+    if (problem) problems.push({ file, problem });
     if (!complete) return result(header, records, sums, legal, trailer.crc);
     if (trailer.records !== records)
       problems.push({ file, problem: `trailer says ${counted(trailer.records, 'record')}, the file holds ${records}` });
@@ -147,7 +144,7 @@ class RunChecker {
   private load(pos: number): void {
     this.start = pos;
     this.length = readSync(this.fd, this.chunk, 0, CHUNK_BYTES, pos);
-    this.checksum ??= runFileChecksum(runFileVersion(this.chunk.subarray(0, this.length)));
+    this.checksum ??= checksumOfFile(this.chunk.subarray(0, this.length));
     const sumEnd = Math.min(pos + this.length, this.size - 4);
     if (sumEnd > this.summedUpTo && pos <= this.summedUpTo) {
       this.checksum.update(this.chunk.subarray(this.summedUpTo - pos, sumEnd - pos));
