@@ -17,7 +17,8 @@ import { groupStep } from './group-step.js';
 import { PeerRouter } from './peer.js';
 import { splitRule, stepRouting } from './step-routing.js';
 import { isWindowStart } from '../border/window-key.js';
-import { addResidues } from '../residues/sums.js';
+import { addModulo, addResidues } from '../residues/sums.js';
+import { residueTotals } from '../residues/residue-totals.js';
 import { PHASE_INDEX, PhaseClock } from '../observe/phase-clock.js';
 import { RunStore } from './run-store.js';
 import { SuccessorBuffer } from './successor-buffer.js';
@@ -64,7 +65,7 @@ export interface StepEnd {
   readonly histogram?: Uint32Array;
 }
 
-/** States summed exactly in doubles before their remainders are taken (heldStates). */
+/** States a batch of heldStates' sums: views of a memory run, so their size matters little. */
 const HELD_SUM_BLOCK = 1 << 20;
 
 export class WorkerRunner {
@@ -210,16 +211,10 @@ export class WorkerRunner {
   /** The states the in-memory run holds, counted and summed: a partitioned task records them in its marker. */
   private heldStates(): { records: number; sums: number[] } {
     const memory = this.memory();
-    const k = memory.residueCount;
-    const moduli = this.options.moduli.slice(0, k);
+    const moduli = this.options.moduli.slice(0, memory.residueCount);
     const sums = moduli.map(() => 0);
-    // Residues are below 2^32: 2^20 of them add up exactly in a double before the remainder is taken.
-    for (const batch of memory.batches(HELD_SUM_BLOCK)) {
-      const block = new Float64Array(k);
-      const { residues } = batch;
-      for (let i = 0; i < batch.size * k; i += k) for (let r = 0; r < k; r++) block[r] += residues[i + r];
-      for (let r = 0; r < k; r++) sums[r] = (sums[r] + (block[r] % moduli[r])) % moduli[r];
-    }
+    for (const batch of memory.batches(HELD_SUM_BLOCK))
+      residueTotals(batch.residues, batch.size, moduli).forEach((total, r) => (sums[r] = addModulo(sums[r], total, moduli[r])));
     return { records: memory.count, sums };
   }
 
