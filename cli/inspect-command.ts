@@ -7,7 +7,7 @@ import type { Inspection } from '../lib/verify/inspect.js';
 import { counted } from '../lib/shared/plural.js';
 import { crcText } from '../lib/format/crc-text.js';
 import { runFileChecksum } from '../lib/format/layout.js';
-import type { SplitRule } from '../lib/format/split-layout.js';
+import { splitChecksum, type SplitRule } from '../lib/format/split-layout.js';
 
 interface InspectArgs {
   file: string;
@@ -38,6 +38,7 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
       const stateWidth = Math.max(header.width, 'state'.length);
       // A split run's records are numbered within their worker's section: a column more.
       const worker = (r: { worker?: number }) => (sections ? `${String(r.worker).padStart(6)}  ` : '');
+      const checksumName = (sections ? splitChecksum(header.version) : runFileChecksum(header.version)).name;
       const lines = [
         `file     ${found.file} (${found.bytes} bytes)`,
         `format   gocount ${sections ? 'split ' : ''}run file, version ${header.version}`,
@@ -50,12 +51,12 @@ export const inspectCommand: CommandModule<object, InspectArgs> = {
         `moduli   ${header.moduli.join(' ')}`,
         typeof trailer === 'string'
           ? `trailer  ${trailer}`
-          : `${'indexOffset' in trailer ? 'footer ' : 'trailer'}  ${counted(trailer.records, 'record')}, residue sums ${trailer.sums.join(' ')}, ${sections ? 'CRC-32' : runFileChecksum(header.version).name} ${crcText(trailer.crc)}` +
+          : `${'indexOffset' in trailer ? 'footer ' : 'trailer'}  ${counted(trailer.records, 'record')}, residue sums ${trailer.sums.join(' ')}, ${checksumName} ${crcText(trailer.crc)}` +
             ('indexOffset' in trailer ? `; index at byte ${trailer.indexOffset}, ${counted(trailer.chunks, 'chunk')}` : ''),
         ...(sections
           ? [
               '',
-              `${'worker'.padStart(6)}  ${'records'.padStart(9)}  ${'chunks'.padStart(7)}  ${'bytes'.padStart(11)}  CRC-32`,
+              `${'worker'.padStart(6)}  ${'records'.padStart(9)}  ${'chunks'.padStart(7)}  ${'bytes'.padStart(11)}  ${checksumName}`,
               ...sections.map(
                 (s) =>
                   `${String(s.worker).padStart(6)}  ${String(s.records).padStart(9)}  ${String(s.chunks).padStart(7)}  ${String(s.bytes).padStart(11)}  ${crcText(s.crc)}`,

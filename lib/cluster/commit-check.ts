@@ -1,7 +1,7 @@
 /**
  * What the driver checks of a task's runs before it commits a step: each run its done-marker names
  * is there, of the size the marker records, and its bytes give the checksum the marker records (the
- * file's own last four bytes: a split run's CRC-32, a run file's by its version). A run damaged or
+ * file's own last four bytes: a run sum or, in older versions, a CRC-32). A run damaged or
  * lost after its task wrote it (a disk error, a stray command, a file system restored from a copy)
  * is found here, while the step before it is still on disk to count it again, not by the next
  * step's readers once that step is gone.
@@ -9,7 +9,7 @@
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { checksumOfFile } from '../format/layout.js';
+import { checksumOfAnyRun } from '../format/split-layout.js';
 import type { RunSummary } from '../format/run-writer.js';
 import { counted } from '../shared/plural.js';
 
@@ -26,7 +26,7 @@ export function runProblem(stepDir: string, run: RunSummary, buffer: Buffer): st
     const size = fstatSync(fd).size;
     if (size !== run.bytes) return `run ${run.file} has ${counted(size, 'byte')}, its done-marker says ${run.bytes}`;
     const head = Buffer.alloc(10);
-    const checksum = checksumOfFile(head.subarray(0, readSync(fd, head, 0, head.length, 0)));
+    const checksum = checksumOfAnyRun(head.subarray(0, readSync(fd, head, 0, head.length, 0)));
     for (let at = 0; at < size - 4;) {
       const n = readSync(fd, buffer, 0, Math.min(buffer.length, size - 4 - at), at);
       if (n === 0) return `run ${run.file} ends early`;

@@ -22,6 +22,7 @@ import type { ManifestWindow, StepManifest } from '../format/manifest.js';
 import { defaultWindowRows, isWindowStart } from '../border/window-key.js';
 import { dealtOwners, joinedWeights, ownersText, packedOwners, weightsFromText } from '../engine/window-owners.js';
 import { readWholeRun } from '../format/section-reader.js';
+import { summedBuffer } from '../format/run-sum.js';
 import { readTaskMarker, TaskMarker } from '../format/task-marker.js';
 import { moduliAt } from '../residues/growth.js';
 import { addResidues, sumResidueVectors } from '../residues/sums.js';
@@ -98,8 +99,8 @@ export class PartitionedPass {
   private readonly endedFor = new Map<number, string>();
   /** Which task processes show no sign of life, made with the fleet. */
   private hangWatch?: HangWatch;
-  /** Scratch for reading runs when their markers come. */
-  private readonly checkBuffer = Buffer.allocUnsafe(1 << 20);
+  /** Scratch for reading runs when their markers come: the run sum reads it in place. */
+  private readonly checkBuffer = summedBuffer(1 << 20);
   /** Rows per window of the count (lib/border/window-key.ts): the manifests record them. */
   private windowRows = 1;
 

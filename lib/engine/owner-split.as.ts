@@ -15,6 +15,8 @@
 import { bucketOf, setStringKeys, setWindow, windowKeyAt } from '../border/window-key.as';
 import { putKey } from './record-codec.as';
 import { copyResiduesAndSum } from '../residues/residue-words.as';
+// The run sum's loop, so that the split run's checksums read the chunks where they are (lib/format/run-sum.ts).
+export { sumBlocks } from '../format/run-sum.as';
 
 const PAGE_BYTES: u64 = 65536;
 

@@ -10,6 +10,7 @@ import type { SplitRunWriter } from '../format/split-run-writer.js';
 import { BUCKETS } from '../border/window-key.js';
 import { MOST_RESIDUES } from './table-shard.js';
 import type { RecordSink } from './state-table.js';
+import { sumInPlace } from '../format/run-sum.js';
 
 interface SplitExports {
   memory: WasmMemory;
@@ -26,6 +27,7 @@ interface SplitExports {
   sumsAt(owner: number): number;
   routeByWindow(tableAt: number, r: number, rows: number, width: number, lastColumn: number, y: number, all: number, strings: number): void;
   windowOwnerOfState(hi: number, lo: number): number;
+  sumBlocks(lanes: number, at: number, n: number): void;
 }
 
 /** The window a run's records are split by: its first row, rows and column, and the step whose slots the records' fields lie in. */
@@ -58,6 +60,8 @@ export class OwnerSplit implements RecordSink {
   private readonly moduliAt: number;
   private readonly tableAt: number;
   private readonly width: number;
+  /** 64 bytes the run sum's lanes use while it reads the chunks in place (sumInPlace). */
+  private readonly lanesAt: number;
   private words = new Uint32Array(0);
   private k = 0;
   private writer?: SplitRunWriter;
@@ -83,6 +87,7 @@ export class OwnerSplit implements RecordSink {
     };
     this.moduliAt = take(4 * MOST_RESIDUES);
     this.tableAt = take(2 * BUCKETS);
+    this.lanesAt = take(64);
     this.width = width;
     const stride = splitStateBytes(mostResidues);
     const stateAt = take(owners * stride);
@@ -91,6 +96,7 @@ export class OwnerSplit implements RecordSink {
     const pages = Math.ceil(at / PAGE_BYTES) - memory.buffer.byteLength / PAGE_BYTES;
     if (pages > 0) memory.grow(pages);
     this.kernel.init(this.moduliAt, stateAt, stride, chunksAt, owners, chunkBytes, at);
+    this.renew();
   }
 
   /** Bytes of the module's memory beside the staging: what the memory plan charges for it. */
@@ -182,7 +188,11 @@ export class OwnerSplit implements RecordSink {
 
   private renew(): Uint32Array {
     const { buffer } = this.kernel.memory;
-    if (this.words.buffer !== buffer) this.words = new Uint32Array(buffer);
+    if (this.words.buffer !== buffer) {
+      this.words = new Uint32Array(buffer);
+      // A grown memory is a new buffer: lent to the run sum again, so that it still reads the chunks in place.
+      sumInPlace(this.kernel.memory, this.kernel, this.lanesAt);
+    }
     return this.words;
   }
 }

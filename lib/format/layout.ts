@@ -81,7 +81,8 @@ export const runFileChecksum = (version: number): FileChecksum => (version === 2
 
 /**
  * The checksum that ends the file whose first bytes are `head`: a run file's by its version, any
- * other file's the CRC-32 (a split run's; a file that is neither fails its header check anyway).
+ * other file's the CRC-32 (a file that is no run file fails its header check anyway; a split run's:
+ * checksumOfAnyRun, split-layout.ts).
  */
 export function checksumOfFile(head: Uint8Array): FileChecksum {
   const isRunFile = head.length >= 10 && Buffer.from(head.buffer, head.byteOffset, 8).toString('latin1') === HEADER_MAGIC;
@@ -114,8 +115,8 @@ export function decodeHeaderOf(kind: HeaderKind, buf: Buffer): { header: RunHead
   if (buf.toString('latin1', 0, 8) !== kind.magic) return `not a gocount ${kind.name} (bad magic)`;
   const version = buf.readUInt16LE(8);
   if (version !== kind.version && !kind.older?.includes(version)) {
-    const versions = [...(kind.older ?? []), kind.version];
-    return `${kind.name} format version ${version}, this gocount reads ${versions.length > 1 ? `versions ${versions.join(' and ')}` : `version ${kind.version}`}`;
+    const older = kind.older ?? [];
+    return `${kind.name} format version ${version}, this gocount reads ${older.length > 0 ? `versions ${older.join(', ')} and ${kind.version}` : `version ${kind.version}`}`;
   }
   const k = buf.readUInt8(13);
   const length = buf.readUInt16LE(10);

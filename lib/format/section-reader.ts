@@ -1,17 +1,15 @@
 /**
  * Reads one owner's section of a split run file (split-layout.ts): its entry in the index, then its
  * chunks, in order, as one record stream, checked as a run file's records are (RecordReader); at
- * the end its record count, residue sums and CRC-32 against the index. It reads nothing of the
+ * the end its record count, residue sums and checksum against the index. It reads nothing of the
  * other owners' records, so the engine's merge (lib/engine/run-merge.ts) takes it as it takes a
- * RunReader. `readSplitRun` reads a whole file: every section, and the CRC-32 of the file;
+ * RunReader. `readSplitRun` reads a whole file: every section, and the checksum of the file;
  * `readWholeRun` any run file, split or not.
  */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
 import { RunFileError } from '../shared/errors.js';
 import { counted } from '../shared/plural.js';
-import { crcText } from './crc-text.js';
 import { RecordReader, RunReader } from './run-reader.js';
 import { parseSplitRunFileName } from './folder-names.js';
 import { basename } from 'node:path';
@@ -30,7 +28,10 @@ import {
   splitHeaderBytes,
   SplitFooter,
   SplitHeader,
+  splitChecksum,
+  splitChecksumProblem,
 } from './split-layout.js';
+import type { FileChecksum } from './run-sum.js';
 
 /** A split run's header and footer, read from its two ends, and its size. */
 export interface SplitIndex {
@@ -82,7 +83,7 @@ export class SectionReader extends RecordReader {
   /** The chunk the stream's next byte to read is in, and the stream offset where it starts. */
   private chunk = 0;
   private chunkStart = 0;
-  private crc = 0;
+  private readonly checksum: FileChecksum;
 
   /** Opens owner `owner`'s section of the split run at `path`. `buf` is scratch the caller lends: at least 4 KiB. */
   constructor(path: string, owner: number, buf: Buffer) {
@@ -91,6 +92,7 @@ export class SectionReader extends RecordReader {
     try {
       const index = readSplitIndex(path, this.fd);
       this.header = index.header;
+      this.checksum = splitChecksum(index.header.version);
       this.entry = readSectionEntry(path, this.fd, index, owner);
       const { chunks, firstChunk } = this.entry;
       const table = Buffer.alloc(chunks * CHUNK_ENTRY_BYTES);
@@ -133,7 +135,7 @@ export class SectionReader extends RecordReader {
       const left = this.chunkBytes[this.chunk] - at;
       const n = readSync(this.fd, buf, this.bufEnd, Math.min(left, buf.length - this.bufEnd), this.chunkOffset[this.chunk] + at);
       if (n === 0) throw new RunFileError(this.path, `worker ${this.owner}'s section: the file ends inside chunk ${this.chunk + 1}`);
-      this.crc = crc32(buf.subarray(this.bufEnd, this.bufEnd + n), this.crc);
+      this.checksum.update(buf.subarray(this.bufEnd, this.bufEnd + n));
       this.bufEnd += n;
       if (n === left) {
         this.chunkStart += this.chunkBytes[this.chunk];
@@ -146,11 +148,8 @@ export class SectionReader extends RecordReader {
     const { entry, path, owner } = this;
     this.close();
     const section = `worker ${owner}'s section`;
-    if (entry.crc !== this.crc)
-      throw new RunFileError(
-        path,
-        `${section}: CRC-32 mismatch: the index says ${crcText(entry.crc)}, its bytes give ${crcText(this.crc)}`,
-      );
+    const problem = splitChecksumProblem(this.checksum, entry.crc, 'the index');
+    if (problem) throw new RunFileError(path, `${section}: ${problem}`);
     if (entry.records !== this.records)
       throw new RunFileError(path, `${section}: the index says ${counted(entry.records, 'record')}, the section holds ${this.records}`);
     for (let r = 0; r < this.sums.length; r++) {
@@ -161,7 +160,7 @@ export class SectionReader extends RecordReader {
 }
 
 /**
- * Reads a whole split run, checked: the CRC-32 of the file against its footer, every section, and the
+ * Reads a whole split run, checked: the checksum of the file against its footer, every section, and the
  * footer's totals. `visit` sees every record, owner by owner. Returns the file's totals.
  */
 export function readSplitRun(
@@ -171,21 +170,22 @@ export function readSplitRun(
 ): { header: SplitHeader; records: number; sums: number[]; bytes: number; crc: number } {
   const fd = openSync(path, 'r');
   let index: SplitIndex;
-  let crc = 0;
+  let checksum: FileChecksum;
   try {
     index = readSplitIndex(path, fd);
+    checksum = splitChecksum(index.header.version);
     for (let at = 0; at < index.size - 4;) {
       const n = readSync(fd, buf, 0, Math.min(buf.length, index.size - 4 - at), at);
       if (n === 0) break;
-      crc = crc32(buf.subarray(0, n), crc);
+      checksum.update(buf.subarray(0, n));
       at += n;
     }
   } finally {
     closeSync(fd);
   }
   const { header, footer } = index;
-  if (crc !== footer.crc)
-    throw new RunFileError(path, `CRC-32 mismatch: the footer says ${crcText(footer.crc)}, content gives ${crcText(crc)}`);
+  const problem = splitChecksumProblem(checksum, footer.crc, 'the footer');
+  if (problem) throw new RunFileError(path, problem);
   let records = 0;
   const sums = header.moduli.map(() => 0);
   for (let owner = 0; owner < header.owners; owner++) {
@@ -201,7 +201,7 @@ export function readSplitRun(
   if (records !== footer.records)
     throw new RunFileError(path, `the footer says ${counted(footer.records, 'record')}, the sections hold ${records}`);
   if (sums.join() !== footer.sums.join()) throw new RunFileError(path, "the footer's residue sums are not its sections'");
-  return { header, records, sums, bytes: index.size, crc };
+  return { header, records, sums, bytes: index.size, crc: footer.crc };
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The split run file, version 2: one file per worker and round of a partitioned count, holding the
+ * The split run file, version 3: one file per worker and round of a partitioned count, holding the
  * run's records for every owner. All integers little-endian.
  *
  *   header   "GOCNTSPL" · u16 version · u16 header bytes · u8 width · u8 K · u16 columns
@@ -7,17 +7,19 @@
  *            · u8 bit 0: in the board's last column, bit 1: string keys) · 4,096 × u16 owner of each
  *            key bucket · K × u32 moduli
  *            (version 1, which this gocount still reads, has neither window nor owner table, and
- *            its records are owned by ownerOf, lib/border/ownership.ts)
+ *            its records are owned by ownerOf, lib/border/ownership.ts; version 2 is version 3's)
  *   chunks   from the header's end to the index: each a slice of one owner's records, whole
  *            records in the run file encoding (layout.ts). An owner's chunks, in file order, are
  *            its section: one record stream, each delta taken from the record before it in the
  *            section (from state 0 before its first), so a section reads as a run file's records.
  *   index    per owner, in order, its section: u32 first chunk · u32 chunks · u32 records low
- *            · u32 high · u32 CRC-32 of the section's bytes in order · K × u32 residue sums;
+ *            · u32 high · u32 checksum of the section's bytes in order · K × u32 residue sums;
  *            then per chunk, by owner and within an owner in file order: u32 owner · u32 offset
  *            low · u32 high · u32 bytes · u32 records
  *   footer   "GOCNTIDX" · u32 index offset low · u32 high · u32 chunks · u32 records low · u32 high
- *            · K × u32 residue sums · u32 CRC-32 of every byte before it
+ *            · K × u32 residue sums · u32 checksum of every byte before it
+ *
+ * The checksums are run sums (run-sum.ts) from version 3, CRC-32s before; an empty section's is 0.
  *
  * A record belongs to the owner of its window key's bucket (lib/border/window-key.ts: the key for
  * the window of the step that made it, which holds the step before the header's), so the file says
@@ -28,10 +30,12 @@
  */
 
 import { counted } from '../shared/plural.js';
+import { Crc32, type FileChecksum, RunSum } from './run-sum.js';
 import { BUCKETS } from '../border/window-key.js';
-import { decodeHeaderOf, encodeHeaderOf, headerBytesOf, type HeaderKind, type RunHeader } from './layout.js';
+import { crcText } from './crc-text.js';
+import { checksumOfFile, decodeHeaderOf, encodeHeaderOf, headerBytesOf, type HeaderKind, type RunHeader } from './layout.js';
 
-export const SPLIT_VERSION = 2;
+export const SPLIT_VERSION = 3;
 export const SPLIT_MAGIC = 'GOCNTSPL';
 export const INDEX_MAGIC = 'GOCNTIDX';
 
@@ -39,7 +43,7 @@ export const INDEX_MAGIC = 'GOCNTIDX';
 export interface SplitHeader extends RunHeader {
   readonly owners: number;
   readonly writer: number;
-  /** Version 2: the window its records were split by, and each key bucket's owner. */
+  /** From version 2: the window its records were split by, and each key bucket's owner. */
   readonly window?: SplitRule;
 }
 
@@ -58,6 +62,7 @@ export interface SectionEntry {
   readonly firstChunk: number;
   readonly chunks: number;
   readonly records: number;
+  /** The checksum of its bytes (splitChecksum): 0 when it has none. */
   readonly crc: number;
   readonly sums: number[];
 }
@@ -78,9 +83,46 @@ export interface SplitFooter {
   readonly crc: number;
 }
 
-const SPLIT_FILE: HeaderKind = { magic: SPLIT_MAGIC, name: 'split run file', version: SPLIT_VERSION, extraWords: 3 + BUCKETS / 2 };
+const SPLIT_FILE: HeaderKind = {
+  magic: SPLIT_MAGIC,
+  name: 'split run file',
+  version: SPLIT_VERSION,
+  older: [1, 2],
+  extraWords: 3 + BUCKETS / 2,
+};
 const SPLIT_FILE_1: HeaderKind = { ...SPLIT_FILE, version: 1, extraWords: 2 };
 const kindOf = (version: number) => (version === 1 ? SPLIT_FILE_1 : SPLIT_FILE);
+
+/**
+ * The checksum of a split run of `version`, or of one of its sections: the run sum from version 3,
+ * the CRC-32 before. Of no bytes it is 0, as an empty section's entry gives it.
+ */
+export function splitChecksum(version: number): FileChecksum {
+  if (version < 3) return new Crc32();
+  const sum = new RunSum();
+  let bytes = 0;
+  return {
+    name: sum.name,
+    update: (more: Uint8Array) => {
+      bytes += more.length;
+      sum.update(more);
+    },
+    value: () => (bytes === 0 ? 0 : sum.value()),
+  };
+}
+
+/** The checksum that ends the file whose first bytes are `head`: a split run's or a run file's, by its version. */
+export function checksumOfAnyRun(head: Uint8Array): FileChecksum {
+  const isSplit = head.length >= 10 && Buffer.from(head.buffer, head.byteOffset, 8).toString('latin1') === SPLIT_MAGIC;
+  return isSplit ? splitChecksum(head[8] | (head[9] << 8)) : checksumOfFile(head);
+}
+
+/** What is wrong when a split run's `place` (its footer, or a section's entry in the index) states a checksum its bytes do not give, or undefined. */
+export function splitChecksumProblem(checksum: FileChecksum, stated: number, place: 'the footer' | 'the index'): string | undefined {
+  const value = checksum.value();
+  if (value === stated) return undefined;
+  return `${checksum.name} mismatch: ${place} says ${crcText(stated)}, ${place === 'the footer' ? 'content gives' : 'its bytes give'} ${crcText(value)}`;
+}
 
 /** Bytes of a split run's header of k residues, of the version this gocount writes or of `version`. */
 export const splitHeaderBytes = (k: number, version = SPLIT_VERSION): number => headerBytesOf(kindOf(version), k);
@@ -110,7 +152,7 @@ export function encodeSplitHeader(header: SplitHeader): Buffer {
 export function decodeSplitHeader(buf: Buffer): SplitHeader | string {
   const version = buf.length >= 10 ? buf.readUInt16LE(8) : SPLIT_VERSION;
   const decoded = decodeHeaderOf(kindOf(version), buf);
-  if (typeof decoded === 'string') return decoded.replace(`reads version ${SPLIT_VERSION}`, `reads versions 1 and ${SPLIT_VERSION}`);
+  if (typeof decoded === 'string') return decoded;
   const [owners, writer, rule] = decoded.extra;
   if (owners < 1) return 'header gives no owners';
   const { width, columns, step, run, moduli } = decoded.header;

@@ -1,11 +1,11 @@
 /**
  * Writes one split run file (split-layout.ts): the header, then each owner's chunks as they come,
  * appended, then the index and the footer. The chunks come encoded (lib/engine/owner-split.ts); this
- * class keeps the index: where each chunk went, and each section's records and CRC-32. Like a run
- * file, it is written under a temporary name and renamed only when it is complete and synced.
+ * class keeps the index: where each chunk went, and each section's records and checksum (the run
+ * sum, read where the owner split encoded the chunk). Like a run file, it is written under a
+ * temporary name and renamed only when it is complete and synced.
  */
 
-import { crc32 } from 'node:zlib';
 import { BufferedTempFile } from './buffered-temp-file.js';
 import type { RunSummary } from './run-writer.js';
 import {
@@ -16,16 +16,17 @@ import {
   encodeSplitHeader,
   indexBytes,
   sectionEntryBytes,
+  splitChecksum,
   SplitHeader,
 } from './split-layout.js';
 import type { PendingCommits } from './pending-commits.js';
-import { Crc32 } from './run-sum.js';
+import type { FileChecksum } from './run-sum.js';
 
 export class SplitRunWriter {
   readonly path: string;
   private readonly file: BufferedTempFile;
   private readonly header: SplitHeader;
-  private readonly sectionCrc: Uint32Array;
+  private readonly sectionSums: FileChecksum[];
   private readonly sectionRecords: Float64Array;
   private readonly sectionChunks: Uint32Array;
   // Each chunk in file order: its owner, offset, bytes and records. One entry a chunk, not a record.
@@ -37,9 +38,9 @@ export class SplitRunWriter {
   /** `buffer` is scratch the caller lends: chunks smaller than half of it are gathered there. */
   constructor(path: string, header: SplitHeader, buffer: Buffer) {
     this.path = path;
-    this.file = new BufferedTempFile(path, buffer, new Crc32());
+    this.file = new BufferedTempFile(path, buffer, splitChecksum(header.version));
     this.header = header;
-    this.sectionCrc = new Uint32Array(header.owners);
+    this.sectionSums = Array.from({ length: header.owners }, () => splitChecksum(header.version));
     this.sectionRecords = new Float64Array(header.owners);
     this.sectionChunks = new Uint32Array(header.owners);
     this.file.put(encodeSplitHeader(header));
@@ -52,7 +53,7 @@ export class SplitRunWriter {
     this.chunkOffset.push(this.file.offset);
     this.chunkBytes.push(bytes.length);
     this.chunkRecords.push(records);
-    this.sectionCrc[owner] = crc32(bytes, this.sectionCrc[owner]);
+    this.sectionSums[owner].update(bytes);
     this.sectionRecords[owner] += records;
     this.sectionChunks[owner]++;
     // A large chunk goes out as it is, from the memory it was encoded in; small ones are gathered.
@@ -85,7 +86,7 @@ export class SplitRunWriter {
         firstChunk: firstOf[g],
         chunks: this.sectionChunks[g],
         records: this.sectionRecords[g],
-        crc: this.sectionCrc[g],
+        crc: this.sectionSums[g].value(),
         sums,
       };
       encodeSectionEntry(entry, index, g * sectionEntryBytes(k));

@@ -46,7 +46,7 @@ export interface Inspection {
   /** In a split run: the sections that hold records. */
   readonly sections?: InspectedSection[];
   readonly records: InspectedRecord[];
-  /** Set when the file is damaged anywhere: a record, the trailer's count or sums, the CRC-32. */
+  /** Set when the file is damaged anywhere: a record, the trailer's count or sums, the checksum. */
   readonly error?: string;
 }
 
@@ -91,7 +91,7 @@ export function inspectRun(file: string, skip = DEFAULT_SKIP, limit = DEFAULT_LI
       records.push({ record: reader.records, state, code: describeCode(reader.hi, reader.lo), residues: Array.from(reader.residues) });
     }
     // The rest is read too, unprinted: the records shown are then known to come from a sound file
-    // (its records, count, sums and CRC-32 checked), or the problem is reported.
+    // (its records, count, sums and checksum checked), or the problem is reported.
     while (reader.next());
   } catch (failure) {
     if (!(failure instanceof GocountError)) throw failure;

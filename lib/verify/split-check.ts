@@ -1,16 +1,15 @@
 /**
  * Checks one split run file (lib/format/split-layout.ts) on its own, sharing no decoding with the
- * engine's readers: its sections' records are decoded by record-stream.ts, with the `varint` package. The header; the CRC-32 of the
- * whole file; the index: chunks that tile the bytes between header and index exactly, each listed
+ * engine's readers: its sections' records are decoded by record-stream.ts, with the `varint` package. The header; the checksum of the
+ * whole file (split-layout.ts: the run sum, or the CRC-32 before version 3); the index: chunks that tile the bytes between header and index exactly, each listed
  * once under its owner, and each owner's section entry; each section, decoded across its chunks:
  * whole records in each chunk as many as the index says, strictly increasing states, each a valid
  * border state for the step and owned by the section's worker (the bucket of its window key in the
  * header's owner table; ownerOf in version 1), residues below their
- * moduli, and the section's record count, residue sums and CRC-32; the footer's totals.
+ * moduli, and the section's record count, residue sums and checksum; the footer's totals.
  */
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
 import {
   CHUNK_ENTRY_BYTES,
   ChunkEntry,
@@ -25,7 +24,10 @@ import {
   MOST_SPLIT_HEADER_BYTES,
   splitHeaderBytes,
   SplitHeader,
+  splitChecksum,
+  splitChecksumProblem,
 } from '../format/split-layout.js';
+import type { FileChecksum } from '../format/run-sum.js';
 import { ownerOf } from '../border/ownership.js';
 import { bucketOf, keyOfBorder, stringKeyOfBorder } from '../border/window-key.js';
 import type { SplitRule } from '../format/split-layout.js';
@@ -34,7 +36,6 @@ import type { RunCheck } from './run-check.js';
 import { CUT_SHORT, DAMAGED_VARINT, headerProblems, RecordStream, type RunExpectation } from './record-stream.js';
 import { StateCheck } from './state-check.js';
 import { counted } from '../shared/plural.js';
-import { crcText } from '../format/crc-text.js';
 
 /** What a split run should be, when its step folder says so: its step's, and the count's owners. */
 export interface SplitExpectation extends RunExpectation {
@@ -110,12 +111,13 @@ class SplitChecker {
       return result(header);
     }
     const footer = decodeFooter(this.read(size - splitFooterBytes(k), splitFooterBytes(k)), k);
-    const crc = this.fileCrc();
+    const checksum = this.fileChecksum(header.version);
     if (typeof footer === 'string') {
       this.report(footer);
       return result(header);
     }
-    if (footer.crc !== crc) this.report(`CRC-32 mismatch: the footer says ${crcText(footer.crc)}, content gives ${crcText(crc)}`);
+    const mismatch = splitChecksumProblem(checksum, footer.crc, 'the footer');
+    if (mismatch) this.report(mismatch);
     const place = indexPlaceProblem(header, footer, size);
     if (place) {
       this.report(place);
@@ -166,16 +168,16 @@ class SplitChecker {
     return usable;
   }
 
-  /** The CRC-32 of every byte before the footer's own. */
-  private fileCrc(): number {
-    let crc = 0;
+  /** The checksum of every byte before the footer's own. */
+  private fileChecksum(version: number): FileChecksum {
+    const checksum = splitChecksum(version);
     for (let at = 0; at < this.size - 4;) {
       const n = readSync(this.fd, this.buf, 0, Math.min(READ_BYTES, this.size - 4 - at), at);
       if (n === 0) break;
-      crc = crc32(this.buf.subarray(0, n), crc);
+      checksum.update(this.buf.subarray(0, n));
       at += n;
     }
-    return crc;
+    return checksum;
   }
 
   /** Whether the index is whole: sections that take the chunks in turn, chunks under their owners that tile the records' bytes. */
@@ -190,7 +192,7 @@ class SplitChecker {
           if (chunks[c].owner !== g)
             this.report(`the index lists chunk ${c + 1} under worker ${g}, but gives it to worker ${chunks[c].owner}`);
         if (section.chunks === 0 && (section.records !== 0 || section.crc !== 0 || section.sums.some((sum) => sum !== 0)))
-          this.report(`the index's section of worker ${g} has no chunks but records, sums or a CRC`);
+          this.report(`the index's section of worker ${g} has no chunks but records, sums or a checksum`);
       }
       next = section.firstChunk + section.chunks;
     });
@@ -229,7 +231,7 @@ class SplitChecker {
       return owner !== g ? `state is worker ${owner}'s` : undefined;
     };
     const stream = new RecordStream(moduli, states, legal, ownerProblem);
-    let crc = 0;
+    const checksum = splitChecksum(header.version);
     let damaged = false;
     const report = (problem: string) => {
       if (!damaged)
@@ -238,7 +240,7 @@ class SplitChecker {
     };
     for (let c = 0; c < chunks.length && !damaged; c++) {
       const bytes = this.read(chunks[c].offset, chunks[c].bytes);
-      crc = crc32(bytes, crc);
+      checksum.update(bytes);
       const before = stream.records;
       for (let pos = 0; pos < bytes.length && !damaged;) {
         const end = stream.next(bytes, pos, report);
@@ -253,8 +255,8 @@ class SplitChecker {
     const { records, sums } = stream;
     if (damaged) return { records, sums, complete: false };
     const where = `worker ${g}'s section`;
-    if (crc !== section.crc)
-      this.report(`${where}: CRC-32 mismatch: the index says ${crcText(section.crc)}, its bytes give ${crcText(crc)}`);
+    const mismatch = splitChecksumProblem(checksum, section.crc, 'the index');
+    if (mismatch) this.report(`${where}: ${mismatch}`);
     if (records !== section.records)
       this.report(`${where}: the index says ${counted(section.records, 'record')}, the section holds ${records}`);
     section.sums.forEach((sum, r) => {

@@ -109,7 +109,7 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
     const differs: string[] = [];
     if (run.records !== summary.records) differs.push(`${counted(run.records, 'record')}, the manifest says ${summary.records}`);
     if (run.bytes !== summary.bytes) differs.push(`${counted(run.bytes, 'byte')}, the manifest says ${summary.bytes}`);
-    if (run.crc !== summary.crc) differs.push("a CRC-32 other than the manifest's");
+    if (run.crc !== summary.crc) differs.push("a checksum other than the manifest's");
     if (run.sums.join() !== summary.sums.join()) differs.push("residue sums other than the manifest's");
     if (split) {
       // A split run holds every owner's states: it names the worker that wrote it, in its name, its header and the manifest.

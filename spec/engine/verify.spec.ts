@@ -11,6 +11,19 @@ import { RunStore } from '../../lib/engine/run-store.js';
 import { splitRule } from '../../lib/engine/step-routing.js';
 import { RunFileError } from '../../lib/shared/errors.js';
 import { checkSplitFile } from '../../lib/verify/split-check.js';
+import {
+  CHUNK_ENTRY_BYTES,
+  decodeChunkEntry,
+  decodeFooter,
+  decodeSectionEntry,
+  decodeSplitHeader,
+  type SectionEntry,
+  sectionEntryBytes,
+  splitFooterBytes,
+  type SplitFooter,
+  type SplitHeader,
+  SPLIT_VERSION,
+} from '../../lib/format/split-layout.js';
 import { verifyPath } from '../../lib/verify/verify.js';
 import { copyFixtureRuns, filesUnder, fixtureCount, fixtureRuns } from '../support/fixture-runs.js';
 import { COUNT_FILE, MANIFEST_FILE, moduliFolderName, runFileName, stepFolderName, tempPath } from '../../lib/format/folder-names.js';
@@ -19,6 +32,7 @@ import { testRefusals } from '../support/refusals.js';
 import { tempScratch } from '../support/scratch.js';
 import { spilling } from '../support/spilling.js';
 import { replayableRandom } from '../support/random.js';
+import { referenceSum } from '../support/run-sum-reference.js';
 
 const count4 = fixtureCount(fixtureRuns, '4x4');
 const P = 4294967291;
@@ -65,7 +79,7 @@ test('every flipped byte in a run file is caught by verify, naming the file', (t
  * The states of the 4×4 fixture's step 11 as worker 1 of 3 in a partitioned count writes them: one
  * split run, in chunks of 64 bytes, so that each section spans several.
  */
-async function splitRunOfFixture(t: ExecutionContext): Promise<{ file: string; records: number }> {
+async function splitRunOfFixture(t: ExecutionContext, workers = 3): Promise<{ file: string; records: number }> {
   const scratch = tempScratch(t);
   const store = new RunStore({
     width: 4,
@@ -74,7 +88,7 @@ async function splitRunOfFixture(t: ExecutionContext): Promise<{ file: string; r
     scratchDir: scratch,
     fanIn: 4,
     worker: 1,
-    workers: 3,
+    workers,
     partitioned: true,
     ownerChunkBytes: 64,
     readBufferBytes: 1 << 12,
@@ -89,6 +103,58 @@ async function splitRunOfFixture(t: ExecutionContext): Promise<{ file: string; r
   await store.settleWrites();
   return { file: path.join(scratch, '4x4', moduliFolderName([P]), stepFolderName(11), run.file), records: reader.records };
 }
+
+/** A split run's sections: for each owner its index entry and its chunks' bytes, in stream order. */
+function splitSections(file: Buffer): { header: SplitHeader; footer: SplitFooter; entries: SectionEntry[]; bytes: Buffer[] } {
+  const header = decodeSplitHeader(file) as SplitHeader;
+  const k = header.moduli.length;
+  const footer = decodeFooter(file.subarray(file.length - splitFooterBytes(k)), k) as SplitFooter;
+  const entries: SectionEntry[] = [];
+  const bytes: Buffer[] = [];
+  for (let g = 0; g < header.owners; g++) {
+    const entry = decodeSectionEntry(file, footer.indexOffset + g * sectionEntryBytes(k), k);
+    const chunks = Array.from({ length: entry.chunks }, (_, c) =>
+      decodeChunkEntry(file, footer.indexOffset + header.owners * sectionEntryBytes(k) + (entry.firstChunk + c) * CHUNK_ENTRY_BYTES),
+    );
+    entries.push(entry);
+    bytes.push(Buffer.concat(chunks.map((chunk) => file.subarray(chunk.offset, chunk.offset + chunk.bytes))));
+  }
+  return { header, footer, entries, bytes };
+}
+
+test('a split run ends with the run sum of its bytes and gives each section the run sum of its chunks in order, an empty one 0; one of version 2, with CRC-32s, is still read and verified', async (t) => {
+  // Four owners, but the buckets dealt among three: worker 3's section is empty.
+  const { file, records } = await splitRunOfFixture(t, 4);
+  const whole = readFileSync(file);
+  const { header, footer, entries, bytes } = splitSections(whole);
+  t.is(header.version, SPLIT_VERSION);
+  t.is(footer.crc, referenceSum(whole.subarray(0, whole.length - 4)));
+  t.deepEqual(
+    entries.map((entry) => entry.crc),
+    bytes.map((section) => (section.length === 0 ? 0 : referenceSum(section))),
+  );
+  t.deepEqual(
+    entries.map((entry) => entry.chunks === 0),
+    [false, false, false, true],
+  );
+
+  // The same file as version 2 writes it: the header's version, the sections' and the file's CRC-32s.
+  const older = Buffer.from(whole);
+  older.writeUInt16LE(2, 8);
+  const k = header.moduli.length;
+  bytes.forEach((section, g) => older.writeUInt32LE(crc32(section), footer.indexOffset + g * sectionEntryBytes(k) + 16));
+  older.writeUInt32LE(crc32(older.subarray(0, older.length - 4)), older.length - 4);
+  writeFileSync(file, older);
+  t.like(readWholeRun(file, Buffer.alloc(1 << 12)), { records });
+  t.like(verifyPath(file), { files: 1, records, problems: [] });
+  older.writeUInt32LE(1, footer.indexOffset + 16); // worker 0's CRC-32, the file's made to match
+  older.writeUInt32LE(crc32(older.subarray(0, older.length - 4)), older.length - 4);
+  writeFileSync(file, older);
+  t.deepEqual(
+    verifyPath(file).problems.map((p) => p.problem),
+    [`worker 0's section: CRC-32 mismatch: the index says 0x00000001, its bytes give 0x${crc32(bytes[0]).toString(16).padStart(8, '0')}`],
+  );
+});
 
 test("every flipped byte in a split run file is caught by verify, naming it, and by the engine's reader", async (t) => {
   const { file, records } = await splitRunOfFixture(t);
@@ -255,12 +321,12 @@ test('inspect --json gives the header, trailer and records', (t) => {
   t.deepEqual(json.records[0].residues.length, 1);
 });
 
-test("verify checks each state of a split run against its header's owner table: a table changed (its CRC-32 made to match) names the owner", async (t) => {
+test("verify checks each state of a split run against its header's owner table: a table changed (its checksum made to match) names the owner", async (t) => {
   const { file } = await splitRunOfFixture(t);
   const changed = readFileSync(file);
   // The table follows the header's owners, writer and window words (bytes 24–35): every bucket to the next owner of 3.
   for (let b = 0; b < 4096; b++) changed.writeUInt16LE((changed.readUInt16LE(36 + 2 * b) + 1) % 3, 36 + 2 * b);
-  changed.writeUInt32LE(crc32(changed.subarray(0, changed.length - 4)), changed.length - 4);
+  changed.writeUInt32LE(referenceSum(changed.subarray(0, changed.length - 4)), changed.length - 4);
   writeFileSync(file, changed);
   t.deepEqual(
     verifyPath(file).problems.map((p) => p.problem),
@@ -276,19 +342,19 @@ test("inspect shows a split run's sections, and their records numbered within ea
     run.stdout,
     [
       `file     ${file} (9501 bytes)`,
-      'format   gocount split run file, version 2',
+      'format   gocount split run file, version 3',
       'sweep    4 wide, 4 columns',
       'step     11 points placed (column 3, next point at y = 3)',
       'run      1',
       'owners   3, written by worker 1',
       "window   rows 2–3 of an inner column; each state is the owner of its key's bucket, of 4096 in the header",
       'moduli   4294967291',
-      'footer   159 records, residue sums 137261, CRC-32 0xcccaeb96; index at byte 9053, 17 chunks',
+      'footer   159 records, residue sums 137261, run sum 0x71d66374; index at byte 9053, 17 chunks',
       '',
-      'worker    records   chunks        bytes  CRC-32',
-      '     0         37        4          192  0x405259a6',
-      '     1        107       11          551  0xcad39a7c',
-      '     2         15        2           78  0xbbe6cb36',
+      'worker    records   chunks        bytes  run sum',
+      '     0         37        4          192  0xf5203970',
+      '     1        107       11          551  0x95a01793',
+      '     2         15        2           78  0x3e41afc7',
       '',
       'worker    record  state  code                      residues',
       '     0        36  aaab   hi=0x0 lo=0xfec           60',
@@ -368,25 +434,25 @@ test("a CRC-32 prints in hex, 8 digits, in inspect's and verify's lines alike", 
   t.is(inspected.status, 1);
   t.is(inspected.stderr, `gocount: ${file}: ${mismatch}\n`);
   t.is(runCli(['verify', file]).stdout, `${file}: ${mismatch}\nchecked 1 run file, 93 records: 1 problem\n`);
-  // A split run: its footer's CRC-32 and a section's in the index, as the engine's reader reports them.
+  // A split run: its footer's run sum and a section's in the index, as the engine's reader reports them.
   const { file: split } = await splitRunOfFixture(t);
   const whole = readFileSync(split);
   const footerCrc = Buffer.from(whole);
   footerCrc.writeUInt32LE(1, footerCrc.length - 4);
   writeFileSync(split, footerCrc);
   t.throws(() => readWholeRun(split, Buffer.alloc(1 << 12)), {
-    message: `${split}: CRC-32 mismatch: the footer says 0x00000001, content gives 0xcccaeb96`,
+    message: `${split}: run sum mismatch: the footer says 0x00000001, content gives 0x71d66374`,
   });
   const sectionCrc = Buffer.from(whole);
   const indexOffset = sectionCrc.readUInt32LE(sectionCrc.lastIndexOf('GOCNTIDX') + 8);
-  sectionCrc.writeUInt32LE(1, indexOffset + 16); // worker 0's entry: first chunk, chunks, records (2 × u32), CRC-32
+  sectionCrc.writeUInt32LE(1, indexOffset + 16); // worker 0's entry: first chunk, chunks, records (2 × u32), run sum
   writeFileSync(split, sectionCrc);
   const section = new SectionReader(split, 0, Buffer.alloc(1 << 12));
   t.throws(
     () => {
       while (section.next());
     },
-    { message: `${split}: worker 0's section: CRC-32 mismatch: the index says 0x00000001, its bytes give 0x405259a6` },
+    { message: `${split}: worker 0's section: run sum mismatch: the index says 0x00000001, its bytes give 0xf5203970` },
   );
 });
 

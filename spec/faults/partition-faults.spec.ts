@@ -37,7 +37,7 @@ test('runs a done-marker names, damaged or deleted while the count was stopped, 
   t.is(resumed.stdout, '12675\n');
   t.regex(resumed.stderr, /steps 1–5 of 9 are complete in .*: resuming at step 6/);
   t.true(
-    resumed.stderr.includes(`step 6: task 0's run ${damaged.file} is damaged (CRC-32 mismatch); launching again (retry 1 of 3)`),
+    resumed.stderr.includes(`step 6: task 0's run ${damaged.file} is damaged (run sum mismatch); launching again (retry 1 of 3)`),
     resumed.stderr,
   );
   t.true(resumed.stderr.includes(`step 6: task 1's run ${lost.file} is missing; launching again (retry 1 of 3)`), resumed.stderr);

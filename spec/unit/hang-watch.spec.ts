@@ -6,6 +6,8 @@ import test from 'ava';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
+import { SPLIT_VERSION } from '../../lib/format/split-layout.js';
+import { referenceSum } from '../support/run-sum-reference.js';
 import { markerRunsProblem, runProblem } from '../../lib/cluster/commit-check.js';
 import { HangWatch } from '../../lib/cluster/hang-watch.js';
 import { FORMAT_VERSION } from '../../lib/format/layout.js';
@@ -58,6 +60,26 @@ test('a run is checked against its done-marker: present, its size, and the CRC-3
   writeFileSync(path.join(dir, run.file), damaged);
   t.is(runProblem(dir, run, buffer), 'run split-w0-00001.run is damaged (CRC-32 mismatch)');
   t.is(markerRunsProblem(dir, [{ ...run, file: 'split-w1-00001.run' }, run], buffer), 'run split-w1-00001.run is missing');
+});
+
+test('a split run is checked by the checksum its version ends it with: the run sum from version 3, the CRC-32 before', (t) => {
+  const dir = tempScratch(t);
+  mkdirSync(dir, { recursive: true });
+  for (const version of [SPLIT_VERSION, 2, 1]) {
+    const file = `split-w0-0000${version}.run`;
+    const body = Buffer.from(`GOCNTSPL${String.fromCharCode(version, 0)}: the bytes of a split run before its checksum`, 'latin1');
+    const checksum = version >= 3 ? referenceSum(body) : crc32(body);
+    const tail = Buffer.alloc(4);
+    tail.writeUInt32LE(checksum, 0);
+    writeFileSync(path.join(dir, file), Buffer.concat([body, tail]));
+    const run = { file, records: 1, sums: [0], bytes: body.length + 4, crc: checksum, source: 0 };
+    const buffer = Buffer.alloc(8);
+    t.is(runProblem(dir, run, buffer), undefined, `version ${version}`);
+    const damaged = readFileSync(path.join(dir, file));
+    damaged[20] ^= 1;
+    writeFileSync(path.join(dir, file), damaged);
+    t.is(runProblem(dir, run, buffer), `run ${file} is damaged (${version >= 3 ? 'run sum' : 'CRC-32'} mismatch)`);
+  }
 });
 
 test('a run file is checked by the checksum its version ends it with: the run sum, or the CRC-32 in version 2', (t) => {

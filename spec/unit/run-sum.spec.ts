@@ -4,27 +4,14 @@ import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { FORMAT_VERSION, type RunHeader } from '../../lib/format/layout.js';
 import { RunReader } from '../../lib/format/run-reader.js';
-import { RunSum, runSumValue, summedBuffer } from '../../lib/format/run-sum.js';
+import { RunSum, summedBuffer } from '../../lib/format/run-sum.js';
 import { RunWriter } from '../../lib/format/run-writer.js';
 import { RunFileError } from '../../lib/shared/errors.js';
 import { checkRunFile } from '../../lib/verify/run-check.js';
 import { fixtureCount, fixtureRuns } from '../support/fixture-runs.js';
 import { below, replayableRandom } from '../support/random.js';
 import { tempScratch } from '../support/scratch.js';
-
-/** The run sum word by word in BigInt, as docs/formats.md defines it: the kernel's oracle. */
-function referenceSum(bytes: Uint8Array): number {
-  const padded = new Uint8Array(Math.ceil(bytes.length / 16) * 16);
-  padded.set(bytes);
-  const words = new DataView(padded.buffer);
-  const lanes = new BigUint64Array(8); // A0 … A3, B0 … B3
-  for (let w = 0; w < padded.length / 4; w++) {
-    const j = w % 4;
-    lanes[j] += BigInt(words.getUint32(4 * w, true)); // BigUint64Array wraps modulo 2^64
-    lanes[4 + j] += lanes[j];
-  }
-  return runSumValue(lanes, bytes.length);
-}
+import { referenceSum } from '../support/run-sum-reference.js';
 
 const randomBytes = (random: () => number, n: number): Uint8Array => Uint8Array.from({ length: n }, () => below(random, 256));
 
