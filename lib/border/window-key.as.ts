@@ -159,6 +159,18 @@ export function keyOfColouredIn(coloured: u64, mask: u64): u64 {
   return (coloured ^ flip) & mask;
 }
 
+/** fmix64's first multiplier (MurmurHash3): a hash for sampling unrelated to bucketOf's. */
+const SAMPLE_MIX: u64 = ((<u64>0xff51afd7) << 32) | 0xed558ccd;
+
+/**
+ * Whether state s is one of the one in mask + 1 (mask + 1 a power of 2) weighed for a window's
+ * owners: chosen by a hash of the state, not its place in a drain, so that the same states give
+ * the same weights in whatever order the threads hand them over.
+ */
+export function sampledState(s: u64, mask: u32): bool {
+  return ((<u32>(((s ^ (s >> 33)) * SAMPLE_MIX) >> 32)) & mask) == 0;
+}
+
 /** Bucket of a key, from its high bits after a multiplicative hash. */
 export function bucketOf(key: u64): i32 {
   return <i32>((key * GOLDEN) >> (64 - BUCKET_BITS));

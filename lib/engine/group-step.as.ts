@@ -27,6 +27,7 @@ import {
   outsideMask,
   setStringKeys,
   setWindow,
+  sampledState,
   windowKey,
   windowKeyAt,
 } from '../border/window-key.as';
@@ -488,7 +489,7 @@ function expandRange(first: u32, end: u32, bits: i32): bool {
 }
 
 /**
- * Adds 1 to histogram[bucketOf(windowKey(state))] for one in mask + 1 of the n records of `area`
+ * Adds 1 to histogram[bucketOf(windowKey(state))] for one in mask + 1 of the n records of `area` (sampledState)
  * (k residues), for the window of `rows` rows from row r, the states' step: the weights by which
  * the owners of the next window are packed (lib/engine/window-owners.ts).
  */
@@ -498,8 +499,9 @@ export function sampleKeys(area: i32, n: u32, k: i32, mask: u32, r: i32, rows: i
   const stride = (<usize>(2 + k)) << 2;
   const source = areaAt(area);
   for (let i: u32 = 0; i < n; i++) {
-    if ((i & mask) != 0) continue;
-    const b = histogram + ((<usize>bucketOf(windowKey(stateAt(source + <usize>i * stride)))) << 2);
+    const s = stateAt(source + <usize>i * stride);
+    if (!sampledState(s, mask)) continue;
+    const b = histogram + ((<usize>bucketOf(windowKey(s))) << 2);
     store<u32>(b, load<u32>(b) + 1);
   }
 }

@@ -12,7 +12,7 @@ import type { SplitRule } from '../format/split-layout.js';
 import { dealtOwners } from './window-owners.js';
 import type { GroupWindow } from './grouped-run.js';
 
-/** One in SAMPLE_EVERY of the states a step drains is weighed (its key computed) for the next window. */
+/** One in SAMPLE_EVERY of the states a step drains is weighed (its key computed) for the next window: those whose hash picks them (window-key.as.ts, sampledState). */
 export const SAMPLE_EVERY = 32;
 
 /**

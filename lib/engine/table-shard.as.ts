@@ -16,7 +16,7 @@
  */
 
 import { putKey } from './record-codec.as';
-import { bucketOf as keyBucketOf, KEY_BUCKETS, setStringKeys, setWindow, windowKey } from '../border/window-key.as';
+import { bucketOf as keyBucketOf, KEY_BUCKETS, sampledState, setStringKeys, setWindow, windowKey } from '../border/window-key.as';
 import { addResidues, copyResidues, copyResiduesAndSum } from '../residues/residue-words.as';
 
 const NONE: i32 = -1;
@@ -67,7 +67,6 @@ let out: usize = 0;
 const keyHistogram = memory.data(4 * KEY_BUCKETS);
 let sampling = false;
 let sampleMask: u32 = 0;
-let sampled: u32 = 0;
 /** sortKeys: bits of a digit, and the most keys it sorts by insertion instead. */
 const DIGIT_BITS: i32 = 8;
 const INSERTION_SORT_MOST: i32 = 24;
@@ -203,7 +202,7 @@ export function settle(): void {
 
 /**
  * From now on, until stopSampling(), adds 1 to keyHistogramAt()'s bucket of the window key of one in
- * mask + 1 of the states drained (gather), for the window of `rows` rows from row r (strings:
+ * mask + 1 of the states drained (gather; sampledState, by a hash of the state), for the window of `rows` rows from row r (strings:
  * string keys, lib/border/window-key.ts). At the step before a window's first, these are the
  * weights its owners are packed by (lib/engine/window-owners.ts): the states themselves, each
  * once a drain, where the successors as the expansion makes them would count a state once for
@@ -215,7 +214,6 @@ export function sampleKeys(r: i32, rows: i32, width: i32, lastColumn: bool, stri
   memory.fill(keyHistogram, 0, 4 * KEY_BUCKETS);
   sampling = true;
   sampleMask = mask;
-  sampled = 0;
 }
 
 export function stopSampling(): void {
@@ -245,7 +243,7 @@ export function gather(p: i32): i32 {
       store<u32>(keyRecords + (j++ << 2), word);
       const s = stateAt(word);
       tally(s);
-      if (sampling && (sampled++ & sampleMask) == 0) {
+      if (sampling && sampledState(s, sampleMask)) {
         const b = keyHistogram + ((<usize>keyBucketOf(windowKey(s))) << 2);
         store<u32>(b, load<u32>(b) + 1);
       }

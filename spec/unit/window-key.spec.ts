@@ -4,6 +4,7 @@ import { ExpanderKernel } from '../../lib/border/expander-kernel.js';
 import { OwnerSplit } from '../../lib/engine/owner-split.js';
 import { StateTable } from '../../lib/engine/state-table.js';
 import { MemoryRun } from '../../lib/engine/memory-run.js';
+import { GroupedRun } from '../../lib/engine/grouped-run.js';
 import { MIN_SHARD_BYTES } from '../../lib/engine/table-limits.js';
 import { BUCKETS, bucketOf, keyOfBorder, stringKeyOfBorder, windowKey } from '../../lib/border/window-key.js';
 import { below, replayableRandom } from '../support/random.js';
@@ -122,6 +123,14 @@ test('inside a window every successor stays with the worker', (t) => {
   t.true(kernel.sizeOf(2) > 1000, `${kernel.sizeOf(2)} records`);
 });
 
+const SAMPLE_MIX = 0xff51afd7ed558ccdn;
+
+/** Whether a state is weighed when one in mask + 1 are, as the kernels' sampledState chooses it: the oracle, in BigInt. */
+function sampledBy(state: bigint, mask: number): boolean {
+  const mixed = ((state ^ (state >> 33n)) * SAMPLE_MIX) & ((1n << 64n) - 1n);
+  return Number((mixed >> 32n) & BigInt(mask)) === 0;
+}
+
 test('the state table weighs each state it drains once by the next window’s key, not each successor, over its drains and shards', (t) => {
   const { kernel, parents, width } = stepElevenOfNine();
   const made = kernel.expand(Uint32Array.from(parents.flat()), parents.length, 2, false, 1, 1);
@@ -139,6 +148,10 @@ test('the state table weighs each state it drains once by the next window’s ke
   t.true(expected.filter((n) => n > 0).length > 100, 'the keys fall in many buckets');
   const residues = new Uint32Array(made).fill(1);
   const half = Math.floor(made / 2);
+  const quarter = new Uint32Array(BUCKETS);
+  for (const [key, bucket] of distinct) if (sampledBy(key, 3)) quarter[bucket]++;
+  const weighed = quarter.reduce((a, b) => a + b, 0);
+  t.true(weighed > distinct.size / 5 && weighed < distinct.size / 3, `${weighed} of ${distinct.size} weighed`);
   for (const shardBytes of [undefined, MIN_SHARD_BYTES]) {
     const table = new StateTable(4 * made, [7], width, shardBytes);
     t.is(table.shardCount > 1, shardBytes !== undefined);
@@ -155,19 +168,29 @@ test('the state table weighs each state it drains once by the next window’s ke
     const twice = Uint32Array.from(expected);
     for (const key of again) twice[distinct.get(key)!]++;
     t.deepEqual(table.keyHistogram(), twice);
-    // One in four: each shard's first state, then every fourth.
-    table.sampleKeys(window, 3);
-    table.addBatch(successors, residues, 0, made);
-    table.drainTo(run, false);
+    // One in four, chosen by a hash of the state: the same ones whatever the order they come in.
+    for (const order of ['as made', 'reversed']) {
+      table.sampleKeys(window, 3);
+      if (order === 'reversed') for (let j = made - 1; j >= 0; j--) table.addBatch(successors.subarray(2 * j), residues, 0, 1);
+      else table.addBatch(successors, residues, 0, made);
+      table.drainTo(run, false);
+      t.deepEqual(table.keyHistogram(), quarter, order);
+    }
     const sampled = table.keyHistogram();
-    const weighed = sampled.reduce((a, b) => a + b, 0);
-    t.true(weighed >= Math.ceil(distinct.size / 4) && weighed < Math.ceil(distinct.size / 4) + table.shardCount, `${weighed} weighed`);
-    t.true(sampled.every((n, b) => n <= expected[b]));
     // Stopped, a drain weighs nothing more.
     table.stopSampling();
     table.addBatch(successors, residues, 0, made);
     table.drainTo(run, false);
     t.deepEqual(table.keyHistogram(), sampled);
+  }
+  // A grouped run weighs the states it holds as the table does, in either order.
+  for (const order of ['as made', 'reversed']) {
+    const pairs = [...distinct.keys()].map((key) => stateWords(key));
+    if (order === 'reversed') pairs.reverse();
+    const grouped = new GroupedRun(distinct.size, 1, 1024);
+    grouped.reset(1);
+    grouped.appendBlock(Uint32Array.from(pairs.flat()), new Uint32Array(distinct.size).fill(1), distinct.size);
+    t.deepEqual(grouped.sampleKeys({ ...window, column: 1 }, width, 3), quarter, `grouped, ${order}`);
   }
 });
 
