@@ -489,8 +489,8 @@ function expandRange(first: u32, end: u32, bits: i32): bool {
 }
 
 /**
- * Adds 1 to histogram[bucketOf(windowKey(state))] for one in mask + 1 of the n records of `area` (sampledState)
- * (k residues), for the window of `rows` rows from row r, the states' step: the weights by which
+ * Adds 1 to histogram[bucketOf(windowKey(state))] for one in mask + 1 of the n records of `area`
+ * (k residues; picked by a hash of the state, sampledState), for the window of `rows` rows from row r, the states' step: the weights by which
  * the owners of the next window are packed (lib/engine/window-owners.ts).
  */
 export function sampleKeys(area: i32, n: u32, k: i32, mask: u32, r: i32, rows: i32, width: i32, lastColumn: bool): void {

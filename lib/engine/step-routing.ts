@@ -13,7 +13,10 @@ import { dealtOwners } from './window-owners.js';
 import { maxStates } from '../board/table1.js';
 import type { GroupWindow } from './grouped-run.js';
 
-/** At most one in SAMPLE_EVERY of the states a step drains is weighed (its key computed) for the next window: those whose hash picks them (window-key.as.ts, sampledState). */
+/**
+ * At most one in SAMPLE_EVERY of the states a step drains is weighed (its key computed) for the next
+ * window: those a hash of the state picks (window-key.as.ts, sampledState).
+ */
 export const SAMPLE_EVERY = 32;
 /**
  * The states each worker weighs at a board's largest steps, at least: on small boards every one or

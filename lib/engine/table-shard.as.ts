@@ -202,8 +202,8 @@ export function settle(): void {
 
 /**
  * From now on, until stopSampling(), adds 1 to keyHistogramAt()'s bucket of the window key of one in
- * mask + 1 of the states drained (gather; sampledState, by a hash of the state), for the window of `rows` rows from row r (strings:
- * string keys, lib/border/window-key.ts). At the step before a window's first, these are the
+ * mask + 1 of the states drained (gather; picked by a hash of the state, sampledState), for the
+ * window of `rows` rows from row r (strings: string keys, lib/border/window-key.ts). At the step before a window's first, these are the
  * weights its owners are packed by (lib/engine/window-owners.ts): the states themselves, each
  * once a drain, where the successors as the expansion makes them would count a state once for
  * each of its parents, as often as the key's states combine.

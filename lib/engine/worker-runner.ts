@@ -65,7 +65,7 @@ export interface StepEnd {
   readonly histogram?: Uint32Array;
 }
 
-/** States a batch of heldStates' sums: views of a memory run, so their size matters little. */
+/** States per batch that heldStates totals: views of a memory run, so the size matters little. */
 const HELD_SUM_BLOCK = 1 << 20;
 
 export class WorkerRunner {

@@ -7,7 +7,8 @@
  *            · u8 bit 0: in the board's last column, bit 1: string keys) · 4,096 × u16 owner of each
  *            key bucket · K × u32 moduli
  *            (version 1, which this gocount still reads, has neither window nor owner table, and
- *            its records are owned by ownerOf, lib/border/ownership.ts; version 2 is version 3's)
+ *            its records are owned by ownerOf, lib/border/ownership.ts; version 2 is laid out as
+ *            version 3)
  *   chunks   from the header's end to the index: each a slice of one owner's records, whole
  *            records in the run file encoding (layout.ts). An owner's chunks, in file order, are
  *            its section: one record stream, each delta taken from the record before it in the
@@ -117,7 +118,10 @@ export function checksumOfAnyRun(head: Uint8Array): FileChecksum {
   return isSplit ? splitChecksum(head[8] | (head[9] << 8)) : checksumOfFile(head);
 }
 
-/** What is wrong when a split run's `place` (its footer, or a section's entry in the index) states a checksum its bytes do not give, or undefined. */
+/**
+ * What is wrong when a split run's `place` (its footer, or a section's entry in the index) states a
+ * checksum its bytes do not give, or undefined.
+ */
 export function splitChecksumProblem(checksum: FileChecksum, stated: number, place: 'the footer' | 'the index'): string | undefined {
   const value = checksum.value();
   if (value === stated) return undefined;

@@ -154,6 +154,12 @@ test('a split run ends with the run sum of its bytes and gives each section the 
     verifyPath(file).problems.map((p) => p.problem),
     [`worker 0's section: CRC-32 mismatch: the index says 0x00000001, its bytes give 0x${crc32(bytes[0]).toString(16).padStart(8, '0')}`],
   );
+  older.writeUInt16LE(9, 8);
+  writeFileSync(file, older);
+  t.deepEqual(
+    verifyPath(file).problems.map((p) => p.problem),
+    ['split run file format version 9, this gocount reads versions 1, 2 and 3'],
+  );
 });
 
 test("every flipped byte in a split run file is caught by verify, naming it, and by the engine's reader", async (t) => {
