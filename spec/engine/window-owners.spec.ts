@@ -106,15 +106,16 @@ for (const rows of [1, 2, 3, 7]) test(whoHoldsWhat, rows);
 // 1.047 times the mean on average, and up to 1.154: a state counted once for each of its parents.
 // The states weighed are picked by their hash, not by the order the threads hand them over in, so
 // every run gives the same figure: 1.0057, every state weighed on a board this small (1.016–1.032
-// when one in 32 was weighed and which depended on the order).
-test('9×9 in two threads through the stream pipeline: owners packed by the states the tables drain share the states within 3%, exact', async (t) => {
+// when one in 32 was weighed, picked by the order). In 10 threads, what a count of 9×9 uses, it was
+// 1.17–1.20 and is 1.029: not tested here, as 10 threads take half a minute in the suite.
+test('9×9 in two threads through the stream pipeline: owners packed by the states the tables drain share the states within 1.5%, exact', async (t) => {
   const result = await countLegal({ m: 9, n: 9, workers: 2, memory: '16M', scratch: tempScratch(t) });
   t.is(result.legal, BigInt(paper.legalSquare.values['9']));
   const largest = Math.max(...result.steps.map((step) => step.states));
   const larger = result.steps.filter((step) => step.states > largest / 4);
   const busiest = larger.reduce((sum, step) => sum + step.busiest!, 0) / larger.length;
   t.true(larger.length > 50, `${larger.length} steps`);
-  t.true(busiest < 1.03, `the busier thread held ${busiest} times the mean`);
+  t.true(busiest < 1.015, `the busier thread held ${busiest} times the mean`);
 });
 
 test('the states weighed: one in 32 where each worker still weighs 2^16 at the largest steps, else more, up to every one', (t) => {
@@ -130,22 +131,6 @@ test('the states weighed: one in 32 where each worker still weighs 2^16 at the l
       t.true(every === 1 || weighed >= 2 ** 16, `${width} wide, ${workers} workers: one in ${every}`);
       t.true(every === 32 || weighed / 2 < 2 ** 16, `${width} wide, ${workers} workers: one in ${every}, not fewer`);
     }
-});
-
-// Weighing one in 32 states, picked by their place in the drains, the busier of 9×9's 10 threads (the
-// workers a count of 9×9 uses) held 1.17–1.20 times the mean over the larger steps, and a step could
-// outgrow a thread's memory (5 MiB of runs written); weighing every one, 1.029.
-test('9×9 in 10 threads: owners packed by weighing every state share the states within 6%, all in memory, exact', async (t) => {
-  const result = await countLegal({ m: 9, n: 9, workers: 10, scratch: tempScratch(t) });
-  t.is(result.legal, BigInt(paper.legalSquare.values['9']));
-  const largest = Math.max(...result.steps.map((step) => step.states));
-  const larger = result.steps.filter((step) => step.states > largest / 4);
-  const busiest = larger.reduce((sum, step) => sum + step.busiest!, 0) / larger.length;
-  t.true(busiest < 1.06, `the busiest thread held ${busiest} times the mean`);
-  t.is(
-    result.steps.reduce((bytes, step) => bytes + step.bytesOut, 0),
-    0,
-  );
 });
 
 test('packing deals the heaviest buckets first, each to the lightest worker, and empty ones in turn', (t) => {
