@@ -10,6 +10,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { checksumOfAnyRun } from '../format/split-layout.js';
+import { checksumFileBytes } from '../format/run-sum.js';
 import type { RunSummary } from '../format/run-writer.js';
 import { counted } from '../shared/plural.js';
 
@@ -27,12 +28,7 @@ export function runProblem(stepDir: string, run: RunSummary, buffer: Buffer): st
     if (size !== run.bytes) return `run ${run.file} has ${counted(size, 'byte')}, its done-marker says ${run.bytes}`;
     const head = Buffer.alloc(10);
     const checksum = checksumOfAnyRun(head.subarray(0, readSync(fd, head, 0, head.length, 0)));
-    for (let at = 0; at < size - 4;) {
-      const n = readSync(fd, buffer, 0, Math.min(buffer.length, size - 4 - at), at);
-      if (n === 0) return `run ${run.file} ends early`;
-      checksum.update(buffer.subarray(0, n));
-      at += n;
-    }
+    if (!checksumFileBytes(fd, size - 4, buffer, checksum)) return `run ${run.file} ends early`;
     readSync(fd, buffer, 0, 4, Math.max(0, size - 4));
     if (checksum.value() !== run.crc || buffer.readUInt32LE(0) !== run.crc) return `run ${run.file} is damaged (${checksum.name} mismatch)`;
     return undefined;

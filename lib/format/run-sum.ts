@@ -13,6 +13,7 @@
  * run writer's buffer); other bytes are copied into a staging area first.
  */
 
+import { readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { instantiate, PAGE_BYTES, type WasmMemory } from '../shared/wasm-module.js';
 import { crcText } from './crc-text.js';
@@ -25,10 +26,33 @@ export interface FileChecksum {
   value(): number;
 }
 
-/** What is wrong when a file's trailer states a checksum its bytes do not give, or undefined. */
-export function checksumProblem(checksum: FileChecksum, stated: number): string | undefined {
+/**
+ * What is wrong when a file states a checksum its bytes do not give, or undefined. `says` and
+ * `gives` word where it is stated and what gives the value: a run file's trailer and its content by
+ * default, a split run's footer or index entry (split-layout.ts).
+ */
+export function checksumProblem(
+  checksum: FileChecksum,
+  stated: number,
+  says = 'trailer says',
+  gives = 'content gives',
+): string | undefined {
   const value = checksum.value();
-  return stated === value ? undefined : `${checksum.name} mismatch: trailer says ${crcText(stated)}, content gives ${crcText(value)}`;
+  return stated === value ? undefined : `${checksum.name} mismatch: ${says} ${crcText(stated)}, ${gives} ${crcText(value)}`;
+}
+
+/**
+ * Feeds `checksum` the bytes [0, end) of the file open at `fd`, read through `buffer`; false when the
+ * file ends before `end`.
+ */
+export function checksumFileBytes(fd: number, end: number, buffer: Uint8Array, checksum: FileChecksum): boolean {
+  for (let at = 0; at < end;) {
+    const n = readSync(fd, buffer, 0, Math.min(buffer.length, end - at), at);
+    if (n === 0) return false;
+    checksum.update(buffer.subarray(0, n));
+    at += n;
+  }
+  return true;
 }
 
 export class Crc32 implements FileChecksum {

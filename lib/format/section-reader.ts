@@ -29,9 +29,8 @@ import {
   SplitFooter,
   SplitHeader,
   splitChecksum,
-  splitChecksumProblem,
 } from './split-layout.js';
-import type { FileChecksum } from './run-sum.js';
+import { checksumFileBytes, checksumProblem, type FileChecksum } from './run-sum.js';
 
 /** A split run's header and footer, read from its two ends, and its size. */
 export interface SplitIndex {
@@ -148,7 +147,7 @@ export class SectionReader extends RecordReader {
     const { entry, path, owner } = this;
     this.close();
     const section = `worker ${owner}'s section`;
-    const problem = splitChecksumProblem(this.checksum, entry.crc, 'the index');
+    const problem = checksumProblem(this.checksum, entry.crc, 'the index says', 'its bytes give');
     if (problem) throw new RunFileError(path, `${section}: ${problem}`);
     if (entry.records !== this.records)
       throw new RunFileError(path, `${section}: the index says ${counted(entry.records, 'record')}, the section holds ${this.records}`);
@@ -174,17 +173,12 @@ export function readSplitRun(
   try {
     index = readSplitIndex(path, fd);
     checksum = splitChecksum(index.header.version);
-    for (let at = 0; at < index.size - 4;) {
-      const n = readSync(fd, buf, 0, Math.min(buf.length, index.size - 4 - at), at);
-      if (n === 0) break;
-      checksum.update(buf.subarray(0, n));
-      at += n;
-    }
+    checksumFileBytes(fd, index.size - 4, buf, checksum);
   } finally {
     closeSync(fd);
   }
   const { header, footer } = index;
-  const problem = splitChecksumProblem(checksum, footer.crc, 'the footer');
+  const problem = checksumProblem(checksum, footer.crc, 'the footer says');
   if (problem) throw new RunFileError(path, problem);
   let records = 0;
   const sums = header.moduli.map(() => 0);

@@ -33,7 +33,6 @@
 import { counted } from '../shared/plural.js';
 import { Crc32, type FileChecksum, RunSum } from './run-sum.js';
 import { BUCKETS } from '../border/window-key.js';
-import { crcText } from './crc-text.js';
 import { checksumOfFile, decodeHeaderOf, encodeHeaderOf, headerBytesOf, type HeaderKind, type RunHeader } from './layout.js';
 
 export const SPLIT_VERSION = 3;
@@ -116,16 +115,6 @@ export function splitChecksum(version: number): FileChecksum {
 export function checksumOfAnyRun(head: Uint8Array): FileChecksum {
   const isSplit = head.length >= 10 && Buffer.from(head.buffer, head.byteOffset, 8).toString('latin1') === SPLIT_MAGIC;
   return isSplit ? splitChecksum(head[8] | (head[9] << 8)) : checksumOfFile(head);
-}
-
-/**
- * What is wrong when a split run's `place` (its footer, or a section's entry in the index) states a
- * checksum its bytes do not give, or undefined.
- */
-export function splitChecksumProblem(checksum: FileChecksum, stated: number, place: 'the footer' | 'the index'): string | undefined {
-  const value = checksum.value();
-  if (value === stated) return undefined;
-  return `${checksum.name} mismatch: ${place} says ${crcText(stated)}, ${place === 'the footer' ? 'content gives' : 'its bytes give'} ${crcText(value)}`;
 }
 
 /** Bytes of a split run's header of k residues, of the version this gocount writes or of `version`. */

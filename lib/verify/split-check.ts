@@ -25,9 +25,8 @@ import {
   splitHeaderBytes,
   SplitHeader,
   splitChecksum,
-  splitChecksumProblem,
 } from '../format/split-layout.js';
-import type { FileChecksum } from '../format/run-sum.js';
+import { checksumFileBytes, checksumProblem, type FileChecksum } from '../format/run-sum.js';
 import { ownerOf } from '../border/ownership.js';
 import { bucketOf, keyOfBorder, stringKeyOfBorder } from '../border/window-key.js';
 import type { SplitRule } from '../format/split-layout.js';
@@ -116,7 +115,7 @@ class SplitChecker {
       this.report(footer);
       return result(header);
     }
-    const mismatch = splitChecksumProblem(checksum, footer.crc, 'the footer');
+    const mismatch = checksumProblem(checksum, footer.crc, 'the footer says');
     if (mismatch) this.report(mismatch);
     const place = indexPlaceProblem(header, footer, size);
     if (place) {
@@ -171,12 +170,7 @@ class SplitChecker {
   /** The checksum of every byte before the footer's own. */
   private fileChecksum(version: number): FileChecksum {
     const checksum = splitChecksum(version);
-    for (let at = 0; at < this.size - 4;) {
-      const n = readSync(this.fd, this.buf, 0, Math.min(READ_BYTES, this.size - 4 - at), at);
-      if (n === 0) break;
-      checksum.update(this.buf.subarray(0, n));
-      at += n;
-    }
+    checksumFileBytes(this.fd, this.size - 4, this.buf, checksum);
     return checksum;
   }
 
@@ -255,7 +249,7 @@ class SplitChecker {
     const { records, sums } = stream;
     if (damaged) return { records, sums, complete: false };
     const where = `worker ${g}'s section`;
-    const mismatch = splitChecksumProblem(checksum, section.crc, 'the index');
+    const mismatch = checksumProblem(checksum, section.crc, 'the index says', 'its bytes give');
     if (mismatch) this.report(`${where}: ${mismatch}`);
     if (records !== section.records)
       this.report(`${where}: the index says ${counted(section.records, 'record')}, the section holds ${records}`);
