@@ -137,6 +137,8 @@ interface BenchRun {
   /** Only the count's first steps, stopped by the library's abort signal (bench-steps.ts). */
   readonly steps?: number;
 }
+/** The workers a run was counted with, where the count took fewer than asked. */
+const workersCounted = new Map<BenchRun, number>();
 const runs: BenchRun[] = boards.flatMap((board) => workerCounts.map((workers) => ({ board, memory: args.memory, workers })));
 if (args['with-13']) runs.push(...workerCounts.map((workers) => ({ board: '13x13', memory: args.memory ?? '512M', workers })));
 // 14×14 is the count the budget of a large machine is for: two workers, 10 GiB each, several WebAssembly memories each.
@@ -210,15 +212,18 @@ for (const { run, build } of order) {
   const childrenAfter = childrenCpu();
   const load = `${loadBefore.toFixed(2)}→${os.loadavg()[0].toFixed(2)}`;
   if (!args.scratch) rmSync(scratch, { recursive: true, force: true });
-  const label = workersLabel(run);
   const shown = boardLabel(run);
   if (child.status !== 0) {
     console.log(`${buildCell(build.name)}${shown.padEnd(7)} failed (exit ${child.status}): ${child.stderr.trim().split('\n').pop()}`);
     process.exitCode = 1;
     continue;
   }
-  const out = JSON.parse(child.stdout) as { legal?: string; stats: CountStats };
+  const out = JSON.parse(child.stdout) as { legal?: string; stats: CountStats; steps?: Array<{ workers?: number }> };
   const { stats } = out;
+  // A board too small for the workers asked is counted with fewer (the count says how many).
+  const counted = out.steps?.[0]?.workers;
+  if (!partitions && counted !== undefined && counted !== workers) workersCounted.set(run, counted);
+  const label = workersLabel(run);
   const exact = steps || table3(board) === undefined ? 'n/a' : table3(board) === out.legal ? 'yes' : 'NO';
   if (exact === 'NO') process.exitCode = 1;
   // A partitioned count's tasks are the driver's children: their time is in /proc's children's
@@ -270,14 +275,14 @@ if (one && split)
 if (workerCounts.length > 1) {
   console.log(`\nCPU time per expanded state, median of ${rounds}, against ${workerCounts[0]} workers${compared ? ' (this build)' : ''}`);
   for (const board of new Set(runs.map((run) => run.board))) {
-    const perState = (workers: number) =>
-      medians(runs.find((run) => run.board === board && run.workers === workers && !run.partitions && !run.steps)!)?.perState;
-    const first = perState(workerCounts[0]);
+    const runOf = (workers: number) => runs.find((run) => run.board === board && run.workers === workers && !run.partitions && !run.steps)!;
+    const first = medians(runOf(workerCounts[0]))?.perState;
     for (const workers of workerCounts) {
-      const ns = perState(workers);
+      const run = runOf(workers);
+      const ns = medians(run)?.perState;
       if (ns === undefined || first === undefined) continue;
       console.log(
-        `${board.padEnd(7)} ${String(workers).padStart(7)} ${`${ns.toFixed(0)} ns`.padStart(9)} ${`${(ns / first).toFixed(2)}×`.padStart(7)}`,
+        `${board.padEnd(7)} ${workersLabel(run).padStart(7)} ${`${ns.toFixed(0)} ns`.padStart(9)} ${`${(ns / first).toFixed(2)}×`.padStart(7)}`,
       );
     }
   }
@@ -312,9 +317,11 @@ function boardLabel(run: BenchRun): string {
   return run.steps ? `${run.board}:${run.steps}` : run.board;
 }
 
-/** A run's workers as its rows name them: P×W for P partitions of W workers. */
+/** A run's workers as its rows name them: P×W for P partitions of W workers, 16→10 for 16 asked and 10 counted with. */
 function workersLabel(run: BenchRun): string {
-  return run.partitions ? `${run.partitions}×${run.workers}` : String(run.workers);
+  if (run.partitions) return `${run.partitions}×${run.workers}`;
+  const counted = workersCounted.get(run);
+  return counted === undefined ? String(run.workers) : `${run.workers}→${counted}`;
 }
 
 /** The median of each of a run's figures over its rounds with this build; undefined when it never succeeded. */

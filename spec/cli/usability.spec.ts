@@ -444,8 +444,8 @@ test('a full output device stops the command in one line, exit code 1', async (t
 });
 
 /** `npm run bench` with its arguments, as its own process, the event loop free meanwhile. */
-function runBench(args: string[]) {
-  return runCliAsync(args, { script: path.join(repoRoot, 'dist', 'cli', 'bench.js') });
+function runBench(args: string[], env?: Record<string, string>) {
+  return runCliAsync(args, { script: path.join(repoRoot, 'dist', 'cli', 'bench.js'), env });
 }
 
 test('npm run bench -- --before DIR counts each board with both builds in turn and sets their medians side by side', async (t) => {
@@ -462,6 +462,24 @@ test('npm run bench -- --before DIR counts each board with both builds in turn a
   for (const row of rows) t.regex(row, / yes$/, 'each count is Table 3’s');
   t.regex(bench.stdout, /^before \(.+\) and after \(this build\), median of 2 \[least, most\]: /m);
   t.regex(bench.stdout, /^7x7 +default +1 {2}cpu \d+ \[\d+, \d+\] → \d+ \[\d+, \d+\] ns \(\d\.\d{3}×\) {2}phases /m);
+});
+
+test('npm run bench names the workers a count took where the board is too small for those asked: 16→1 on 5×5', async (t) => {
+  // The suite starts every worker a count names (GOCOUNT_FORCE_WORKERS); this count takes what a user's would.
+  const bench = await runBench(['--boards', '5x5', '--workers', '1,16'], { GOCOUNT_FORCE_WORKERS: '' });
+  t.is(bench.status, 0, bench.stderr);
+  const rows = bench.stdout.split('\n').filter((row) => row.startsWith('5x5 '));
+  const counts = rows.filter((row) => / default /.test(row));
+  t.deepEqual(
+    counts.map((row) => row.split(/ +/)[2]),
+    ['1', '16→1'],
+  );
+  // The cost model's rows and the comparison with one worker name them so too.
+  const others = rows.filter((row) => !/ default /.test(row));
+  t.deepEqual(
+    others.map((row) => row.split(/ +/)[1]),
+    ['1', '16→1', '1', '16→1'],
+  );
 });
 
 test('npm run bench -- --before a folder without a build: one line, exit code 2, nothing counted', async (t) => {
