@@ -37,7 +37,7 @@ import { localWorker } from '../engine/worker-handle.js';
 import { isLegalFinal } from '../border/border.js';
 import { beatWhileRunning } from './driver-presence.js';
 import { HangWatch } from './hang-watch.js';
-import type { Launcher, TaskFleet } from './launcher.js';
+import { fleetEnded, type Launcher, type TaskFleet } from './launcher.js';
 import { markerRunsProblem } from './commit-check.js';
 import { taskMarkerPath } from './task.js';
 import { readTaskStatus, taskStatusPath } from './task-status.js';
@@ -82,6 +82,9 @@ const TIMEOUT_S_PER_BUDGET_BYTE = 1 / 2 ** 26;
 
 /** Free space on the scratch disk below which a task that ended undone is taken to have filled it. */
 const LOW_DISK_BYTES = 64 * 2 ** 20;
+
+/** How long the task processes have to end on their own after the pass's last step, before they are stopped. */
+const TASK_END_GRACE_MS = 10_000;
 
 export class PartitionedPass {
   private readonly options: PartitionedPassOptions;
@@ -176,6 +179,7 @@ export class PartitionedPass {
         reports.push(report);
         manifest = next;
       }
+      if (fleet) await fleetEnded(fleet, TASK_END_GRACE_MS);
     } finally {
       stopBeating();
       await fleet?.stop();

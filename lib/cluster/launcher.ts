@@ -45,6 +45,25 @@ export interface TaskFleet {
   stop(): Promise<void>;
 }
 
+/**
+ * Resolves once every process of `fleet` has ended, or after `ms` (false then). After a pass's last
+ * step each task process ends on its own, its last line in its log: a stop at once (SIGTERM,
+ * scancel) could cut that line off.
+ */
+export function fleetEnded(fleet: TaskFleet, ms: number): Promise<boolean> {
+  const all = () => fleet.ended().length === fleet.units.length;
+  if (all()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ended: boolean) => {
+      clearTimeout(timer);
+      stopListening();
+      resolve(ended);
+    };
+    const timer = setTimeout(() => done(false), ms);
+    const stopListening = fleet.onEnd(() => all() && done(true));
+  });
+}
+
 export interface Launcher {
   readonly name: LauncherName;
   /** Starts the pass's task processes. */
