@@ -72,11 +72,6 @@ export function groupStep(context: GroupStepContext, step: number, routing: Step
   if (!result.done) return { exchanged, moved };
   clock.add(PHASE_INDEX.aggregate, result.regroupMs);
   clock.add(PHASE_INDEX.expand, performance.now() - started - result.regroupMs);
-  // Every worker ends every step with the others, sending or not.
-  if (!exchanged) {
-    router?.beginStep(outModuli.length);
-    router?.endStep();
-  }
   const sample = routing?.sample;
   const histogram = sample ? run.sampleKeys({ ...sample, column: Math.floor((step + 1) / width) }, width, sample.mask) : undefined;
   // The next step starts a window among several workers: should it go through the state table, its plan is these states'.

@@ -246,7 +246,7 @@ export class PassRunner {
           stepParts.map((part) => part.legal!),
         ),
       );
-    const toFiles = keep || stepParts.some((part) => part.spilled > 0 || !part.fitsInMemory);
+    const toFiles = keep || stepParts.some((part) => part.endedInFiles || part.spilled > 0 || !part.fitsInMemory);
     const ends = await Promise.all(handles.map((handle) => handle.finish(toFiles)));
     const weights = stepWeights([...stepParts, ...ends]);
     if (weights) pass.owners = packedOwners(weights, workers);
@@ -327,7 +327,19 @@ export class PassRunner {
   private openWorkers(): WorkerHandle[] {
     const { width, columns, moduli, plan, fanIn, scratchDir, workers } = this.options;
     const windowRows = this.options.windowRows ?? defaultWindowRows(width, workers);
-    const options = (worker: number): WorkerOptions => ({ width, columns, moduli, plan, fanIn, scratchDir, worker, workers, windowRows });
+    const { keep } = this;
+    const options = (worker: number): WorkerOptions => ({
+      width,
+      columns,
+      moduli,
+      plan,
+      fanIn,
+      scratchDir,
+      worker,
+      workers,
+      windowRows,
+      keep,
+    });
     return workers === 1 ? [localWorker(options(0))] : threadWorkers(Array.from({ length: workers }, (_, i) => options(i)));
   }
 

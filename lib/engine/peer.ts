@@ -7,7 +7,8 @@
  * it takes in many at a time, and moves its read index. Nothing is posted per batch, and a ring
  * holds a few batches' worth for its receiver, so the memory of all rings grows with the number of
  * workers, not with its square times the batch.
- * A worker sleeps (Atomics.wait) only when a ring it writes to is full, or at the end of a step
+ * A worker sleeps (Atomics.wait) only when a ring it writes to is full, or at the end of a step in
+ * which successors change owner (a window's first, lib/engine/step-routing.ts)
  * until every worker has sent all it had. Bells ring only for what a sleeper waits for: the
  * receiver that makes room in the full ring, the last worker to end the step, and a sender that
  * finds its ring full and its receiver asleep (which then takes in, so two full rings never wait on
@@ -37,7 +38,7 @@ export interface PeerExchange {
   readonly ringRecords: number;
   /** Words of a ring: ringRecords × (2 + the most residues). */
   readonly ringWords: number;
-  /** Counters, each on a line of its own: the arrivals at step ends, each worker's bell, each ring's indices. */
+  /** Counters, each on a line of its own: the arrivals at step ends, each worker's bell, each ring's indices, the last step a table filled. */
   readonly control: SharedArrayBuffer;
   readonly data: SharedArrayBuffer;
 }
@@ -50,14 +51,15 @@ export function peerExchange(workers: number, batchRecords: number, residues: nu
     workers,
     ringRecords,
     ringWords,
-    control: new SharedArrayBuffer(4 * LINE * (1 + 2 * workers + 2 * rings)),
+    control: new SharedArrayBuffer(4 * LINE * (2 + 2 * workers + 2 * rings)),
     data: new SharedArrayBuffer(4 * ringWords * rings),
   };
 }
 
 /**
  * Control slots: the arrivals, then each worker's bell and what it sleeps for (AWAKE, AT_END, or
- * 1 + the worker whose ring it waits to have room in), then each ring's write and read index.
+ * 1 + the worker whose ring it waits to have room in), then each ring's write and read index, then
+ * 1 + the last step in which a worker's table filled (noteFull).
  */
 const ARRIVED = 0;
 const AWAKE = 0;
@@ -174,11 +176,15 @@ export class PeerRouter {
   private halfRing = 1;
   private failure?: Error;
 
+  /** The control slot of the last step in which a worker's table filled. */
+  private readonly fullAt: number;
+
   constructor(self: number, exchange: PeerExchange) {
     const { workers } = exchange;
     this.self = self;
     this.workers = workers;
     this.control = new Int32Array(exchange.control);
+    this.fullAt = this.control.length - LINE;
     const ring = (from: number, to: number) => new Ring(this.control, exchange, from * (workers - 1) + (to < from ? to : to - 1), workers);
     this.out = Array.from({ length: workers }, (_, j) => (j === self ? undefined : ring(self, j)));
     this.in = Array.from({ length: workers }, (_, j) => (j === self ? undefined : ring(j, self)));
@@ -225,6 +231,20 @@ export class PeerRouter {
     this.takeIn(1);
     for (const ring of this.in) ring?.reset();
     if (this.failure) throw this.failure;
+  }
+
+  /**
+   * Tells the other workers that this one's table filled in `step`, so that the step ends in run
+   * files (lib/engine/pass.ts): a worker that sees it when its expansion ends writes its last run
+   * then (lib/engine/worker-runner.ts).
+   */
+  noteFull(step: number): void {
+    Atomics.store(this.control, this.fullAt, step + 1);
+  }
+
+  /** Whether a worker's table filled in `step` (noteFull). */
+  filledIn(step: number): boolean {
+    return Atomics.load(this.control, this.fullAt) === step + 1;
   }
 
   /** An error raised while taking in records (a full disk, say) fails the step. */

@@ -33,6 +33,12 @@ export interface StepPart {
   readonly held: number;
   /** Whether they fit in the in-memory run. */
   readonly fitsInMemory: boolean;
+  /**
+   * Whether the worker has ended the step in run files already, finish's work done: its table
+   * filled, or a peer's did before this worker's expansion ended, or the states outgrow its
+   * in-memory run. Each makes the coordinator end the step in files.
+   */
+  readonly endedInFiles?: boolean;
   readonly dropped: number[];
   /** At a column boundary: the legal states' residues. */
   readonly legal?: number[];

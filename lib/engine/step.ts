@@ -20,15 +20,16 @@ export class WorkerStep {
 
   /**
    * source → expand → route → aggregate, spilling as the table fills, until every peer's records
-   * are in; `ended`: the step has ended with the peers already (its states changed owner before it).
+   * are in; `alone`: no peer sends this worker anything in this step, so it does not wait for them
+   * (inside a window, or its states changed owner before it).
    */
-  async run(step: number, files: string[] | null, ended = false): Promise<void> {
+  async run(step: number, files: string[] | null, alone = false): Promise<void> {
     const { router, successors } = this.parts;
     if (!this.flow?.open) this.flow = await this.makeFlow();
     const source = this.source(step, files);
     try {
       await this.flow.run(source.batches);
-      if (!ended) router?.endStep();
+      if (!alone) router?.endStep();
       successors.settle();
     } catch (error) {
       source.close();

@@ -20,11 +20,14 @@ export class SuccessorBuffer {
   private spills = 0;
   /** Points placed in the successors being taken in. */
   private step = 0;
+  /** Told, before the run is written, each time the table fills in the middle of a step. */
+  private readonly onFull: () => void;
 
-  constructor(table: StateTable, store: RunStore, clock: PhaseClock) {
+  constructor(table: StateTable, store: RunStore, clock: PhaseClock, onFull: () => void = () => {}) {
     this.table = table;
     this.store = store;
     this.clock = clock;
+    this.onFull = onFull;
   }
 
   /** Begins taking in the successors after `step` points. */
@@ -41,7 +44,9 @@ export class SuccessorBuffer {
     const { table, clock } = this;
     for (let at = from; at < to;) {
       at = clock.time(AGGREGATE, () => table.addBatch(states, residues, at, to));
-      if (table.full) this.spill();
+      if (!table.full) continue;
+      this.onFull();
+      this.spill();
     }
   }
 

@@ -44,6 +44,8 @@ export interface WorkerOptions {
    * workers to read.
    */
   readonly partitioned?: boolean;
+  /** Every step ends in run files (--keep, or a folder that keeps its steps). */
+  readonly keep?: boolean;
   /** In a partitioned count, the workers whose states this thread reads and expands, in turn (its first is `worker`): [worker] unless given. */
   readonly serves?: readonly number[];
 }
@@ -83,6 +85,10 @@ export class WorkerRunner {
   private receivingInRun = false;
   private readonly clock = new PhaseClock();
   private readonly step: WorkerStep;
+  /** The step being expanded (from `step` points). */
+  private expanding = 0;
+  /** A step ended before the coordinator asked (expand says why), in run files or in memory. */
+  private endedEarly?: { readonly toFiles: boolean; readonly end: StepEnd };
   private onProgress: (states: number) => void = () => {};
 
   constructor(options: WorkerOptions, router?: PeerRouter) {
@@ -92,7 +98,7 @@ export class WorkerRunner {
     const { readBufferBytes, writeBufferBytes, ownerChunkBytes } = plan;
     this.store = new RunStore({ ...options, readBufferBytes, writeBufferBytes, ownerChunkBytes });
     const table = new StateTable(plan.tableCapacity, moduli, width, plan.tableShardBytes);
-    this.successors = new SuccessorBuffer(table, this.store, this.clock);
+    this.successors = new SuccessorBuffer(table, this.store, this.clock, () => router?.noteFull(this.expanding));
     this.stage = new ExpandStage(width, router);
     const input = new BatchPool(plan.batchRecords, moduli.length);
     const pools = { input, successors: new BatchPool(MAX_SUCCESSORS * plan.batchRecords, moduli.length) };
@@ -140,6 +146,7 @@ export class WorkerRunner {
       routing = { self: 0, sample: sample && { ...sample, strings: rule.strings, mask: rule.strings ? 0 : sample.mask } };
     }
     this.groupedStep = undefined;
+    this.expanding = step;
     let ended = false;
     let movedBefore = 0;
     if (files === null && !partitioned && this.memory() === this.grouped) {
@@ -167,14 +174,28 @@ export class WorkerRunner {
     if (routing?.sample) successors.table.sampleKeys(routing.sample, routing.sample.mask);
     this.router?.beginStep(outModuli.length);
     this.onProgress = onProgress;
-    await this.step.run(step, files, ended);
-    const { table } = successors;
+    // Inside a window every successor stays with its parent's worker (step-routing.ts): no worker
+    // waits for the others at the end of its expansion, so one whose table filled holds up nobody.
+    await this.step.run(step, files, ended || routing?.window === undefined);
+    const { table, spilled } = successors;
+    const held = table.size;
+    const fitsInMemory = held <= this.memory().capacityFor(table.residueCount);
+    // Among workers, each ends the step as soon as its expansion has, not when the coordinator
+    // asks, so that none waits for the others in between. A step in which a table filled, or that
+    // outgrows a worker's in-memory run, ends in run files (pass.ts): had the others waited for the
+    // worker whose table filled, which wrote a run in the middle of the step and ends its expansion
+    // later, to write their last, largest runs, the step would have lasted about two runs' writing
+    // longer than its expansion. Any other step stays in memory, unless a peer's table filled after
+    // this worker looked, or a peer's states outgrow its run: then finish writes them from there.
+    const endedInFiles = !partitioned && (this.options.keep || spilled > 0 || !fitsInMemory || (this.router?.filledIn(step) ?? false));
+    if (endedInFiles || (this.router && !partitioned)) this.endedEarly = { toFiles: endedInFiles, end: await this.end(endedInFiles) };
     return {
       statesIn: stage.statesIn,
       successors: stage.successorsOut,
-      spilled: successors.spilled,
-      held: table.size,
-      fitsInMemory: table.size <= this.memory().capacityFor(table.residueCount),
+      spilled,
+      held,
+      fitsInMemory,
+      endedInFiles,
       dropped: Array.from(stage.dropped),
       legal: atBoundary ? Array.from(stage.legal) : undefined,
       moved: stage.moved + movedBefore,
@@ -191,6 +212,17 @@ export class WorkerRunner {
    * memory (none returned).
    */
   async finish(toFiles: boolean): Promise<StepEnd> {
+    const early = this.endedEarly;
+    this.endedEarly = undefined;
+    if (!early) return this.end(toFiles);
+    if (early.toFiles === toFiles) return early.end;
+    if (early.toFiles) throw new Error('a step that ended in run files was asked to stay in memory');
+    // A peer's states did not stay in memory: this worker's go to files too, from its in-memory run.
+    const runs = await this.save(this.expanding + 1);
+    return { ...early.end, runs, phases: this.clock.snapshot() };
+  }
+
+  private async end(toFiles: boolean): Promise<StepEnd> {
     if (this.groupedStep !== undefined) {
       // A group step's successors are in the grouped run, not in the table: to files through it, sorted.
       const runs = toFiles ? await this.save(this.groupedStep) : [];

@@ -6,6 +6,8 @@ export interface PeerStep {
   readonly k: number;
   /** Records each worker sends to the other. */
   readonly sends: readonly number[];
+  /** The workers whose tables fill in the step: each tells the others (noteFull) before it ends the step. */
+  readonly fills?: readonly number[];
 }
 
 export function peerRecords(step: number, sender: number, n: number, k: number): { states: Uint32Array; residues: Uint32Array } {

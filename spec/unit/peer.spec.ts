@@ -51,13 +51,15 @@ test("the rings of 16 workers take 15 times the memory of 2 workers' rings, not 
 async function exchangeSteps(
   steps: PeerStep[],
   failAt?: number,
-): Promise<{ here: string[][]; there: Array<{ received?: string[]; error?: string }> }> {
+): Promise<{ here: string[][]; there: Array<{ received?: string[]; error?: string }>; filled: boolean[][] }> {
   const exchange = tinyExchange();
   const thread = new Worker(new URL('../support/peer-thread.js', import.meta.url), { workerData: { exchange, steps, failAt } });
   const there: Array<{ received?: string[]; error?: string }> = [];
+  const filled: boolean[][] = [];
   let answered = () => {};
-  thread.on('message', (message: { received?: string[]; error?: string }) => {
+  thread.on('message', ({ filled: filledThere, ...message }: { received?: string[]; error?: string; filled: boolean }) => {
     there.push(message);
+    filled.at(-1)!.push(filledThere);
     answered();
   });
   const router = new PeerRouter(0, exchange);
@@ -72,11 +74,13 @@ async function exchangeSteps(
     router.beginStep(k);
     const { states, residues } = peerRecords(s, 0, step.sends[0], k);
     router.send(1, states, residues, step.sends[0]);
+    if (step.fills?.includes(0)) router.noteFull(s);
     router.endStep();
+    filled.push([router.filledIn(s)]);
     await answer;
   }
   await thread.terminate();
-  return { here, there };
+  return { here, there, filled };
 }
 
 const sent = (step: number, sender: number, n: number, k: number) => {
@@ -106,4 +110,22 @@ test('a worker that fails to take records in drops the rest, so that its sender 
   const { here, there } = await exchangeSteps([{ k: 1, sends: [1000, 5] }], 3);
   t.deepEqual(here, [sent(0, 1, 5, 1)]);
   t.deepEqual(there, [{ error: 'no room left on the disk' }]);
+});
+
+test('a table that fills in a step is known to every worker once it has ended that step, and only in that step', async (t) => {
+  const steps: PeerStep[] = [
+    { k: 2, sends: [300, 200], fills: [0] },
+    { k: 2, sends: [10, 10] },
+    { k: 2, sends: [200, 300], fills: [1] },
+    { k: 2, sends: [5, 0], fills: [0, 1] },
+    { k: 2, sends: [0, 0] },
+  ];
+  const { filled } = await exchangeSteps(steps);
+  t.deepEqual(filled, [
+    [true, true],
+    [false, false],
+    [true, true],
+    [true, true],
+    [false, false],
+  ]);
 });
