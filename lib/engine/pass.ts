@@ -327,19 +327,8 @@ export class PassRunner {
   private openWorkers(): WorkerHandle[] {
     const { width, columns, moduli, plan, fanIn, scratchDir, workers } = this.options;
     const windowRows = this.options.windowRows ?? defaultWindowRows(width, workers);
-    const { keep } = this;
-    const options = (worker: number): WorkerOptions => ({
-      width,
-      columns,
-      moduli,
-      plan,
-      fanIn,
-      scratchDir,
-      worker,
-      workers,
-      windowRows,
-      keep,
-    });
+    const shared = { width, columns, moduli, plan, fanIn, scratchDir, workers, windowRows, keep: this.keep };
+    const options = (worker: number): WorkerOptions => ({ ...shared, worker });
     return workers === 1 ? [localWorker(options(0))] : threadWorkers(Array.from({ length: workers }, (_, i) => options(i)));
   }
 

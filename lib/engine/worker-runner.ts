@@ -187,6 +187,7 @@ export class WorkerRunner {
     // later, to write their last, largest runs, the step would have lasted about two runs' writing
     // longer than its expansion. Any other step stays in memory, unless a peer's table filled after
     // this worker looked, or a peer's states outgrow its run: then finish writes them from there.
+    // A partitioned count's task decides for its threads itself (lib/cluster/task.ts).
     const endedInFiles = !partitioned && (this.options.keep || spilled > 0 || !fitsInMemory || (this.router?.filledIn(step) ?? false));
     if (endedInFiles || (this.router && !partitioned)) this.endedEarly = { toFiles: endedInFiles, end: await this.end(endedInFiles) };
     return {
