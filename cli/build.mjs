@@ -81,6 +81,38 @@ function fingerprint() {
   return hash.digest('hex');
 }
 
+/**
+ * Compiles lib/shared/huge-pages.c into dist/ (lib/shared/huge-pages.ts says why), on Linux, with
+ * the C compiler ($CC or cc) and the headers of the Node that runs the build. Optional: without it
+ * counts are the same, and slower only where their tables take gigabytes, so a missing compiler or
+ * header is one line, not a failed build.
+ */
+function buildHugePages() {
+  if (process.platform !== 'linux') return;
+  const headers = [path.join(path.dirname(process.execPath), '..', 'include', 'node'), '/usr/include/node', '/usr/local/include/node'];
+  const include = headers.find((dir) => existsSync(path.join(dir, 'node_api.h')));
+  const output = path.join(dist, 'lib', 'shared', 'huge-pages.node');
+  const compiler = process.env.CC || 'cc';
+  const result =
+    include === undefined
+      ? { error: new Error(`no node_api.h in ${headers.join(', ')}`) }
+      : spawnSync(
+          compiler,
+          ['-O2', '-shared', '-fPIC', '-Wall', `-I${include}`, '-o', output, path.join(root, 'lib', 'shared', 'huge-pages.c')],
+          {
+            cwd: root,
+            encoding: 'utf8',
+          },
+        );
+  const reason =
+    result.error?.message ??
+    (result.status !== 0 ? result.stderr.trim().split('\n')[0] || `${compiler} exited with ${result.status}` : undefined);
+  if (reason !== undefined)
+    process.stdout.write(
+      `build: counts will not ask for huge pages (${reason}); they are the same, slower only where tables take gigabytes\n`,
+    );
+}
+
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   if (result.error) fail(`cannot run ${command}: ${result.error.message}`);
@@ -108,5 +140,6 @@ fse.removeSync(dist);
 run('npm', ['run', '--silent', 'build:wasm']);
 run(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']);
 chmodSync(bin, 0o755);
+buildHugePages();
 writeFileSync(`${stamp}.tmp`, `${sources}\n`);
 renameSync(`${stamp}.tmp`, stamp);

@@ -12,6 +12,7 @@
  */
 
 import { Batch } from './batch.js';
+import { adviseHugePages } from '../shared/huge-pages.js';
 import { instantiate, type WasmMemory } from '../shared/wasm-module.js';
 import type { ResidueExtender } from '../residues/growth.js';
 import { BUCKETS } from '../border/window-key.js';
@@ -421,7 +422,11 @@ export class GroupedRun {
   /** The module's memory as words; a new view when it grew since. */
   private renew(): Uint32Array {
     const { buffer } = this.kernel.memory;
-    if (this.words.buffer !== buffer) this.words = new Uint32Array(buffer);
+    if (this.words.buffer !== buffer) {
+      this.words = new Uint32Array(buffer);
+      // The areas take most of the memory, and a step writes its successors into their groups at random.
+      adviseHugePages(buffer);
+    }
     return this.words;
   }
 }

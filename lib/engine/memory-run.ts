@@ -6,6 +6,7 @@
  * residues holds more states in the same words (capacityFor).
  */
 
+import { adviseHugePages } from '../shared/huge-pages.js';
 import { Batch } from './batch.js';
 
 export const memoryRunBytes = (residueCount: number): number => 8 + 4 * residueCount;
@@ -39,6 +40,7 @@ export class MemoryRun implements StepInMemory {
   /** Room for `capacity` states of `residueCount` residues, and for more of fewer. */
   constructor(capacity: number, residueCount: number) {
     this.words = new Uint32Array(Math.min(MAX_RUN_WORDS, capacity * (2 + residueCount)));
+    adviseHugePages(this.words.buffer);
     this.capacity = capacity;
     this.residueCount = residueCount;
     this.states = this.residues = this.words;

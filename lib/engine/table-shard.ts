@@ -4,6 +4,7 @@
  * buckets. A WebAssembly memory addresses 4 GiB, so a table larger than one shard spans several.
  */
 
+import { adviseHugePages } from '../shared/huge-pages.js';
 import { align8 as align, instantiate, type WasmMemory } from '../shared/wasm-module.js';
 import { BUCKETS } from '../border/window-key.js';
 
@@ -170,7 +171,11 @@ export class TableShard {
   /** The module's memory as words; a new view when it grew since the last call. */
   renew(): Uint32Array {
     const { buffer } = this.kernel.memory;
-    if (this.words.buffer !== buffer) this.words = new Uint32Array(buffer);
+    if (this.words.buffer !== buffer) {
+      this.words = new Uint32Array(buffer);
+      // The records take most of the memory and are appended to at random buckets.
+      adviseHugePages(buffer);
+    }
     return this.words;
   }
 
