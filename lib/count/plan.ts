@@ -32,15 +32,16 @@ import { heldSteps } from './held-steps.js';
  * partitioned count costs about 20 ms of hand-over through the folder. A step kept in memory on a
  * grouped run (lib/engine/grouped-run.ts: group steps, where the budget allows) costs less. With the
  * expansion inlined (2026-12-05): 11×11 in memory with two workers took 8.7–9.5 s (69–75 ns a state
- * by this model, groupedNs), 11×11 at 256M 14.4–15.3 s (steps in memory, inMemoryNs, and from step
- * 101 on disk), 13×13 at 512M 591 s (most steps on disk, onDiskNs); each constant lies within 1.5
- * times of them. The cost does not grow with the residues here: the boards it was measured on carry
+ * by this model, groupedNs). With huge pages for the tables (2026-12-07): 11×11 at 256M took
+ * 13.0–15.3 s (steps in memory, inMemoryNs, and from step 101 on disk), 13×13 at 512M 539 s (most
+ * steps on disk, onDiskNs), 14×14 at 20G 2,252 s (steps 1–141 in memory at 104 ns a state by this
+ * model, 142–184 on disk at 190). Each constant lies within 1.5 times of them. The cost does not grow with the residues here: the boards it was measured on carry
  * up to 10.
  */
 export const COST_MODEL = {
-  inMemoryNs: 140,
+  inMemoryNs: 110,
   groupedNs: 85,
-  onDiskNs: 230,
+  onDiskNs: 180,
   partitionedNs: 379,
   speedupExponent: 0.65,
   partitionedStepSeconds: 0.02,
