@@ -35,8 +35,8 @@ import { heldSteps } from './held-steps.js';
  * by this model, groupedNs). With huge pages for the tables (2026-12-07): 11×11 at 256M took
  * 13.0–15.3 s (steps in memory, inMemoryNs, and from step 101 on disk), 13×13 at 512M 539 s (most
  * steps on disk, onDiskNs), 14×14 at 20G 2,252 s (steps 1–141 in memory at 104 ns a state by this
- * model, 142–184 on disk at 190). Each constant lies within 1.5 times of them. The cost does not grow with the residues here: the boards it was measured on carry
- * up to 10.
+ * model, 142–184 on disk at 190). Each constant lies within 1.5 times of them. The cost does not
+ * grow with the residues here: the boards it was measured on carry up to 10.
  */
 export const COST_MODEL = {
   inMemoryNs: 110,

@@ -31,16 +31,13 @@ function load(): HugePagesAddon | null {
   return addon;
 }
 
-/** Whether this process can ask for huge pages (the addon was built and loads, and GOCOUNT_HUGE_PAGES is not `off`). */
-export const canAskForHugePages = (): boolean => load() !== null;
-
 /**
- * Asks for huge pages for the whole pages of `buffer` (from `byteOffset`, `byteLength` bytes), if
- * it is at least HUGE_PAGES_FROM_BYTES; true when the kernel took the request. Pages already
- * touched keep their size until the kernel's khugepaged merges them, so ask before filling.
+ * Asks for huge pages for the whole pages of `buffer`, if it is at least HUGE_PAGES_FROM_BYTES;
+ * true when the kernel took the request. Pages already touched keep their size until the kernel's
+ * khugepaged merges them, so ask before filling.
  */
-export function adviseHugePages(buffer: ArrayBufferLike, byteOffset = 0, byteLength = buffer.byteLength - byteOffset): boolean {
-  if (byteLength < HUGE_PAGES_FROM_BYTES) return false;
+export function adviseHugePages(buffer: ArrayBufferLike): boolean {
+  if (buffer.byteLength < HUGE_PAGES_FROM_BYTES) return false;
   const advise = load();
-  return advise !== null && advise.advise(new Uint8Array(buffer, byteOffset, byteLength)) === 0;
+  return advise !== null && advise.advise(new Uint8Array(buffer)) === 0;
 }

@@ -12,7 +12,7 @@ import { StateTable } from '../../lib/engine/state-table.js';
 import { MemoryRun } from '../../lib/engine/memory-run.js';
 import { GroupedRun } from '../../lib/engine/grouped-run.js';
 
-/** Bytes of mappings whose VmFlags include `flag`, and bytes of anonymous huge pages, summed over this process. */
+/** Bytes of this process's mappings marked for huge pages (VmFlags `hg`), and bytes of anonymous huge pages. */
 function mappings(): { marked: number; hugePages: number } {
   let marked = 0;
   let hugePages = 0;
