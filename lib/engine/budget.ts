@@ -37,6 +37,11 @@ export interface MemoryPlan {
   readonly groupedRun: boolean;
   /** In a partitioned count, the bytes of each owner's chunk of a split run (0 in one process). */
   readonly ownerChunkBytes: number;
+  /**
+   * Bytes of the rings a worker takes its peers' successors in from (lib/engine/peer.ts), where a
+   * step can outgrow the table; 0 where the rings hold only a few batches.
+   */
+  readonly ringBytes: number;
 }
 
 /**
@@ -47,6 +52,16 @@ export interface MemoryPlan {
 export const MIN_OWNER_CHUNK_BYTES = 16 << 10;
 export const MAX_OWNER_CHUNK_BYTES = 1 << 20;
 const OWNER_CHUNKS_SHARE = 1 / 16;
+
+/**
+ * A worker whose table fills writes a run in the middle of a step and meanwhile takes in nothing from
+ * its rings; at a window's first step its peers fill rings of a few batches within milliseconds and
+ * wait for it. Larger rings hold much of what a peer makes meanwhile (docs/performance.md, 13×13).
+ * They take half of the sort keys' share of the budget (sortKeyBytes a slot), which sorting never
+ * uses, since a drain sorts one bucket of a few thousand keys at a time; so the table and the
+ * in-memory run keep their size. Above MAX_RING_BYTES a run takes longer to write than rings are worth.
+ */
+const MAX_RING_BYTES = 64 << 20;
 
 /** The chunk of each of `owners` owners for a worker's budget: a multiple of 4 KiB. */
 export function ownerChunkBytes(budget: number, owners: number): number {
@@ -156,6 +171,9 @@ export function planMemory(
       `too small,${split} for ${counted(residueCount, 'residue')} with a fan-in of ${fanIn}: give at least ${formatBytes(least)}`,
     );
   }
+  // Only a table that fills writes runs in the middle of a step; a partitioned count has no rings.
+  const unsortedKeys = (tableCapacity * MAX_LOAD_FACTOR * sortKeyBytes) / 2;
+  const ringBytes = mayOverflow && !partitioned && workers > 1 ? clamp(unsortedKeys, 0, MAX_RING_BYTES) : 0;
   // One typed array: at most MAX_RUN_WORDS (16 GiB).
   const memoryRunCapacity = Math.min(
     Math.floor(tableCapacity * MAX_LOAD_FACTOR * runShare),
@@ -178,6 +196,7 @@ export function planMemory(
     mayOverflow,
     groupedRun,
     ownerChunkBytes: chunkBytes,
+    ringBytes,
   };
 }
 

@@ -6,7 +6,9 @@
  * them into its state table between its own batches (poll), once the ring is half full, so that
  * it takes in many at a time, and moves its read index. Nothing is posted per batch, and a ring
  * holds a few batches' worth for its receiver, so the memory of all rings grows with the number of
- * workers, not with its square times the batch.
+ * workers, not with its square times the batch; where a table may fill in the middle of a step,
+ * each worker's rings in share a part of its budget (MemoryPlan.ringBytes), so that its peers need
+ * not wait while it writes a run.
  * A worker sleeps (Atomics.wait) only when a ring it writes to is full, or at the end of a step in
  * which successors change owner (a window's first, lib/engine/step-routing.ts)
  * until every worker has sent all it had. Bells ring only for what a sleeper waits for: the
@@ -18,6 +20,7 @@
  */
 
 import { MAX_SUCCESSORS } from '../border/border.js';
+import type { MemoryPlan } from './budget.js';
 
 /** Int32 slots between two shared counters written by different threads: one cache line. */
 const LINE = 16;
@@ -43,8 +46,19 @@ export interface PeerExchange {
   readonly data: SharedArrayBuffer;
 }
 
-export function peerExchange(workers: number, batchRecords: number, residues: number): PeerExchange {
-  const ringRecords = Math.max(16, Math.ceil((RING_BATCHES * MAX_SUCCESSORS * batchRecords) / workers)) + 1;
+/**
+ * The exchange of `workers` workers under `plan`, for records of at most `residues` residues: a ring
+ * holds a few of its sender's batches for its receiver, or its share of the receiver's ringBytes
+ * where that is more.
+ */
+export function peerExchange(
+  workers: number,
+  { batchRecords, ringBytes }: Pick<MemoryPlan, 'batchRecords' | 'ringBytes'>,
+  residues: number,
+): PeerExchange {
+  const batchesShare = Math.ceil((RING_BATCHES * MAX_SUCCESSORS * batchRecords) / workers);
+  const budgetShare = Math.floor(ringBytes / Math.max(1, workers - 1) / (4 * (2 + residues)));
+  const ringRecords = Math.max(16, batchesShare, budgetShare) + 1;
   const ringWords = ringRecords * (2 + residues);
   const rings = workers * (workers - 1);
   return {

@@ -56,6 +56,9 @@ export const MAX_SHARDS = 1024;
 /** Bytes each shard after the first adds beyond its records (its fixed arrays), for budget planning. */
 export const SHARD_OVERHEAD_BYTES = 2 ** 20;
 
+/** Records a shard stages at once: a successor batch's most (3 × 4,096), so staging stays small. */
+const STAGED_RECORDS = 3 << 12;
+
 /** Key prefix bits that choose a bucket. */
 const PREFIX_BITS = 16;
 /**
@@ -216,9 +219,17 @@ export class StateTable {
     if (this.full_ || from >= to) return from;
     const k = this.residueCount;
     if (!this.router) {
-      const taken = this.shards[0].take(states.subarray(2 * from, 2 * to), src.subarray(k * from, k * to), to - from);
-      if (taken < to - from) this.full_ = true;
-      return from + taken;
+      // A slice at a time: the shard stages what it is given, and a peer's ring hands over many batches at once.
+      for (let at = from; at < to;) {
+        const end = Math.min(to, at + STAGED_RECORDS);
+        const taken = this.shards[0].take(states.subarray(2 * at, 2 * end), src.subarray(k * at, k * end), end - at);
+        at += taken;
+        if (at < end) {
+          this.full_ = true;
+          return at;
+        }
+      }
+      return to;
     }
     for (let at = from; at < to;) {
       const end = Math.min(to, at + this.sliceRecords);

@@ -41,7 +41,7 @@ export function localWorker(options: WorkerOptions): WorkerHandle {
  */
 export function threadWorkers(options: readonly WorkerOptions[]): WorkerHandle[] {
   const [{ partitioned, plan, moduli }] = options;
-  const exchange = partitioned ? undefined : peerExchange(options.length, plan.batchRecords, moduli.length);
+  const exchange = partitioned ? undefined : peerExchange(options.length, plan, moduli.length);
   return options.map((worker) => new ThreadWorker(worker, exchange));
 }
 

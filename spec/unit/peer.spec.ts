@@ -1,11 +1,12 @@
 import test from 'ava';
 import { Worker } from 'node:worker_threads';
+import { planMemory } from '../../lib/engine/budget.js';
 import { peerExchange, PeerRouter } from '../../lib/engine/peer.js';
 import { describeRecords, peerRecords, type PeerStep } from '../support/peer-records.js';
 
 // Batches of one record between two workers: rings of 16 records of 3 residues (one slot stays
 // empty), more of fewer residues.
-const tinyExchange = () => peerExchange(2, 1, 3);
+const tinyExchange = () => peerExchange(2, { batchRecords: 1, ringBytes: 0 }, 3);
 
 test('poll takes in a ring of 16 records once it holds 9: 5 wait, 10 and then 12 come in order with their residues, the 12 across its end', (t) => {
   const exchange = tinyExchange();
@@ -39,9 +40,37 @@ test('poll takes in a ring of 16 records once it holds 9: 5 wait, 10 and then 12
 });
 
 test("the rings of 16 workers take 15 times the memory of 2 workers' rings, not 120 times", (t) => {
-  const bytes = (workers: number) => peerExchange(workers, 4096, 6).data.byteLength;
+  const bytes = (workers: number) => peerExchange(workers, { batchRecords: 4096, ringBytes: 0 }, 6).data.byteLength;
   t.deepEqual([bytes(2), bytes(4), bytes(16)], [2 * 24577 * 32, 12 * 12289 * 32, 240 * 3073 * 32]);
   t.is(Math.round(bytes(16) / bytes(2)), 15);
+});
+
+test("where a table can fill mid-step, a worker's rings in take half the sort keys' unused share, at most 64 MiB, and the table keeps its size", (t) => {
+  const MiB = 2 ** 20;
+  // 13×13 at --memory 512M: 3,906,425 slots a worker, as without the rings; rings of 15.6 MiB.
+  const plan13 = planMemory(512 * MiB, 9, 64, 13, 2);
+  t.true(plan13.mayOverflow);
+  t.is(plan13.tableCapacity, 3906425);
+  t.is(plan13.ringBytes, Math.floor((3906425 * 0.7 * 12) / 2));
+  const exchange = peerExchange(2, plan13, 9);
+  t.is(exchange.ringRecords, Math.floor(plan13.ringBytes / 44) + 1);
+  t.is(exchange.data.byteLength, 2 * 4 * 11 * exchange.ringRecords, 'two rings of 11 words a record: each worker its ringBytes');
+  // Four workers: each worker's three rings in share its ringBytes.
+  const plan4 = planMemory(1024 * MiB, 9, 64, 13, 4);
+  t.is(peerExchange(4, plan4, 9).ringRecords, Math.floor(plan4.ringBytes / 3 / 44) + 1);
+  // 14×14 at --memory 20G: 164,519,632 slots, rings at their most.
+  const plan14 = planMemory(20 * 1024 * MiB, 10, 64, 14, 2);
+  t.deepEqual([plan14.tableCapacity, plan14.ringBytes], [164519632, 64 * MiB]);
+});
+
+test('a table that holds every step, one worker and a partitioned count take no rings beyond a few batches', (t) => {
+  const MiB = 2 ** 20;
+  const inMemory = planMemory(16 * 1024 * MiB, 9, 64, 13, 2);
+  t.false(inMemory.mayOverflow);
+  t.is(inMemory.ringBytes, 0);
+  t.is(planMemory(512 * MiB, 9, 64, 13, 1).ringBytes, 0);
+  t.is(planMemory(512 * MiB, 9, 64, 13, 2, { owners: 4 }).ringBytes, 0);
+  t.is(peerExchange(2, inMemory, 9).ringRecords, (4 * 3 * 4096) / 2 + 1);
 });
 
 /**

@@ -363,3 +363,16 @@ test('a table of several shards drains into a memory run every state once', (t) 
   table.drainTo(run, false);
   t.deepEqual(byKey(contentsOf(run, 4096)), byKey(expected));
 });
+
+test("a table handed 200,000 records at once, as a peer's ring may hand them, stages a successor batch's worth at a time: its memory grows by no more", (t) => {
+  const { states, residues, expected } = sample(13, 200000, 150000);
+  const table = new StateTable(300000, moduli, 13);
+  const memoryBytes = () => (table as unknown as { shards: Array<{ renew(): Uint32Array }> }).shards[0].renew().byteLength;
+  const before = memoryBytes();
+  t.is(table.addBatch(states, residues, 0, 200000), 200000);
+  // 3 × 4,096 records of 5 words staged, and the combining index and keys of a bucket, within 1 MiB.
+  t.true(memoryBytes() - before <= 2 ** 20, `grew by ${memoryBytes() - before} bytes`);
+  const run = new MemoryRun(table.maxLoad, 3);
+  table.drainTo(run, true);
+  t.is(run.count, expected.size);
+});
