@@ -59,7 +59,8 @@ const OWNER_CHUNKS_SHARE = 1 / 16;
  * wait for it. Larger rings hold much of what a peer makes meanwhile (docs/performance.md, 13×13).
  * They take half of the sort keys' share of the budget (sortKeyBytes a slot), which sorting never
  * uses, since a drain sorts one bucket of a few thousand keys at a time; so the table and the
- * in-memory run keep their size. Above MAX_RING_BYTES a run takes longer to write than rings are worth.
+ * in-memory run keep their size. MAX_RING_BYTES caps them where tables take gigabytes (14×14 at
+ * `--memory 20G`), whose runs no ring of a sensible size would outlast.
  */
 const MAX_RING_BYTES = 64 << 20;
 
