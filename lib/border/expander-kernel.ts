@@ -251,6 +251,22 @@ export class ExpanderKernel {
     this.kernel.extendResidues(n, from, to, layout.residues, layout.moduli, layout.inverse, layout.reduced, layout.scratch);
   }
 
+  /**
+   * After expand(…, k, owners): puts the n parents' residues in place for fanOut(undefined, …), each
+   * cut from `from` residues (residues[0 .. from·n)) to its first k, which hold its count exactly.
+   */
+  narrowResidues(residues: Uint32Array, n: number, from: number): void {
+    const { k } = this.layout!;
+    if (from < k) throw new RangeError(`residues narrowed from ${from} to ${k}`);
+    const words = this.words;
+    const at = this.layout!.residues / 4;
+    for (let i = 0; i < n; i++) {
+      const src = i * from;
+      const dst = at + i * k;
+      for (let r = 0; r < k; r++) words[dst + r] = residues[src + r];
+    }
+  }
+
   /** The word offset of the parents' residues, where extendResidues leaves them. */
   get layoutResidues(): number {
     return this.layout!.residues / 4;

@@ -184,7 +184,7 @@ export class PartitionedPass {
       stopBeating();
       await fleet?.stop();
     }
-    perColumn.push(columnSum(this.options.moduli, steps, [this.legalSum(manifest)]));
+    perColumn.push(columnSum(this.options.moduli, steps, this.options, [this.legalSum(manifest)]));
     try {
       this.scratch.writeResult(perColumn);
     } catch (error) {
@@ -261,7 +261,7 @@ export class PartitionedPass {
         this.layout,
         0,
         runs,
-        moduliAt(moduli, 0).map(() => 0),
+        moduliAt(moduli, 0, this.options).map(() => 0),
         [],
         { rows: windowRows, owners: ownersText(dealtOwners(owners)) },
       );
@@ -415,7 +415,7 @@ export class PartitionedPass {
   private commitStep(manifest: StepManifest, markers: TaskMarker[], perColumn: number[][]): StepManifest {
     const step = manifest.step;
     const { moduli, width } = this.options;
-    const outModuli = moduliAt(moduli, step + 1);
+    const outModuli = moduliAt(moduli, step + 1, this.options);
     const runs = markers.flatMap((marker) => marker.runs);
     const held = markers.flatMap((marker) => marker.held ?? []);
     const dropped = sumResidueVectors(
@@ -426,8 +426,9 @@ export class PartitionedPass {
       outModuli,
       [...runs, ...held].map((part) => part.sums),
     );
-    // A step carries the same moduli as the one before, or one more: the law holds on the shared ones.
-    const broken = manifest.moduli.filter((p, r) => (3 * manifest.sums[r]) % p !== (out[r] + dropped[r]) % p);
+    // A step carries the same moduli as the one before, more, or fewer (growth.ts): the law holds on the shared ones.
+    const shared = manifest.moduli.slice(0, outModuli.length);
+    const broken = shared.filter((p, r) => (3 * manifest.sums[r]) % p !== (out[r] + dropped[r]) % p);
     const problem = markers.some((marker) => marker.moduli.join() !== outModuli.join())
       ? 'a task wrote residues for other moduli'
       : broken.length > 0
@@ -445,6 +446,7 @@ export class PartitionedPass {
         columnSum(
           moduli,
           step,
+          this.options,
           markers.map((marker) => marker.legal!),
         ),
       );

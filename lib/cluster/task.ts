@@ -164,7 +164,7 @@ export class PartitionTask {
     const weights = stepWeights([...parts, ...ends]);
     if (hold) this.holding = { step: step + 1, part };
     const runs = ends.flatMap((end) => end.runs);
-    const outModuli = moduliAt(moduli, step + 1);
+    const outModuli = moduliAt(moduli, step + 1, scratch.identity);
     const atBoundary = step % width === 0 && step > 0;
     const marker: TaskMarker = {
       format: TASK_FORMAT,
@@ -184,7 +184,7 @@ export class PartitionTask {
       ),
       legal: atBoundary
         ? sumResidueVectors(
-            moduliAt(moduli, step),
+            moduliAt(moduli, step, scratch.identity),
             parts.map((p) => p.legal!),
           )
         : undefined,

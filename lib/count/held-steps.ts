@@ -45,6 +45,6 @@ export function heldSteps(
       step > 0 &&
       step < steps &&
       !exchanged(step) &&
-      statesAfter(step) <= partitions * threads * statesInMemory(setup.plans[0], residuesAt(setup.passes[0], step)),
+      statesAfter(step) <= partitions * threads * statesInMemory(setup.plans[0], residuesAt(setup.passes[0], step, { width, columns })),
   };
 }

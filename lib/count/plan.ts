@@ -143,7 +143,7 @@ export function planCount(options: PlanOptions): CountPlan {
   // The states a step keeps in memory: its counts' residues take fewer words early on.
   const inMemory = (step: number) =>
     maxStatesAfter(sweep.width, step) <=
-    (normalized.partitioned ? 0 : setup.workers) * statesInMemory(setup.plans[0], residuesAt(setup.passes[0], step));
+    (normalized.partitioned ? 0 : setup.workers) * statesInMemory(setup.plans[0], residuesAt(setup.passes[0], step, sweep));
   const steps = sweep.width * sweep.columns;
   const partitionedSteps =
     normalized.partitioned &&
@@ -168,7 +168,7 @@ export function planCount(options: PlanOptions): CountPlan {
     // A partitioned count writes a state once for each task that makes it: inside a window one, at a
     // window's first step each task holding one of its parents (1.26 times, 11×11 in 2 partitions).
     const copies = partitionedSteps && partitionedSteps.exchanged(step) ? EXCHANGED_RECORDS_PER_STATE : 1;
-    if (!kept) for (const pass of setup.passes) bytesWritten += states * copies * (3 + 4 * residuesAt(pass, step));
+    if (!kept) for (const pass of setup.passes) bytesWritten += states * copies * (3 + 4 * residuesAt(pass, step, sweep));
   }
   // A column's largest step, by the bound, is its last, whose states carry the most residues.
   const columns = Array.from({ length: sweep.columns }, (_, c) => {

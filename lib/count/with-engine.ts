@@ -110,7 +110,7 @@ export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>, cores: n
       shardBytes: options.tableMemory,
     }),
   );
-  const inMemory = (step: number) => (partitioned ? 0 : workers * statesInMemory(plans[0], residuesAt(passes[0], step)));
+  const inMemory = (step: number) => (partitioned ? 0 : workers * statesInMemory(plans[0], residuesAt(passes[0], step, sweep)));
   const keep = options.keep || folder.recorded().keep;
   const disk = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), inMemory, keep);
   return { moduli, passes, workers, threads, plans, disk };

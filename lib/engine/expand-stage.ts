@@ -41,7 +41,8 @@ export class ExpandStage {
 
   /**
    * Prepares for the step that places point y, whose parents carry residues for inModuli and whose
-   * successors carry them for outModuli (the same, or one more); sumLegal at a column boundary.
+   * successors carry them for outModuli (the same, more, or at a column's start fewer); sumLegal at
+   * a column boundary.
    */
   startStep(
     y: number,
@@ -82,6 +83,7 @@ export class ExpandStage {
       }
     }
     if (this.extender) this.runExtending(input, output, this.extender);
+    else if (this.inModuli.length > this.outModuli.length) this.runNarrowing(input, output);
     else this.runInKernel(input, output);
     this.statesIn += input.size;
   }
@@ -118,6 +120,18 @@ export class ExpandStage {
         this.moved += size;
       }
     }
+  }
+
+  /**
+   * Steps that start a column: their parents, a column's last states, carry residues for 3^step
+   * (growth.ts), their successors fewer; each parent's are cut once, not per successor.
+   */
+  private runNarrowing(input: Batch, output: Batch): void {
+    const { kernel, router, inModuli, outModuli, dropped } = this;
+    this.successorsOut += kernel.expand(input.states, input.size, this.y, this.lastColumn, outModuli.length, router?.workers ?? 1);
+    kernel.narrowResidues(input.residues, input.size, inModuli.length);
+    kernel.fanOut(undefined, input.size, outModuli, dropped);
+    this.route(output);
   }
 
   /**

@@ -65,6 +65,7 @@ let moduli: usize = 0; // u32 × MOST_RESIDUES
 let dropped: usize = 0; // u32 × MOST_RESIDUES
 let droppedSums: usize = 0; // u64 × MOST_RESIDUES: a group's additions to dropped, unreduced
 let legal: usize = 0; // u64 × MOST_RESIDUES
+let legalModuli: usize = 0; // u32 × MOST_RESIDUES: the parents' moduli, which legal is reduced by
 let inverse: usize = 0; // u32 × 2 · MOST_RESIDUES²: the inverses, then their Shoup quotients
 let reduced: usize = 0; // u32 × 2 · MOST_RESIDUES²: the reductions, then theirs
 let extendScratch: usize = 0; // u64 × 2 · MOST_RESIDUES
@@ -105,6 +106,7 @@ export function init(areaWords: usize, leastWords: usize, stageWords: usize): bo
   dropped = take(4 * MOST_RESIDUES);
   droppedSums = take(8 * MOST_RESIDUES);
   legal = take(8 * MOST_RESIDUES);
+  legalModuli = take(4 * MOST_RESIDUES);
   inverse = take(8 * MOST_RESIDUES * MOST_RESIDUES);
   reduced = take(8 * MOST_RESIDUES * MOST_RESIDUES);
   extendScratch = take(16 * MOST_RESIDUES);
@@ -148,6 +150,9 @@ export function droppedAt(): usize {
 }
 export function legalAt(): usize {
   return legal;
+}
+export function legalModuliAt(): usize {
+  return legalModuli;
 }
 export function inverseAt(): usize {
   return inverse;
@@ -341,10 +346,11 @@ function orderGroups(area: usize, dir: usize, stride: usize, scratch: usize, wid
  * The step that places point y of a board `width` wide (lastColumn: its last column), from the
  * records of area `from`, in groups, to the other area, in the same groups; with `received`, each
  * group's parents are also those of the RECEIVED directory, in the same area. Parents carry kIn
- * residues, successors kOut (kIn, or more where the step needs more moduli: each parent's residues
- * are extended first, with the inverses and reductions at inverseAt() and reducedAt()).
+ * residues, successors kOut (kIn; more where the step needs more moduli: each parent's residues
+ * are extended first, with the inverses and reductions at inverseAt() and reducedAt(); fewer at a
+ * column's start: each successor takes its parent's first kOut).
  * Adds to droppedAt() what the parents send to dropped successors, and with sumLegal, to legalAt()
- * the residues of the legal parents. Returns the successors' number; −1 when more than `capacity`
+ * the residues of the legal parents, reduced by the kIn moduli at legalModuliAt(). Returns the successors' number; −1 when more than `capacity`
  * of them would be written, or a group's index cannot fit in the memory (the parents are left as
  * they were), −2 when a parent of the last column has a field above y − 1 on its border.
  */
@@ -400,7 +406,7 @@ export function groupStep(
       // Reduced once a group, so that the sums stay exact: a group holds fewer than 2^32 states.
       for (let r = 0; r < kIn; r++) {
         const sum = legal + ((<usize>r) << 3);
-        store<u64>(sum, load<u64>(sum) % <u64>load<u32>(moduli + ((<usize>r) << 2)));
+        store<u64>(sum, load<u64>(sum) % <u64>load<u32>(legalModuli + ((<usize>r) << 2)));
       }
     }
   }

@@ -66,7 +66,7 @@ export function groupStep(context: GroupStepContext, step: number, routing: Step
   }
   const extender = outModuli.length > inModuli.length ? new ResidueExtender(outModuli, inModuli.length, outModuli.length) : undefined;
   const dropped = new Float64Array(outModuli.length);
-  const legal = atBoundary ? new Float64Array(inModuli.length) : undefined;
+  const legal = atBoundary ? { sums: new Float64Array(inModuli.length), moduli: inModuli } : undefined;
   const started = performance.now();
   const result = run.step(y, width, window, outModuli, extender, dropped, legal);
   if (!result.done) return { exchanged, moved };
@@ -83,7 +83,7 @@ export function groupStep(context: GroupStepContext, step: number, routing: Step
     held: run.count,
     fitsInMemory: true,
     dropped: Array.from(dropped),
-    legal: legal && Array.from(legal),
+    legal: legal && Array.from(legal.sums),
     moved,
     histogram,
   };

@@ -24,6 +24,7 @@ interface GroupExports {
   moduliAt(): number;
   droppedAt(): number;
   legalAt(): number;
+  legalModuliAt(): number;
   inverseAt(): number;
   reducedAt(): number;
   histogramAt(): number;
@@ -108,6 +109,12 @@ export interface GroupStepResult {
 type Stretch =
   | { readonly area: number; readonly from: number; readonly n: number }
   | { readonly states: Uint32Array; readonly residues: Uint32Array; readonly n: number };
+
+/** The legal parents' residue sums at a column's end, and the parents' moduli they are reduced by. */
+export interface LegalSums {
+  readonly sums: Float64Array;
+  readonly moduli: readonly number[];
+}
 
 export class GroupedRun {
   count = 0;
@@ -209,10 +216,10 @@ export class GroupedRun {
 
   /**
    * The step that places point y (lastColumn: in the board's last column) on these states, by
-   * groups of `window`: its successors replace them, carrying `outModuli` (one more than the
-   * parents' where the extender is given). Puts the states in groups first when they are not in
-   * those of `window`. Adds to `dropped` what went to dropped successors, and with `legal`, the
-   * legal parents' residues to it (both reduced by the moduli).
+   * groups of `window`: its successors replace them, carrying `outModuli` (more than the parents'
+   * where the extender is given; fewer at a column's start, a prefix of theirs). Puts the states in
+   * groups first when they are not in those of `window`. Adds to `dropped` what went to dropped successors, and with `legal`, the
+   * legal parents' residues to its sums (both reduced by their moduli: legal's are the parents').
    */
   step(
     y: number,
@@ -221,7 +228,7 @@ export class GroupedRun {
     outModuli: readonly number[],
     extender: ResidueExtender | undefined,
     dropped: Float64Array,
-    legal: Float64Array | undefined,
+    legal: LegalSums | undefined,
   ): GroupStepResult {
     const { kernel } = this;
     const kIn = this.residueCount;
@@ -239,6 +246,7 @@ export class GroupedRun {
     for (let r = 0; r < kOut; r++) words[moduliAt + r] = outModuli[r];
     words.fill(0, kernel.droppedAt() / 4, kernel.droppedAt() / 4 + kOut);
     words.fill(0, kernel.legalAt() / 4, kernel.legalAt() / 4 + 2 * kIn);
+    if (legal) words.set(legal.moduli.slice(0, kIn), kernel.legalModuliAt() / 4);
     if (extender) {
       words.set(extender.tables.inverse, kernel.inverseAt() / 4);
       words.set(extender.tables.reduced, kernel.reducedAt() / 4);
@@ -255,7 +263,7 @@ export class GroupedRun {
     if (legal) {
       // The kernel's sums are u64, reduced: below 2^32, in their low words.
       const at = kernel.legalAt() / 4;
-      for (let r = 0; r < kIn; r++) legal[r] = words[at + 2 * r];
+      for (let r = 0; r < kIn; r++) legal.sums[r] = words[at + 2 * r];
     }
     this.area = 1 - this.area;
     this.count = written;

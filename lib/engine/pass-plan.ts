@@ -43,7 +43,7 @@ function statesKeptInMemory({ width, columns, moduli, holders }: PassPlanSetup, 
   let kept = 0;
   for (let step = 0; step <= width * columns; step++) {
     const states = maxStatesAfter(width, step);
-    if (!plan || states <= holders * statesInMemory(plan, residuesAt(moduli, step))) kept += states;
+    if (!plan || states <= holders * statesInMemory(plan, residuesAt(moduli, step, { width, columns }))) kept += states;
   }
   return kept;
 }

@@ -346,15 +346,15 @@ export class PassRunner {
 
   /** Residue-wise sum of the workers' residue vectors for the states after `step` points. */
   private sumOf(step: number, vectors: number[][]): number[] {
-    return sumResidueVectors(moduliAt(this.options.moduli, step), vectors);
+    return sumResidueVectors(moduliAt(this.options.moduli, step, this.options), vectors);
   }
 
   /** The legal states' sum after `step` points, for every modulus of the pass. */
   private columnSum(step: number, vectors: number[][]): number[] {
-    return columnSum(this.options.moduli, step, vectors);
+    return columnSum(this.options.moduli, step, this.options, vectors);
   }
 
   private zeros(step: number): number[] {
-    return moduliAt(this.options.moduli, step).map(() => 0);
+    return moduliAt(this.options.moduli, step, this.options).map(() => 0);
   }
 }

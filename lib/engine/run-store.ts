@@ -141,7 +141,7 @@ export class RunStore {
   /** The moduli whose residues the states after `step` points carry. */
   moduliAt(step: number): number[] {
     let moduli = this.stepModuli.get(step);
-    if (!moduli) this.stepModuli.set(step, (moduli = moduliAt(this.options.moduli, step)));
+    if (!moduli) this.stepModuli.set(step, (moduli = moduliAt(this.options.moduli, step, this.options)));
     return moduli;
   }
 

@@ -8,7 +8,7 @@
 
 import path from 'node:path';
 import fse from 'fs-extra';
-import { GocountError, InvalidOptionError } from '../shared/errors.js';
+import { GocountError, InvalidOptionError, UsageError } from '../shared/errors.js';
 import { MANIFEST_FILE, RUN_SUFFIX, stepFilesEndingIn } from '../format/folder-names.js';
 import { readManifest, StepManifest } from '../format/manifest.js';
 import { runHeaderProblem } from '../format/layout.js';
@@ -51,15 +51,24 @@ export function findResumePoint(
       unfinished.push(step); // cut short before its manifest: never complete
       return undefined;
     }
-    let manifest: StepManifest;
-    try {
-      manifest = readManifest(path.join(dir, MANIFEST_FILE));
-      checkStepFiles(dir, manifest, scratch, step, buffer);
-    } catch (error) {
+    // A damaged step is passed over, with a note, and removed: the one before it is tried.
+    const passOver = (error: unknown): undefined => {
       if (!(error instanceof GocountError)) throw error;
       note(`not resuming from step ${step}: ${error.message}`);
       scratch.removeStep(step);
       return undefined;
+    };
+    let manifest: StepManifest;
+    try {
+      manifest = readManifest(path.join(dir, MANIFEST_FILE));
+    } catch (error) {
+      return passOver(error);
+    }
+    refuseAnotherSchedule(manifest, scratch, step);
+    try {
+      checkStepFiles(dir, manifest, scratch, step, buffer);
+    } catch (error) {
+      return passOver(error);
     }
     const written = `step ${step} in ${scratch.root} was written by`;
     if (manifest.partitions !== layout.partitions) {
@@ -74,13 +83,33 @@ export function findResumePoint(
   }
 }
 
+/**
+ * Stops, removing nothing, at a step of this count written by a gocount whose steps carried
+ * residues for 3^step (before growth.ts bounded a state's count by its class): its files are whole,
+ * and that gocount finishes the count.
+ */
+function refuseAnotherSchedule(manifest: StepManifest, scratch: ScratchFolder, step: number): void {
+  const { width, columns, moduli } = scratch.identity;
+  const carried = manifest.moduli;
+  const expected = moduliAt(moduli, step, scratch.identity);
+  const sameCount =
+    manifest.step === step && manifest.width === width && manifest.columns === columns && manifest.countModuli?.join() === moduli.join();
+  const otherPrefix =
+    Array.isArray(carried) && carried.length !== expected.length && carried.join() === moduli.slice(0, carried.length).join();
+  if (sameCount && otherPrefix)
+    throw new UsageError(
+      `step ${step} in ${scratch.root} carries ${counted(carried.length, 'residue')} a state where this gocount carries ${expected.length}: an earlier gocount wrote it, and finishes it; or count again in another scratch folder`,
+      'GOCOUNT_SCRATCH_UNUSABLE',
+    );
+}
+
 /** Throws a GocountError unless the step folder holds exactly the manifest's runs, each whole. */
 function checkStepFiles(dir: string, manifest: StepManifest, scratch: ScratchFolder, step: number, buffer: Buffer): void {
   const { width, columns, moduli } = scratch.identity;
   const problem = (what: string): never => {
     throw new GocountError(`${path.join(dir, MANIFEST_FILE)}: ${what}`, 1);
   };
-  const stepModuli = moduliAt(moduli, step);
+  const stepModuli = moduliAt(moduli, step, scratch.identity);
   if (
     manifest.step !== step ||
     manifest.width !== width ||

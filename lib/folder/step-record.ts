@@ -8,7 +8,7 @@ import fse from 'fs-extra';
 import { MANIFEST_FILE, tempPath } from '../format/folder-names.js';
 import { buildManifest, type HeldStates, type ManifestWindow, StepManifest, writeManifest } from '../format/manifest.js';
 import type { RunSummary } from '../format/run-writer.js';
-import { liftResidues, moduliAt } from '../residues/growth.js';
+import { liftResidues, moduliAt, type SweptBoard } from '../residues/growth.js';
 import { sumResidueVectors } from '../residues/sums.js';
 import { CountLayout, diskError, ScratchFolder } from './scratch.js';
 
@@ -25,7 +25,7 @@ export function writeStepManifest(
 ): StepManifest {
   const { width, columns, moduli } = scratch.identity;
   const manifest = buildManifest(
-    { width, columns, step, moduli: moduliAt(moduli, step), countModuli: moduli, ...layout },
+    { width, columns, step, moduli: moduliAt(moduli, step, scratch.identity), countModuli: moduli, ...layout },
     runs,
     dropped,
     columnSums,
@@ -44,6 +44,6 @@ export function writeStepManifest(
 }
 
 /** L(width, step / width) for every modulus of the pass, from the legal states' residue vectors of the workers. */
-export function columnSum(moduli: readonly number[], step: number, vectors: number[][]): number[] {
-  return liftResidues(sumResidueVectors(moduliAt(moduli, step), vectors), moduli);
+export function columnSum(moduli: readonly number[], step: number, board: SweptBoard, vectors: number[][]): number[] {
+  return liftResidues(sumResidueVectors(moduliAt(moduli, step, board), vectors), moduli);
 }

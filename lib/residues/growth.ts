@@ -1,10 +1,10 @@
 /**
- * Counts that grow with the step. After k points no count, and no sum of counts, exceeds 3^k, so
- * the states of step k carry residues only for the fewest leading moduli of their pass whose product
- * exceeds 3^k: one 32-bit word up to step 20, nine only at the end of a 13×13 count. Below that
- * product a count is exact in its residues, so when a step needs one more modulus the new residue is
- * computed from the others (Garner's mixed-radix conversion); once every modulus of the pass is in
- * use the residues are plain residues, as before.
+ * Counts that grow with the step. The states of a step carry residues only for the fewest leading
+ * moduli of their pass whose product exceeds the most one of them can count (countBound): one 32-bit
+ * word up to step 33 of a 13-wide board, nine only at its end. Below that product a count is exact
+ * in its residues, so when a step needs one more modulus the new residue is computed from the others
+ * (Garner's mixed-radix conversion), and when it needs fewer the last are dropped; once every modulus
+ * of the pass is in use the residues are plain residues, as before.
  *
  * Residues are below 2^32, so their products need 64 bits: mulMod splits one factor in 16-bit
  * halves, which keeps every intermediate below 2^49, exact in a JS number, with no BigInt per record.
@@ -12,9 +12,48 @@
 
 import { joinResidues, inverseMod } from './crt.js';
 
-/** How many of the leading `moduli` the states after `step` points carry. */
-export function residuesAt(moduli: readonly number[], step: number): number {
-  const bound = 3n ** BigInt(step);
+/** The board a count sweeps: its border's width and its columns. */
+export interface SweptBoard {
+  readonly width: number;
+  readonly columns: number;
+}
+
+/**
+ * The most a state after `step` points counts, and so what its residues must hold exactly. A state
+ * is a class of border colourings up to colour reversal: it fixes the colours of the placed points
+ * on its border but for that reversal, so it counts at most 2 · 3^(points placed off its border),
+ * 20 bits below 3^step at width 13. The states at a column's end bound 3^step instead: their legal
+ * sum is L(width, columns so far), lifted to every modulus of the pass (step-record.ts), and the last
+ * column's is the count itself. In the last column each step forgets a field (made EDGE, border.ts):
+ * the points placed there and above it are off the border.
+ */
+export function countBound(step: number, board: SweptBoard): bigint {
+  const { width, columns } = board;
+  const all = 3n ** BigInt(step);
+  if (step % width === 0) return all;
+  const lastColumnStart = (columns - 1) * width;
+  const forgotten = step > lastColumnStart ? step - lastColumnStart - 1 : 0;
+  const onBorder = Math.min(step, width) - forgotten;
+  const perClass = 2n * 3n ** BigInt(step - onBorder);
+  return perClass < all ? perClass : all;
+}
+
+/** How many of the leading `moduli` the states after `step` points of `board` carry. */
+export function residuesAt(moduli: readonly number[], step: number, board: SweptBoard): number {
+  return fewestAbove(moduli, countBound(step, board));
+}
+
+/**
+ * The numbers of leading `moduli` that a gocount's states after `step` points carry: residuesAt's,
+ * and that of the gocount before it, which bounded every state by 3^step. Both are exact, so a
+ * count folder of either verifies.
+ */
+export function residuesOfEitherRule(moduli: readonly number[], step: number, board: SweptBoard): number[] {
+  return [residuesAt(moduli, step, board), fewestAbove(moduli, 3n ** BigInt(step))];
+}
+
+/** The fewest leading moduli whose product exceeds `bound`, or all of them. */
+function fewestAbove(moduli: readonly number[], bound: bigint): number {
   let product = 1n;
   for (let k = 1; k <= moduli.length; k++) {
     product *= BigInt(moduli[k - 1]);
@@ -23,9 +62,9 @@ export function residuesAt(moduli: readonly number[], step: number): number {
   return moduli.length;
 }
 
-/** The moduli the states after `step` points carry: a prefix of the pass's. */
-export function moduliAt(moduli: readonly number[], step: number): number[] {
-  return moduli.slice(0, residuesAt(moduli, step));
+/** The moduli the states after `step` points of `board` carry: a prefix of the pass's. */
+export function moduliAt(moduli: readonly number[], step: number, board: SweptBoard): number[] {
+  return moduli.slice(0, residuesAt(moduli, step, board));
 }
 
 /** a · b mod p for a, b < p < 2^32, exactly. */

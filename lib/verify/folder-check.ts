@@ -96,8 +96,9 @@ export function checkCount(dir: string, onStep?: (step: StepCheck) => void): Cou
   for (let i = 0; i + 1 < complete.length; i++) {
     const [before, after] = [complete[i], complete[i + 1]];
     if (after.step !== before.step + 1) continue;
-    // A step carries the same moduli as the one before, or one more: compare on the shared ones.
-    const broken = before.moduli.filter((p, r) => (3 * before.sums[r]) % p !== (after.sums[r] + after.dropped[r]) % p);
+    // A step carries the same moduli as the one before, more, or fewer (growth.ts): compare on the shared ones.
+    const shared = before.moduli.slice(0, after.moduli.length);
+    const broken = shared.filter((p, r) => (3 * before.sums[r]) % p !== (after.sums[r] + after.dropped[r]) % p);
     if (broken.length > 0) {
       problems.push({
         file: path.join(dir, stepFolderName(after.step)),

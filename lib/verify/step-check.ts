@@ -21,6 +21,7 @@ import {
 } from '../format/folder-names.js';
 import { checkMarkers } from './markers.js';
 import { readManifest, StepManifest } from '../format/manifest.js';
+import { residuesOfEitherRule } from '../residues/growth.js';
 import { sumResidueVectors } from '../residues/sums.js';
 import type { Problem } from './problems.js';
 import { checkRunFile, RunCheck } from './run-check.js';
@@ -81,10 +82,10 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
         `describes a ${manifest.width}-wide sweep of ${counted(manifest.columns, 'column')}, not ${identity.width} of ${identity.columns}`,
       );
     if (manifest.countModuli.join() !== identity.moduli.join()) bad('describes other moduli than its count folder');
-    else if (!carriesFewestModuli(manifest.moduli, identity.moduli, manifest.step))
+    else if (!carriesScheduledModuli(manifest.moduli, identity, manifest.step))
       bad(
-        `carries residues for ${manifest.moduli.length} moduli; ` +
-          `step ${manifest.step} needs the fewest leading ones whose product exceeds 3^${manifest.step}`,
+        `carries residues for ${manifest.moduli.length} moduli; step ${manifest.step} needs ` +
+          `the fewest leading ones whose product exceeds what one of its states may count`,
       );
   }
   const { moduli } = manifest;
@@ -149,15 +150,9 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
   return { dir, manifest, runs, legal, problems };
 }
 
-/**
- * Whether `moduli` is the prefix of `countModuli` that the counts after `step` points need: the
- * fewest whose product exceeds 3^step, or all of them. Written here again, apart from the engine's
- * rule, so that verify checks the engine rather than repeating it.
- */
-function carriesFewestModuli(moduli: readonly number[], countModuli: readonly number[], step: number): boolean {
+/** Whether a step carries a prefix of its count's moduli, as many as either rule of growth.ts gives it. */
+function carriesScheduledModuli(moduli: readonly number[], identity: CountIdentity, step: number): boolean {
+  const countModuli = identity.moduli;
   if (moduli.join() !== countModuli.slice(0, moduli.length).join()) return false;
-  const bound = 3n ** BigInt(step);
-  const product = (k: number) => countModuli.slice(0, k).reduce((p, m) => p * BigInt(m), 1n);
-  const enough = moduli.length === countModuli.length || product(moduli.length) > bound;
-  return enough && (moduli.length === 1 || product(moduli.length - 1) <= bound);
+  return residuesOfEitherRule(countModuli, step, identity).includes(moduli.length);
 }

@@ -11,6 +11,7 @@ import {
   fixtureRunsV4Partitioned,
 } from '../support/fixture-runs.js';
 import { ScratchFolder } from '../../lib/folder/scratch.js';
+import { readManifest, writeManifest } from '../../lib/format/manifest.js';
 import { countLegal } from '../../lib/count/count-legal.js';
 import { UsageError } from '../../lib/shared/errors.js';
 import { verifyPath } from '../../lib/verify/verify.js';
@@ -278,6 +279,37 @@ test('a partitioned count folder of version 3 is refused in one line naming both
   t.is(refused.stderr, `gocount: ${refusal}\n`);
   // Without partitions the count takes those it recorded, and is refused the same way.
   await t.throwsAsync(countLegal({ m: 3, n: 3, scratch: copy, memory: '8M' }), { instanceOf: UsageError, message: refusal });
+  t.deepEqual(
+    filesUnder(count).map((file) => [file, readFileSync(file)]),
+    files,
+  );
+});
+
+test('a step written when every state carried residues for 3^step is refused in one line, and nothing of the folder is removed', (t) => {
+  // 6×6: after 25 points a state carries one residue (growth.ts); an earlier gocount gave them two.
+  const scratch = tempScratch(t);
+  t.is(runCli(['6x6', '--keep', '--quiet', '--scratch', scratch]).status, 0);
+  const count = path.join(scratch, '6x6', readdirSync(path.join(scratch, '6x6'))[0]);
+  rmSync(path.join(count, RESULT_FILE));
+  for (let step = 26; step <= 36; step++) rmSync(path.join(count, stepFolderName(step)), { recursive: true });
+  const manifestFile = path.join(count, stepFolderName(25), MANIFEST_FILE);
+  const manifest = readManifest(manifestFile);
+  const wider = (sums: number[]) => [...sums, 0];
+  writeManifest(manifestFile, {
+    ...manifest,
+    moduli: manifest.countModuli.slice(0, 2),
+    sums: wider(manifest.sums),
+    dropped: wider(manifest.dropped),
+    runs: manifest.runs.map((run) => ({ ...run, sums: wider(run.sums) })),
+    crc: undefined,
+  });
+  const files = filesUnder(count).map((file) => [file, readFileSync(file)]);
+  const refused = runCli(['6x6', '--scratch', scratch]);
+  t.is(refused.status, 2);
+  t.is(
+    refused.stderr,
+    `gocount: step 25 in ${count} carries 2 residues a state where this gocount carries 1: an earlier gocount wrote it, and finishes it; or count again in another scratch folder\n`,
+  );
   t.deepEqual(
     filesUnder(count).map((file) => [file, readFileSync(file)]),
     files,

@@ -90,8 +90,8 @@ async function twoWorkers(scratchDir: string, toFiles: (step: number, parts: Ste
       files = ends.map((end) => (written ? end.runs.map((run) => path.join(folder.stepDir(step + 1), run.file)) : null));
     }
     const sums = await Promise.all(handles.map((handle, i) => handle.legalSums(WIDTH * WIDTH, files[i])));
-    const legal = moduliAt(moduli, WIDTH * WIDTH).map((p, r) => (sums[0][r] + sums[1][r]) % p);
-    return { legal, moduli: moduliAt(moduli, WIDTH * WIDTH), fromMemory };
+    const legal = moduliAt(moduli, WIDTH * WIDTH, { width: WIDTH, columns: WIDTH }).map((p, r) => (sums[0][r] + sums[1][r]) % p);
+    return { legal, moduli: moduliAt(moduli, WIDTH * WIDTH, { width: WIDTH, columns: WIDTH }), fromMemory };
   } finally {
     await Promise.all(handles.map((handle) => handle.close()));
   }

@@ -232,31 +232,41 @@ test('verify reports a broken conservation law, missing, extra and temporary fil
   t.is(lines.at(-1), 'checked 2 counts, 27 steps, 35 run files, 1164 records: 6 problems');
 });
 
-test('a count whose steps carry more residues as they grow verifies clean, and its checks hold across the growth', (t) => {
-  // 5×5 with two workers: the counts after 20 points are below the first modulus, after 21 they are not.
+test('a count whose steps carry more residues as they grow, and fewer after a column, verifies clean, and its checks hold across both', (t) => {
+  // 6×6: a state after 23 points counts below the first modulus, the states after 24 (a column's end) sum to
+  // L(6, 4) above it, a state after 25 counts below it again, one after 26 above (growth.ts).
   const scratch = tempScratch(t);
-  t.is(runCli(['5x5', '--keep', '--workers', '2', '--quiet', '--scratch', scratch]).stdout, '414295148741\n');
-  const count = path.join(scratch, '5x5', readdirSync(path.join(scratch, '5x5'))[0]);
+  t.is(runCli(['6x6', '--keep', '--workers', '2', '--quiet', '--scratch', scratch]).stdout, '62567386502084877\n');
+  const count = path.join(scratch, '6x6', readdirSync(path.join(scratch, '6x6'))[0]);
   const manifestOf = (step: number) => JSON.parse(readFileSync(path.join(count, stepFolderName(step), MANIFEST_FILE), 'utf8'));
-  const [before, after] = [manifestOf(20), manifestOf(21)];
-  t.deepEqual([before.moduli.length, after.moduli.length, after.countModuli.length], [1, 2, 2]);
-  t.is(after.columnSums[3].length, 2, 'column sums are lifted to every modulus');
+  t.deepEqual(
+    [23, 24, 25, 26].map((step) => manifestOf(step).moduli.length),
+    [1, 2, 1, 2],
+  );
+  t.is(manifestOf(25).columnSums[3].length, 2, 'column sums are lifted to every modulus');
   t.regex(runCli(['verify', count]).stdout, /: no problems\n$/);
 
-  // The dropped sum across the growth is checked, on the modulus both steps carry.
-  const manifestFile = path.join(count, stepFolderName(21), MANIFEST_FILE);
-  writeManifest(manifestFile, { ...after, dropped: [(after.dropped[0] + 1) % after.moduli[0], after.dropped[1]], crc: undefined });
-  t.regex(runCli(['verify', count]).stdout, new RegExp(`step-00021: conservation fails from step 20: .* modulo ${after.moduli[0]}\n`));
-  writeManifest(manifestFile, { ...after, crc: undefined });
+  // The dropped sum across the narrowing and across the growth is checked, on the modulus both steps carry.
+  for (const step of [25, 26]) {
+    const after = manifestOf(step);
+    const manifestFile = path.join(count, stepFolderName(step), MANIFEST_FILE);
+    const dropped = [(after.dropped[0] + 1) % after.moduli[0], ...after.dropped.slice(1)];
+    writeManifest(manifestFile, { ...after, dropped, crc: undefined });
+    t.regex(
+      runCli(['verify', count]).stdout,
+      new RegExp(`step-000${step}: conservation fails from step ${step - 1}: .* modulo ${after.moduli[0]}\n`),
+    );
+    writeManifest(manifestFile, { ...after, crc: undefined });
+  }
   // A step that carries one residue too few is refused.
-  const step22 = manifestOf(22);
+  const step26 = manifestOf(26);
   const first = (residues: number[]) => residues.slice(0, 1);
-  const runs = step22.runs.map((run: { sums: number[] }) => ({ ...run, sums: first(run.sums) }));
-  const fewer = { ...step22, moduli: first(step22.moduli), sums: first(step22.sums), dropped: first(step22.dropped), runs, crc: undefined };
-  writeManifest(path.join(count, stepFolderName(22), MANIFEST_FILE), fewer);
+  const runs = step26.runs.map((run: { sums: number[] }) => ({ ...run, sums: first(run.sums) }));
+  const fewer = { ...step26, moduli: first(step26.moduli), sums: first(step26.sums), dropped: first(step26.dropped), runs, crc: undefined };
+  writeManifest(path.join(count, stepFolderName(26), MANIFEST_FILE), fewer);
   t.regex(
     runCli(['verify', count]).stdout,
-    /step-00022\/manifest.json: carries residues for 1 moduli; step 22 needs the fewest leading ones whose product exceeds 3\^22/,
+    /step-00026\/manifest.json: carries residues for 1 moduli; step 26 needs the fewest leading ones whose product exceeds what one of its states may count/,
   );
 });
 

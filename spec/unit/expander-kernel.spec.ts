@@ -188,3 +188,23 @@ function extendsLikeTheReference(t: ExecutionContext, moduli: readonly number[])
     t.deepEqual(actual, Array.from(byExtender));
   }
 }
+
+test('the kernel narrows a batch of residues to their first k, each parent once', (t) => {
+  const random = replayableRandom(t, 'narrowing');
+  const kernel = new ExpanderKernel(3);
+  const parents = 300;
+  for (const [from, to] of [
+    [2, 1],
+    [9, 8],
+    [9, 6],
+  ]) {
+    const residues = Uint32Array.from({ length: from * parents }, () => below(random, 2 ** 32));
+    kernel.expand(new Uint32Array(2 * parents).fill(0), parents, 0, false, to, 1);
+    kernel.narrowResidues(residues, parents, from);
+    const start = kernel.layoutResidues;
+    const expected = Array.from({ length: parents }, (_, i) => Array.from(residues.subarray(from * i, from * i + to))).flat();
+    t.deepEqual(Array.from(kernel.words.subarray(start, start + to * parents)), expected, `${from} → ${to} residues`);
+  }
+  kernel.expand(new Uint32Array(2 * parents).fill(0), parents, 0, false, 4, 1);
+  t.throws(() => kernel.narrowResidues(new Uint32Array(3 * parents), parents, 3), { instanceOf: RangeError });
+});
