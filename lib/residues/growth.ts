@@ -1,7 +1,7 @@
 /**
  * Counts that grow with the step. The states of a step carry residues only for the fewest leading
- * moduli of their pass whose product exceeds the most one of them can count (countBound): one 32-bit
- * word up to step 33 of a 13-wide board, nine only at its end. Below that product a count is exact
+ * moduli of their pass whose product exceeds the most one of them can count (countBound): at 13×13
+ * one 32-bit word up to step 32 but for step 26, nine only from step 166. Below that product a count is exact
  * in its residues, so when a step needs one more modulus the new residue is computed from the others
  * (Garner's mixed-radix conversion), and when it needs fewer the last are dropped; once every modulus
  * of the pass is in use the residues are plain residues, as before.
@@ -40,20 +40,7 @@ export function countBound(step: number, board: SweptBoard): bigint {
 
 /** How many of the leading `moduli` the states after `step` points of `board` carry. */
 export function residuesAt(moduli: readonly number[], step: number, board: SweptBoard): number {
-  return fewestAbove(moduli, countBound(step, board));
-}
-
-/**
- * The numbers of leading `moduli` that a gocount's states after `step` points carry: residuesAt's,
- * and that of the gocount before it, which bounded every state by 3^step. Both are exact, so a
- * count folder of either verifies.
- */
-export function residuesOfEitherRule(moduli: readonly number[], step: number, board: SweptBoard): number[] {
-  return [residuesAt(moduli, step, board), fewestAbove(moduli, 3n ** BigInt(step))];
-}
-
-/** The fewest leading moduli whose product exceeds `bound`, or all of them. */
-function fewestAbove(moduli: readonly number[], bound: bigint): number {
+  const bound = countBound(step, board);
   let product = 1n;
   for (let k = 1; k <= moduli.length; k++) {
     product *= BigInt(moduli[k - 1]);

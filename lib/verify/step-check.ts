@@ -21,7 +21,6 @@ import {
 } from '../format/folder-names.js';
 import { checkMarkers } from './markers.js';
 import { readManifest, StepManifest } from '../format/manifest.js';
-import { residuesOfEitherRule } from '../residues/growth.js';
 import { sumResidueVectors } from '../residues/sums.js';
 import type { Problem } from './problems.js';
 import { checkRunFile, RunCheck } from './run-check.js';
@@ -150,9 +149,24 @@ export function checkStep(dir: string, identity?: CountIdentity): StepCheck {
   return { dir, manifest, runs, legal, problems };
 }
 
-/** Whether a step carries a prefix of its count's moduli, as many as either rule of growth.ts gives it. */
+/**
+ * Whether `moduli` is the prefix of `countModuli` that the states after `step` points need: the
+ * fewest whose product exceeds what one state may count, or all of them. A state counts at most
+ * 2 · 3^(points placed off its border), and the states at a column's end 3^step (their legal sum);
+ * a gocount before 2026-12-07 bounded every step by 3^step, and its folders verify too. Written here
+ * again, apart from the engine's rule (residues/growth.ts), so that verify checks the engine rather
+ * than repeating it.
+ */
 function carriesScheduledModuli(moduli: readonly number[], identity: CountIdentity, step: number): boolean {
-  const countModuli = identity.moduli;
+  const { width, columns, moduli: countModuli } = identity;
   if (moduli.join() !== countModuli.slice(0, moduli.length).join()) return false;
-  return residuesOfEitherRule(countModuli, step, identity).includes(moduli.length);
+  const product = (k: number) => countModuli.slice(0, k).reduce((p, m) => p * BigInt(m), 1n);
+  const fewest = (bound: bigint) => moduli.length === countModuli.length || product(moduli.length) > bound;
+  const noFewer = (bound: bigint) => moduli.length === 1 || product(moduli.length - 1) <= bound;
+  const everyCount = 3n ** BigInt(step);
+  // In the last column each step forgets the field above the point it places.
+  const forgotten = Math.max(0, step - (columns - 1) * width - 1);
+  const onBorder = Math.min(step, width) - forgotten;
+  const oneState = step % width === 0 ? everyCount : 2n * 3n ** BigInt(step - onBorder);
+  return [everyCount, oneState < everyCount ? oneState : everyCount].some((bound) => fewest(bound) && noFewer(bound));
 }
