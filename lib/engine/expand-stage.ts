@@ -82,8 +82,7 @@ export class ExpandStage {
         if (isLegalFinal(input.states[2 * i], input.states[2 * i + 1])) addResidues(legal, input.residues, i * kIn, 1, inModuli);
       }
     }
-    if (this.extender) this.runExtending(input, output, this.extender);
-    else if (this.inModuli.length > this.outModuli.length) this.runNarrowing(input, output);
+    if (this.inModuli.length !== this.outModuli.length) this.runResizing(input, output);
     else this.runInKernel(input, output);
     this.statesIn += input.size;
   }
@@ -123,26 +122,15 @@ export class ExpandStage {
   }
 
   /**
-   * Steps that start a column: their parents, a column's last states, carry residues for 3^step
-   * (growth.ts), their successors fewer; each parent's are cut once, not per successor.
+   * Steps whose successors carry other residues than their parents (growth.ts): the kernel extends
+   * each parent's residues (Garner's conversion) or cuts them to their leading ones at a column's
+   * start, once per parent, not per successor, then expands and routes the batch as in any step.
    */
-  private runNarrowing(input: Batch, output: Batch): void {
-    const { kernel, router, inModuli, outModuli, dropped } = this;
+  private runResizing(input: Batch, output: Batch): void {
+    const { kernel, router, inModuli, outModuli, dropped, extender } = this;
     this.successorsOut += kernel.expand(input.states, input.size, this.y, this.lastColumn, outModuli.length, router?.workers ?? 1);
-    kernel.narrowResidues(input.residues, input.size, inModuli.length);
-    kernel.fanOut(undefined, input.size, outModuli, dropped);
-    this.route(output);
-  }
-
-  /**
-   * Steps whose successors gain a residue: the kernel extends each parent's residues by one (once
-   * per parent, not per successor), then expands and routes the batch as in any step.
-   */
-  private runExtending(input: Batch, output: Batch, extender: ResidueExtender): void {
-    const { kernel, router, outModuli, dropped } = this;
-    const owners = router?.workers ?? 1;
-    this.successorsOut += kernel.expand(input.states, input.size, this.y, this.lastColumn, outModuli.length, owners);
-    kernel.extendResidues(input.residues, input.size, extender);
+    if (extender) kernel.extendResidues(input.residues, input.size, extender);
+    else kernel.narrowResidues(input.residues, input.size, inModuli.length);
     kernel.fanOut(undefined, input.size, outModuli, dropped);
     this.route(output);
   }
