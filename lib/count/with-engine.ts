@@ -112,7 +112,7 @@ export function setUpEngine(options: Omit<EngineOptions, 'onProgress'>, cores: n
   );
   const inMemory = (step: number) => (partitioned ? 0 : workers * statesInMemory(plans[0], residuesAt(passes[0], step, sweep)));
   const keep = options.keep || folder.recorded().keep;
-  const disk = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), inMemory, keep);
+  const disk = estimateDisk(sweep, Math.max(...passes.map((p) => p.length)), inMemory, keep, partitioned ? 1 : workers);
   return { moduli, passes, workers, threads, plans, disk };
 }
 
@@ -263,20 +263,34 @@ function removeIfEmpty(folders: readonly string[]): void {
 /**
  * Disk the count may need at its peak: a step that does not fit in memory is written once as runs
  * (up to 1.5 records a state, 3 + 4K bytes a record), merged once more when there are more runs
- * than --fan-in, while the next step is written. With --keep every step stays.
+ * than --fan-in, while the next step is written; among `workers` threads all but the slowest may
+ * write their share of the step after that, one step ahead (lib/engine/pass.ts). With --keep every
+ * step stays.
  */
-export function estimateDisk(sweep: Sweep, residueCount: number, inMemory: (step: number) => number, keep: boolean): DiskEstimate {
+export function estimateDisk(
+  sweep: Sweep,
+  residueCount: number,
+  inMemory: (step: number) => number,
+  keep: boolean,
+  workers = 1,
+): DiskEstimate {
   const recordBytes = 3 + 4 * residueCount;
+  const steps = sweep.width * sweep.columns;
+  const bytesAfter = (step: number) => {
+    const states = step > steps ? 0 : maxStatesAfter(sweep.width, step);
+    return keep || states > inMemory(step) ? states * 1.5 * recordBytes : 0;
+  };
+  const ahead = 1 - 1 / workers;
   let peak = 0;
   let peakStep = 0;
   let kept = 0;
   let previous = 0;
-  for (let step = 0; step <= sweep.width * sweep.columns; step++) {
-    const states = maxStatesAfter(sweep.width, step);
-    const bytes = keep || states > inMemory(step) ? states * 1.5 * recordBytes : 0;
+  for (let step = 0; step <= steps; step++) {
+    const bytes = bytesAfter(step);
     kept += bytes;
-    if (2 * previous + bytes > peak) {
-      peak = 2 * previous + bytes;
+    const held = 2 * previous + bytes + ahead * bytesAfter(step + 1);
+    if (held > peak) {
+      peak = held;
       peakStep = step;
     }
     previous = bytes;

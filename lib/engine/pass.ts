@@ -15,7 +15,7 @@ import type { StepManifest } from '../format/manifest.js';
 import type { RunSummary } from '../format/run-writer.js';
 import type { MemoryPlan } from './budget.js';
 import { localWorker, WorkerHandle, threadWorkers } from './worker-handle.js';
-import type { WorkerOptions } from './worker-runner.js';
+import type { StepEnd, StepPart, WorkerOptions } from './worker-runner.js';
 import { OnProgress, resumeNote, StepReport, stepReport, stoppedMessage } from '../observe/progress.js';
 import { findResumePoint } from '../folder/resume.js';
 import { diskError, FolderRecord, isDiskFull, ScratchFolder } from '../folder/scratch.js';
@@ -24,7 +24,7 @@ import { columnSum, writeStepManifest } from '../folder/step-record.js';
 import { sumResidueVectors } from '../residues/sums.js';
 import { moduliAt } from '../residues/growth.js';
 import { addPhaseTimes, noPhaseTimes } from '../observe/phase-clock.js';
-import { defaultWindowRows } from '../border/window-key.js';
+import { defaultWindowRows, isWindowStart } from '../border/window-key.js';
 import { busiestShare } from '../observe/balance.js';
 import { packedOwners, stepWeights } from './window-owners.js';
 
@@ -69,6 +69,14 @@ interface PassState {
   readonly reports: StepReport[];
   /** For the step that starts the next window: each key bucket's owner, packed by the weights sampled the step before. */
   owners?: Uint16Array;
+  /** Per worker: its expansion of the next step, begun before the others ended this one (workerStep). */
+  readonly ahead: (Promise<StepPart> | undefined)[];
+}
+
+/** A worker's part of a step, and its end when it ended the step on its own to run ahead. */
+interface WorkerStep {
+  readonly part: StepPart;
+  readonly end?: StepEnd;
 }
 
 export class PassRunner {
@@ -78,9 +86,14 @@ export class PassRunner {
   private keep = false;
   /** The removal of the last step retired, under way while the next one runs (retire). */
   private removing: Promise<void> = Promise.resolve();
+  /** The step under way, and each step's states expanded so far by each worker (advance). */
+  private current = -1;
+  private readonly expanded = new Map<number, number[]>();
+  private readonly windowRows: number;
 
   constructor(options: PassOptions) {
     this.options = options;
+    this.windowRows = options.windowRows ?? defaultWindowRows(options.width, options.workers);
     this.scratch = new ScratchFolder(options.scratchDir, { width: options.width, columns: options.columns, moduli: options.moduli });
   }
 
@@ -114,7 +127,10 @@ export class PassRunner {
       for (let step = start.step; step < steps; step++) {
         // One worker counts in this thread: between steps, let timers and signal handlers run.
         await new Promise((resolve) => setImmediate(resolve));
-        if (this.options.signal?.aborted) throw await this.stopped(handles, step, steps, pass);
+        if (this.options.signal?.aborted) {
+          await this.stopAhead(handles, step, pass);
+          throw await this.stopped(handles, step, steps, pass);
+        }
         this.options.onProgress({ type: 'step-start', step: step + 1 });
         const done = await this.runStep(handles, step, pass);
         await this.retire(step, done.next, pass);
@@ -206,6 +222,7 @@ export class PassRunner {
       onDisk: resumed,
       dropped: [],
       reports: [],
+      ahead: handles.map(() => undefined),
     };
     if (!resumed) {
       const startRuns = (await Promise.all(handles.map((handle) => handle.begin(keep)))).flat();
@@ -219,26 +236,16 @@ export class PassRunner {
    * a step on files is complete once its manifest is written.
    */
   private async runStep(handles: WorkerHandle[], step: number, pass: PassState): Promise<{ next?: StepManifest; report: StepReport }> {
-    const { width, workers, onProgress } = this.options;
+    const { width, workers } = this.options;
     const { keep } = this;
     const started = performance.now();
     const source = pass.manifest;
-    const expanded = new Array<number>(workers).fill(0);
+    this.current = step;
+    for (const before of this.expanded.keys()) if (before < step) this.expanded.delete(before);
     const owners = pass.owners;
     pass.owners = undefined;
-    const stepParts = await Promise.all(
-      handles.map((handle, i) =>
-        handle.expand(
-          step,
-          this.filesOf(source, i),
-          (states) => {
-            expanded[i] = states;
-            onProgress({ type: 'advance', states: expanded.reduce((a, b) => a + b, 0) });
-          },
-          owners,
-        ),
-      ),
-    );
+    const workerSteps = await Promise.all(handles.map((handle, i) => this.workerStep(handle, i, step, source, owners, pass)));
+    const stepParts = workerSteps.map((done) => done.part);
     if (step % width === 0 && step > 0)
       pass.perColumn.push(
         this.columnSum(
@@ -247,7 +254,7 @@ export class PassRunner {
         ),
       );
     const toFiles = keep || stepParts.some((part) => part.endedInFiles || part.spilled > 0 || !part.fitsInMemory);
-    const ends = await Promise.all(handles.map((handle) => handle.finish(toFiles)));
+    const ends = await Promise.all(handles.map((handle, i) => workerSteps[i].end ?? handle.finish(toFiles)));
     const weights = stepWeights([...stepParts, ...ends]);
     if (weights) pass.owners = packedOwners(weights, workers);
     const runs = ends.flatMap((end) => end.runs);
@@ -276,6 +283,67 @@ export class PassRunner {
       this.options,
     );
     return { next, report };
+  }
+
+  /**
+   * Worker i's part of `step`: from the expansion it began ahead, or begun now. Where its part ended
+   * in run files, the step ends in files whatever the others' parts (runStep), so the worker ends
+   * it and, inside a window, begins the next step at once (runsAhead): its input is its own runs,
+   * since no successor changes worker inside a window (step-routing.ts). It runs at most one step
+   * ahead: the next after that begins only once every worker has ended this one.
+   */
+  private async workerStep(
+    handle: WorkerHandle,
+    i: number,
+    step: number,
+    source: StepManifest | undefined,
+    owners: Uint16Array | undefined,
+    pass: PassState,
+  ): Promise<WorkerStep> {
+    const early = pass.ahead[i];
+    pass.ahead[i] = undefined;
+    const part = await (early ?? handle.expand(step, this.filesOf(source, i), this.advance(i, step), owners));
+    if (!(part.endedInFiles && this.runsAhead(step + 1)) || this.options.signal?.aborted) return { part };
+    const end = await handle.finish(true);
+    const files = end.runs.map((run) => path.join(this.scratch.stepDir(step + 1), run.file));
+    const next = handle.expand(step + 1, files, this.advance(i, step + 1));
+    next.catch(() => {}); // awaited at the next step, or by stopAhead: not unhandled meanwhile
+    pass.ahead[i] = next;
+    return { part, end };
+  }
+
+  /**
+   * Whether a worker may begin `step` before the others ended the step before: with several
+   * workers, inside a window (at a window's first step the workers exchange successors and need
+   * owners packed from every worker's weights), and not past the last step (finish reads it).
+   */
+  private runsAhead(step: number): boolean {
+    const { width, columns, workers } = this.options;
+    return workers > 1 && step < width * columns && !isWindowStart(step % width, this.windowRows);
+  }
+
+  /** Worker i's progress in `step`, shown while that step is the one under way. */
+  private advance(i: number, step: number): (states: number) => void {
+    return (states) => {
+      let expanded = this.expanded.get(step);
+      if (!expanded) this.expanded.set(step, (expanded = new Array<number>(this.options.workers).fill(0)));
+      expanded[i] = states;
+      if (step === this.current) this.options.onProgress({ type: 'advance', states: expanded.reduce((a, b) => a + b, 0) });
+    };
+  }
+
+  /**
+   * A stop between steps: the expansions begun ahead of `step` end, and their runs go, as a step
+   * without its manifest (the count resumes from the step before, whose files are all kept).
+   */
+  private async stopAhead(handles: WorkerHandle[], step: number, pass: PassState): Promise<void> {
+    const begun = handles.flatMap((handle, i) => (pass.ahead[i] ? [pass.ahead[i]!.then(() => handle.finish(true))] : []));
+    pass.ahead.fill(undefined);
+    if (begun.length === 0) return;
+    const ended = await Promise.allSettled(begun);
+    this.scratch.removeStep(step + 1);
+    const failed = ended.find((result) => result.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
   }
 
   /**
@@ -324,10 +392,10 @@ export class PassRunner {
     }
   }
 
-  private openWorkers(): WorkerHandle[] {
+  /** The workers, one in this thread or each in its own; protected so that a test can watch their calls. */
+  protected openWorkers(): WorkerHandle[] {
     const { width, columns, moduli, plan, fanIn, scratchDir, workers } = this.options;
-    const windowRows = this.options.windowRows ?? defaultWindowRows(width, workers);
-    const shared = { width, columns, moduli, plan, fanIn, scratchDir, workers, windowRows, keep: this.keep };
+    const shared = { width, columns, moduli, plan, fanIn, scratchDir, workers, windowRows: this.windowRows, keep: this.keep };
     const options = (worker: number): WorkerOptions => ({ ...shared, worker });
     return workers === 1 ? [localWorker(options(0))] : threadWorkers(Array.from({ length: workers }, (_, i) => options(i)));
   }

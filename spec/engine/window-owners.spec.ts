@@ -4,7 +4,6 @@ import path from 'node:path';
 import { BorderStates } from '../../lib/border/border.js';
 import { keyOfBorder } from '../../lib/border/window-key.js';
 import { oracleCount } from '../support/oracle.js';
-import { RunReader } from '../../lib/format/run-reader.js';
 import { readSplitIndex, SectionReader } from '../../lib/format/section-reader.js';
 import { stepFolderName } from '../../lib/format/folder-names.js';
 import { dealtOwners, packedOwners } from '../../lib/engine/window-owners.js';
@@ -13,37 +12,11 @@ import { maxStates } from '../../lib/board/table1.js';
 import { BUCKETS } from '../../lib/border/window-key.js';
 import { numberWords, stateNumber } from '../support/state-key.js';
 import { tempScratch } from '../support/scratch.js';
+import { heldTwice, holders, stateName } from '../support/holders.js';
 import { verifyPath } from '../../lib/verify/verify.js';
 import { keptCount, SWEEP_8X6 } from '../support/kept-count.js';
 import { countLegal } from '../../lib/count/count-legal.js';
 import { paper } from '../support/paper.js';
-
-/** A state number (spec/support/state-key.ts) in words: "hi:lo". */
-const stateName = (state: number) => numberWords(state).join(':');
-
-/** The states of each worker's runs of a kept step folder: state → the workers holding it (a worker's spilled runs may hold it more than once). */
-function holders(dir: string): Map<number, number[]> {
-  const held = new Map<number, number[]>();
-  for (const file of readdirSync(dir).filter((f) => f.startsWith('run-w'))) {
-    const worker = Number(/^run-w(\d+)-/.exec(file)![1]);
-    const reader = new RunReader(path.join(dir, file), Buffer.alloc(1 << 14));
-    while (reader.next()) {
-      const state = stateNumber(reader.hi, reader.lo);
-      const workers = held.get(state);
-      if (workers === undefined) held.set(state, [worker]);
-      else if (!workers.includes(worker)) workers.push(worker);
-    }
-  }
-  return held;
-}
-
-/** The states held by more than one worker, in words (none when ownership holds). */
-function heldTwice(step: number, held: Map<number, number[]>): string[] {
-  const twice: string[] = [];
-  for (const [state, workers] of held)
-    if (workers.length !== 1) twice.push(`step ${step}: state ${stateName(state)} held by workers ${workers.join(', ')}`);
-  return twice;
-}
 
 const SWEEP = SWEEP_8X6;
 
